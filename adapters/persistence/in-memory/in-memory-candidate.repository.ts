@@ -1,0 +1,109 @@
+import type { CandidateListQuery, CandidateRepository, CandidateView } from '../../../application/ports/candidate-repository.port.js';
+import { toCandidateView } from '../../../application/views/candidate-view.js';
+import { CandidateCard, type CandidateCardSnapshot } from '../../../domain/candidate/candidate-card.js';
+import { comparePositions } from '../../../domain/paging/cursor.js';
+import { rowKey, type InMemoryDatabase } from './in-memory-database.js';
+
+export class InMemoryCandidateRepository implements CandidateRepository {
+  constructor(private readonly db: InMemoryDatabase) {}
+
+  async findById(companyId: string, id: string): Promise<CandidateCard | null> {
+    const row = this.db.candidates.get(rowKey(companyId, id));
+    return row === undefined ? null : CandidateCard.restore(row);
+  }
+
+  async findByExternalId(companyId: string, externalId: string): Promise<CandidateCard | null> {
+    return this.findWhere(companyId, (row) => row.externalId === externalId);
+  }
+
+  async findBySourceRef(companyId: string, sourceRef: string): Promise<CandidateCard | null> {
+    return this.findWhere(companyId, (row) => row.sourceRef === sourceRef);
+  }
+
+  async insert(card: CandidateCard): Promise<void> {
+    this.insertNow(card);
+  }
+
+  async insertApplication(card: CandidateCard): Promise<CandidateCard | null> {
+    // Check and insert in one synchronous step, as the unique index makes them one step in PostgreSQL.
+    const externalId = card.toSnapshot().externalId;
+    const earlier = externalId === null ? null : this.findWhere(card.companyId, (row) => row.externalId === externalId);
+    if (earlier !== null) return earlier;
+    this.insertNow(card);
+    return null;
+  }
+
+  /** The unique constraints of the PostgreSQL schema, enforced the same way. */
+  private insertNow(card: CandidateCard): void {
+    const row = card.toSnapshot();
+    const clash = (what: string) => new Error(`duplicate key: candidate ${what}`);
+    if (this.db.candidates.has(rowKey(row.companyId, row.id))) throw clash(row.id);
+    if (row.externalId !== null && this.findWhere(row.companyId, (r) => r.externalId === row.externalId) !== null) {
+      throw clash(`externalId ${row.externalId}`);
+    }
+    if (row.sourceRef !== null && this.findWhere(row.companyId, (r) => r.sourceRef === row.sourceRef) !== null) {
+      throw clash(`source ${row.sourceRef}`);
+    }
+    this.db.candidates.set(rowKey(row.companyId, row.id), row);
+  }
+
+  async update(card: CandidateCard): Promise<void> {
+    const key = rowKey(card.companyId, card.id);
+    if (this.db.candidates.has(key)) this.db.candidates.set(key, card.toSnapshot());
+  }
+
+  async delete(companyId: string, id: string): Promise<boolean> {
+    for (const row of [...this.db.candidates.values()]) {
+      if (row.companyId === companyId && row.originCardId === id) this.db.candidates.delete(rowKey(companyId, row.id));
+    }
+    return this.db.candidates.delete(rowKey(companyId, id));
+  }
+
+  async detachVacancy(companyId: string, vacancyId: string, now: Date): Promise<number> {
+    let count = 0;
+    for (const row of [...this.db.candidates.values()]) {
+      if (row.companyId !== companyId || row.vacancyId !== vacancyId) continue;
+      const card = CandidateCard.restore(row);
+      card.detachFromVacancy(now);
+      this.db.candidates.set(rowKey(companyId, row.id), card.toSnapshot());
+      count++;
+    }
+    return count;
+  }
+
+  async stagesInUse(companyId: string, vacancyId: string): Promise<string[]> {
+    const stages = new Set<string>();
+    for (const row of this.db.candidates.values()) {
+      if (row.companyId === companyId && row.vacancyId === vacancyId && row.stage !== null) stages.add(row.stage);
+    }
+    return [...stages].sort();
+  }
+
+  async list(query: CandidateListQuery): Promise<CandidateView[]> {
+    const { companyId, since, vacancyId, after, limit } = query;
+    const views: CandidateView[] = [];
+    for (const row of this.db.candidates.values()) {
+      if (row.companyId !== companyId || row.technical) continue;
+      if (vacancyId !== null && row.vacancyId !== vacancyId) continue;
+      const card = CandidateCard.restore(row);
+      const position = { modifiedAt: card.modifiedAt, id: row.id };
+      if (since !== null && position.modifiedAt.getTime() <= since.getTime()) continue;
+      if (after !== null && comparePositions(position, after) <= 0) continue;
+      views.push(toCandidateView(card, this.titleOf(companyId, row.vacancyId)));
+    }
+    return views
+      .sort((a, b) => comparePositions({ modifiedAt: a.updatedAt, id: a.id }, { modifiedAt: b.updatedAt, id: b.id }))
+      .slice(0, limit);
+  }
+
+  private titleOf(companyId: string, vacancyId: string | null): string | null {
+    return vacancyId === null ? null : (this.db.vacancies.get(rowKey(companyId, vacancyId))?.title ?? null);
+  }
+
+  private findWhere(companyId: string, test: (row: CandidateCardSnapshot) => boolean): CandidateCard | null {
+    for (const row of this.db.candidates.values()) {
+      if (row.companyId === companyId && test(row)) return CandidateCard.restore(row);
+    }
+    return null;
+  }
+}

@@ -1,0 +1,72 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { BoardSnapshot } from '../../../domain/board/board.js';
+import type { CandidateCardSnapshot } from '../../../domain/candidate/candidate-card.js';
+import type { CompanySnapshot } from '../../../domain/company/company.js';
+import type { ServiceKeySnapshot } from '../../../domain/service-key/service-key.js';
+import type { VacancySnapshot } from '../../../domain/vacancy/vacancy.js';
+
+type Undo = () => void;
+
+/** A table: rows by primary key. Writes inside a transaction record how to undo them. */
+export class InMemoryTable<Row> {
+  private readonly rows = new Map<string, Row>();
+
+  constructor(private readonly journal: () => Undo[] | undefined) {}
+
+  get(key: string): Row | undefined {
+    return this.rows.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.rows.has(key);
+  }
+
+  set(key: string, row: Row): void {
+    const had = this.rows.has(key);
+    const previous = this.rows.get(key);
+    this.journal()?.push(() => (had ? this.rows.set(key, previous as Row) : this.rows.delete(key)));
+    this.rows.set(key, row);
+  }
+
+  delete(key: string): boolean {
+    if (!this.rows.has(key)) return false;
+    const previous = this.rows.get(key) as Row;
+    this.journal()?.push(() => this.rows.set(key, previous));
+    return this.rows.delete(key);
+  }
+
+  values(): IterableIterator<Row> {
+    return this.rows.values();
+  }
+}
+
+/** Composite keys for rows scoped by company. */
+export function rowKey(companyId: string, id: string): string {
+  return `${companyId}\u0000${id}`;
+}
+
+/**
+ * The in-memory stand-in for the databases: one object the in-memory repositories share, as PostgreSQL
+ * tables share a server. Rows are stored as snapshots and copied in and out by the repositories.
+ */
+export class InMemoryDatabase {
+  private readonly transactions = new AsyncLocalStorage<Undo[]>();
+  private readonly currentJournal = () => this.transactions.getStore();
+
+  readonly companies = new InMemoryTable<CompanySnapshot>(this.currentJournal);
+  readonly serviceKeys = new InMemoryTable<ServiceKeySnapshot>(this.currentJournal);
+  readonly vacancies = new InMemoryTable<VacancySnapshot>(this.currentJournal);
+  readonly boards = new InMemoryTable<BoardSnapshot>(this.currentJournal);
+  readonly candidates = new InMemoryTable<CandidateCardSnapshot>(this.currentJournal);
+
+  /** Runs work so that, if it throws, every write it made is undone: all or nothing, like a transaction. */
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    const journal: Undo[] = [];
+    try {
+      return await this.transactions.run(journal, work);
+    } catch (error) {
+      for (const undo of journal.reverse()) undo();
+      throw error;
+    }
+  }
+}

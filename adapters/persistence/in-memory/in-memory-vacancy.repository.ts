@@ -1,0 +1,60 @@
+import type { VacancyListQuery, VacancyRepository, VacancyView } from '../../../application/ports/vacancy-repository.port.js';
+import { toVacancyView } from '../../../application/views/vacancy-view.js';
+import { comparePositions } from '../../../domain/paging/cursor.js';
+import { Vacancy, type VacancySnapshot } from '../../../domain/vacancy/vacancy.js';
+import { rowKey, type InMemoryDatabase } from './in-memory-database.js';
+
+export class InMemoryVacancyRepository implements VacancyRepository {
+  constructor(private readonly db: InMemoryDatabase) {}
+
+  async findById(companyId: string, id: string): Promise<Vacancy | null> {
+    const row = this.db.vacancies.get(rowKey(companyId, id));
+    return row === undefined ? null : Vacancy.restore(row);
+  }
+
+  async findBySourceRef(companyId: string, sourceRef: string): Promise<Vacancy | null> {
+    const row = this.findRowBySourceRef(companyId, sourceRef);
+    return row === undefined ? null : Vacancy.restore(row);
+  }
+
+  private findRowBySourceRef(companyId: string, sourceRef: string): VacancySnapshot | undefined {
+    for (const row of this.db.vacancies.values()) {
+      if (row.companyId === companyId && row.sourceRef === sourceRef) return row;
+    }
+    return undefined;
+  }
+
+  async insert(vacancy: Vacancy): Promise<void> {
+    const snapshot = vacancy.toSnapshot();
+    const key = rowKey(snapshot.companyId, snapshot.id);
+    if (this.db.vacancies.has(key)) throw new Error(`duplicate key: vacancy ${snapshot.id}`);
+    if (snapshot.sourceRef !== null && this.findRowBySourceRef(snapshot.companyId, snapshot.sourceRef) !== undefined) {
+      throw new Error(`duplicate key: vacancy source ${snapshot.sourceRef}`);
+    }
+    this.db.vacancies.set(key, snapshot);
+  }
+
+  async update(vacancy: Vacancy): Promise<void> {
+    const key = rowKey(vacancy.companyId, vacancy.id);
+    if (this.db.vacancies.has(key)) this.db.vacancies.set(key, vacancy.toSnapshot());
+  }
+
+  async delete(companyId: string, id: string): Promise<boolean> {
+    return this.db.vacancies.delete(rowKey(companyId, id));
+  }
+
+  async list(query: VacancyListQuery): Promise<VacancyView[]> {
+    const { companyId, since, status, after, limit } = query;
+    const rows: VacancyView[] = [];
+    for (const row of this.db.vacancies.values()) {
+      if (row.companyId !== companyId) continue;
+      if (status !== 'all' && row.status !== status) continue;
+      if (since !== null && row.updatedAt.getTime() <= since.getTime()) continue;
+      if (after !== null && comparePositions({ modifiedAt: row.updatedAt, id: row.id }, after) <= 0) continue;
+      rows.push(toVacancyView(Vacancy.restore(row)));
+    }
+    return rows
+      .sort((a, b) => comparePositions({ modifiedAt: a.updatedAt, id: a.id }, { modifiedAt: b.updatedAt, id: b.id }))
+      .slice(0, limit);
+  }
+}

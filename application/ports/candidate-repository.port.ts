@@ -1,0 +1,45 @@
+import type { CandidateCard, CandidateCardSnapshot } from '../../domain/candidate/candidate-card.js';
+import type { PagePosition } from '../../domain/paging/cursor.js';
+import { portToken } from './port-token.js';
+
+/** What the list returns (spec 2.2): a projection, with the vacancy's title at read time. */
+export interface CandidateView
+  extends Pick<CandidateCardSnapshot, 'id' | 'vacancyId' | 'stage' | 'source' | 'externalId' | 'coverLetter' | 'person' | 'resume' | 'referral' | 'createdAt'> {
+  readonly vacancyTitle: string | null;
+  /** The later of the card's and the resume's modification times. */
+  readonly updatedAt: Date;
+}
+
+export interface CandidateListQuery {
+  readonly companyId: string;
+  /** Only cards whose card or resume was modified strictly later than this. */
+  readonly since: Date | null;
+  readonly vacancyId: string | null;
+  /** Only cards strictly after this position in the order (modification time, id). */
+  readonly after: PagePosition | null;
+  readonly limit: number;
+}
+
+export interface CandidateRepository {
+  /** Any card of the company, technical ones included. */
+  findById(companyId: string, id: string): Promise<CandidateCard | null>;
+  findByExternalId(companyId: string, externalId: string): Promise<CandidateCard | null>;
+  findBySourceRef(companyId: string, sourceRef: string): Promise<CandidateCard | null>;
+  insert(card: CandidateCard): Promise<void>;
+  /**
+   * Inserts an application's card unless the company already has a card with its externalId; then it
+   * inserts nothing and returns that earlier card. Two concurrent calls can never both insert.
+   */
+  insertApplication(card: CandidateCard): Promise<CandidateCard | null>;
+  update(card: CandidateCard): Promise<void>;
+  /** Deletes the card and the technical cards transferred from it. */
+  delete(companyId: string, id: string): Promise<boolean>;
+  /** The vacancy was deleted: its cards stay, without vacancy and stage, and count as modified at `now`. */
+  detachVacancy(companyId: string, vacancyId: string, now: Date): Promise<number>;
+  /** The distinct stages that cards of the vacancy stand in. */
+  stagesInUse(companyId: string, vacancyId: string): Promise<string[]>;
+  /** Up to `limit` non-technical cards in the order (modification time, id) ascending. */
+  list(query: CandidateListQuery): Promise<CandidateView[]>;
+}
+
+export const CANDIDATE_REPOSITORY = portToken<CandidateRepository>('CandidateRepository');

@@ -1,0 +1,29 @@
+import type { PagePosition } from '../../domain/paging/cursor.js';
+import type { Vacancy, VacancySnapshot } from '../../domain/vacancy/vacancy.js';
+import type { VacancyStatusFilter } from '../../domain/vacancy/vacancy-status.js';
+import { portToken } from './port-token.js';
+
+/** What the list returns: the public fields of a vacancy, a projection rather than an aggregate. */
+export type VacancyView = Omit<VacancySnapshot, 'companyId' | 'recruiter' | 'sourceRef'>;
+
+export interface VacancyListQuery {
+  readonly companyId: string;
+  /** Only vacancies modified strictly later than this. */
+  readonly since: Date | null;
+  readonly status: VacancyStatusFilter;
+  /** Only vacancies strictly after this position in the order (updatedAt, id). */
+  readonly after: PagePosition | null;
+  readonly limit: number;
+}
+
+export interface VacancyRepository {
+  findById(companyId: string, id: string): Promise<Vacancy | null>;
+  findBySourceRef(companyId: string, sourceRef: string): Promise<Vacancy | null>;
+  insert(vacancy: Vacancy): Promise<void>;
+  update(vacancy: Vacancy): Promise<void>;
+  delete(companyId: string, id: string): Promise<boolean>;
+  /** Up to `limit` vacancies in the order (updatedAt, id) ascending. */
+  list(query: VacancyListQuery): Promise<VacancyView[]>;
+}
+
+export const VACANCY_REPOSITORY = portToken<VacancyRepository>('VacancyRepository');

@@ -1,0 +1,42 @@
+import { decodeCursor, queryFingerprint, toPage, type Page } from '../../domain/paging/cursor.js';
+import type { VacancyStatusFilter } from '../../domain/vacancy/vacancy-status.js';
+import type { UnitOfWork } from '../ports/unit-of-work.port.js';
+import type { VacancyRepository, VacancyView } from '../ports/vacancy-repository.port.js';
+import { watermarkOf } from './watermark.js';
+
+export interface ListVacanciesCommand {
+  readonly companyId: string;
+  readonly since: Date | null;
+  readonly status: VacancyStatusFilter;
+  readonly limit: number;
+  readonly cursor: string | null;
+}
+
+export interface ListVacanciesResult {
+  readonly page: Page<VacancyView>;
+  /** A safe `since` for the client's next run (DESIGN 3). */
+  readonly watermark: Date;
+}
+
+export class ListVacancies {
+  constructor(
+    private readonly vacancies: VacancyRepository,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
+
+  async execute(command: ListVacanciesCommand): Promise<ListVacanciesResult> {
+    const fingerprint = queryFingerprint(['vacancies', command.companyId, command.since?.toISOString() ?? null, command.status]);
+    const after = command.cursor === null ? null : decodeCursor(command.cursor, fingerprint);
+    return this.unitOfWork.run(command.companyId, 'read', async ({ now }) => {
+      const rows = await this.vacancies.list({
+        companyId: command.companyId,
+        since: command.since,
+        status: command.status,
+        after,
+        limit: command.limit + 1,
+      });
+      const page = toPage(rows, command.limit, (v) => ({ modifiedAt: v.updatedAt, id: v.id }), fingerprint);
+      return { page, watermark: watermarkOf(now) };
+    });
+  }
+}

@@ -1,0 +1,31 @@
+import type { CandidateRepository, CandidateView } from '../ports/candidate-repository.port.js';
+import type { BoardRepository } from '../ports/board-repository.port.js';
+import type { UnitOfWork } from '../ports/unit-of-work.port.js';
+import type { VacancyRepository } from '../ports/vacancy-repository.port.js';
+import { toCandidateView } from '../views/candidate-view.js';
+import { boardOf, requireCard, titleOf } from './card-lookup.js';
+
+export interface MoveCandidateCommand {
+  readonly companyId: string;
+  readonly id: string;
+  readonly stage: string;
+}
+
+/** Moves a card to another column of its vacancy's board. */
+export class MoveCandidate {
+  constructor(
+    private readonly vacancies: VacancyRepository,
+    private readonly boards: BoardRepository,
+    private readonly candidates: CandidateRepository,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
+
+  async execute(command: MoveCandidateCommand): Promise<CandidateView> {
+    return this.unitOfWork.run(command.companyId, 'write', async ({ now }) => {
+      const card = await requireCard(this.candidates, command.companyId, command.id);
+      if (card.vacancyId !== null) (await boardOf(this.boards, command.companyId, card.vacancyId)).requireColumn(command.stage);
+      if (card.moveTo(command.stage, now)) await this.candidates.update(card);
+      return toCandidateView(card, await titleOf(this.vacancies, command.companyId, card.vacancyId));
+    });
+  }
+}

@@ -1,0 +1,40 @@
+import { ConflictError, NotFoundError } from '../../domain/shared/domain-error.js';
+import type { BoardRepository } from '../ports/board-repository.port.js';
+import type { CandidateRepository } from '../ports/candidate-repository.port.js';
+import type { IdGenerator } from '../ports/id-generator.port.js';
+import type { UnitOfWork } from '../ports/unit-of-work.port.js';
+import type { VacancyRepository } from '../ports/vacancy-repository.port.js';
+import { boardOf, requireCard } from './card-lookup.js';
+
+export interface TransferCandidateCommand {
+  readonly companyId: string;
+  readonly id: string;
+  readonly vacancyId: string;
+}
+
+/**
+ * Transfers a card to another vacancy: a technical card appears on that vacancy's board, and the
+ * original stays the one listed, so that one application is not counted twice (spec 2.6.2).
+ */
+export class TransferCandidate {
+  constructor(
+    private readonly vacancies: VacancyRepository,
+    private readonly boards: BoardRepository,
+    private readonly candidates: CandidateRepository,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async execute(command: TransferCandidateCommand): Promise<{ technicalCardId: string }> {
+    return this.unitOfWork.run(command.companyId, 'write', async ({ now }) => {
+      const card = await requireCard(this.candidates, command.companyId, command.id);
+      const target = await this.vacancies.findById(command.companyId, command.vacancyId);
+      if (target === null) throw new NotFoundError('vacancy', `Vacancy ${command.vacancyId} not found.`);
+      if (card.vacancyId === target.id) throw new ConflictError(`Candidate ${card.id} already belongs to vacancy ${target.id}.`);
+      const board = await boardOf(this.boards, command.companyId, target.id);
+      const technical = card.technicalCopy({ id: this.ids.newId(), vacancyId: target.id, stage: board.firstColumn, now });
+      await this.candidates.insert(technical);
+      return { technicalCardId: technical.id };
+    });
+  }
+}

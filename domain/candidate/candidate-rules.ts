@@ -1,0 +1,104 @@
+import * as L from '../application/application-limits.js';
+import type { ProblemCollector } from '../shared/domain-error.js';
+import { checkList, checkText } from '../shared/text-rules.js';
+import type { Person, Referral } from './person.js';
+import type { Resume } from './resume.js';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const SHORT = 300;
+const LONG = 5_000;
+
+export function isEmail(value: string): boolean {
+  return EMAIL.test(value);
+}
+
+/** A calendar date written YYYY-MM-DD that exists. */
+export function isCalendarDate(value: string): boolean {
+  if (!DATE.test(value)) return false;
+  const date = new Date(`${value}T00:00:00.000Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
+function checkEmail(problems: ProblemCollector, pointer: string, value: string | null): void {
+  checkText(problems, pointer, value, { max: L.EMAIL_MAX_LENGTH });
+  if (value !== null && !isEmail(value)) problems.add(pointer, 'must be an e-mail address');
+}
+
+function checkName(problems: ProblemCollector, pointer: string, value: string, max: number): void {
+  checkText(problems, pointer, value, { min: 1, max, required: true });
+  if (typeof value === 'string' && value.trim() === '') problems.add(pointer, 'must not be blank');
+}
+
+export function checkPerson(problems: ProblemCollector, pointer: string, person: Person): void {
+  checkName(problems, `${pointer}/name`, person.name, L.PERSON_NAME_MAX_LENGTH);
+  checkEmail(problems, `${pointer}/email`, person.email);
+  checkText(problems, `${pointer}/phone`, person.phone, { max: L.PHONE_MAX_LENGTH });
+  checkText(problems, `${pointer}/location`, person.location, { max: L.LOCATION_MAX_LENGTH });
+  if (person.birthDate !== null && !isCalendarDate(person.birthDate)) problems.add(`${pointer}/birthDate`, 'must be a date, YYYY-MM-DD');
+  checkText(problems, `${pointer}/gender`, person.gender, { max: 60 });
+  checkList(problems, `${pointer}/citizenship`, person.citizenship, { maxItems: 20, maxLength: 120 });
+}
+
+export function checkReferral(problems: ProblemCollector, pointer: string, referral: Referral | null): void {
+  if (referral === null) return;
+  checkName(problems, `${pointer}/name`, referral.name, L.REFERRAL_NAME_MAX_LENGTH);
+  checkEmail(problems, `${pointer}/email`, referral.email);
+  checkText(problems, `${pointer}/phone`, referral.phone, { max: L.PHONE_MAX_LENGTH });
+  checkText(problems, `${pointer}/company`, referral.company, { max: L.REFERRAL_COMPANY_MAX_LENGTH });
+  checkText(problems, `${pointer}/relationship`, referral.relationship, { max: L.REFERRAL_RELATIONSHIP_MAX_LENGTH });
+}
+
+export function checkResume(problems: ProblemCollector, pointer: string, resume: Resume): void {
+  checkText(problems, `${pointer}/role`, resume.role, { max: L.RESUME_ROLE_MAX_LENGTH });
+  checkText(problems, `${pointer}/summary`, resume.summary, { max: L.RESUME_SUMMARY_MAX_LENGTH });
+  checkText(problems, `${pointer}/skillsDescription`, resume.skillsDescription, { max: L.RESUME_SUMMARY_MAX_LENGTH });
+  const years = resume.experienceYears;
+  if (years !== null && !(Number.isInteger(years) && years >= L.EXPERIENCE_YEARS_MIN && years <= L.EXPERIENCE_YEARS_MAX)) {
+    problems.add(`${pointer}/experienceYears`, `must be an integer from ${L.EXPERIENCE_YEARS_MIN} to ${L.EXPERIENCE_YEARS_MAX}`);
+  }
+  checkList(problems, `${pointer}/skills`, resume.skills, { maxItems: L.SKILLS_MAX_ITEMS, maxLength: L.SKILL_MAX_LENGTH });
+  checkItems(problems, `${pointer}/experience`, resume.experience, L.EXPERIENCE_MAX_ITEMS, {
+    company: L.EXPERIENCE_COMPANY_MAX_LENGTH,
+    role: L.EXPERIENCE_ROLE_MAX_LENGTH,
+    period: L.PERIOD_MAX_LENGTH,
+    description: L.EXPERIENCE_DESCRIPTION_MAX_LENGTH,
+  });
+  checkItems(problems, `${pointer}/education`, resume.education, L.EDUCATION_MAX_ITEMS, {
+    institution: L.EDUCATION_INSTITUTION_MAX_LENGTH,
+    degree: L.EDUCATION_DEGREE_MAX_LENGTH,
+    period: L.PERIOD_MAX_LENGTH,
+  });
+  checkItems(problems, `${pointer}/additionalEducation`, resume.additionalEducation, L.EDUCATION_MAX_ITEMS, {
+    institution: SHORT, course: SHORT, result: SHORT, period: L.PERIOD_MAX_LENGTH,
+  });
+  checkItems(problems, `${pointer}/languages`, resume.languages, 50, { name: SHORT, level: SHORT });
+  checkItems(problems, `${pointer}/certificates`, resume.certificates, 100, { title: SHORT, date: L.PERIOD_MAX_LENGTH, url: LONG });
+  checkItems(problems, `${pointer}/portfolio`, resume.portfolio, 100, { url: LONG, description: LONG });
+  const salary = resume.expectedSalary;
+  if (salary !== null && !(Number.isSafeInteger(salary) && salary >= L.EXPECTED_SALARY_MIN)) {
+    problems.add(`${pointer}/expectedSalary`, 'must be an integer, at least 0');
+  }
+  checkText(problems, `${pointer}/expectedSalaryCurrency`, resume.expectedSalaryCurrency, { max: L.EXPECTED_SALARY_CURRENCY_MAX_LENGTH });
+  checkList(problems, `${pointer}/preferredWorkFormat`, resume.preferredWorkFormat, { maxItems: 20, maxLength: SHORT });
+  checkText(problems, `${pointer}/preferredEmployment`, resume.preferredEmployment, { max: SHORT });
+  checkText(problems, `${pointer}/relocation`, resume.relocation, { max: SHORT });
+  checkText(problems, `${pointer}/sourceUrl`, resume.sourceUrl, { max: LONG });
+}
+
+function checkItems<T extends object>(
+  problems: ProblemCollector,
+  pointer: string,
+  items: readonly T[],
+  maxItems: number,
+  fields: { [K in keyof T]: number },
+): void {
+  if (items.length > maxItems) problems.add(pointer, `must have at most ${maxItems} items`);
+  items.forEach((item, index) => {
+    for (const [field, max] of Object.entries(fields) as [string, number][]) {
+      const value = (item as Record<string, unknown>)[field];
+      if (typeof value !== 'string') problems.add(`${pointer}/${index}/${field}`, 'must be a string');
+      else checkText(problems, `${pointer}/${index}/${field}`, value, { max });
+    }
+  });
+}

@@ -1,0 +1,118 @@
+import { DomainError } from '../shared/domain-error.js';
+
+export const PAGE_LIMIT_MIN = 1;
+export const PAGE_LIMIT_MAX = 500;
+export const PAGE_LIMIT_DEFAULT = 100;
+
+/** A place in the list order: (modification time, id), ascending. */
+export interface PagePosition {
+  readonly modifiedAt: Date;
+  readonly id: string;
+}
+
+export interface Page<T> {
+  readonly items: readonly T[];
+  readonly nextCursor: string | null;
+}
+
+export class InvalidCursorError extends DomainError {
+  readonly code = 'invalid_cursor';
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidCursorError';
+  }
+}
+
+/**
+ * The identity of a list query, without `limit`: a cursor is valid only for the query that made it.
+ * A short, stable hash of the parts (FNV-1a, 64 bits); it protects against mistakes, not against forgery,
+ * which gains nothing since every query is confined to the caller's company anyway.
+ */
+export function queryFingerprint(parts: readonly (string | null)[]): string {
+  const text = JSON.stringify(parts);
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of new TextEncoder().encode(text)) {
+    hash ^= BigInt(byte);
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(36);
+}
+
+interface CursorPayload {
+  v: 1;
+  t: number;
+  i: string;
+  f: string;
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+const MAX_CURSOR_LENGTH = 512;
+
+export function encodeCursor(position: PagePosition, fingerprint: string): string {
+  const payload: CursorPayload = { v: 1, t: position.modifiedAt.getTime(), i: position.id, f: fingerprint };
+  return base64UrlEncode(JSON.stringify(payload));
+}
+
+/** Reads a cursor; throws InvalidCursorError when it is malformed or belongs to another query. */
+export function decodeCursor(cursor: string, fingerprint: string): PagePosition {
+  if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !BASE64URL.test(cursor)) {
+    throw new InvalidCursorError('The cursor is malformed. Pass nextCursor of the previous page unchanged.');
+  }
+  let payload: unknown;
+  try {
+    payload = JSON.parse(base64UrlDecode(cursor));
+  } catch {
+    throw new InvalidCursorError('The cursor is malformed. Pass nextCursor of the previous page unchanged.');
+  }
+  if (!isPayload(payload)) {
+    throw new InvalidCursorError('The cursor is malformed. Pass nextCursor of the previous page unchanged.');
+  }
+  if (payload.f !== fingerprint) {
+    throw new InvalidCursorError('The cursor belongs to another query: keep since, status and vacancyId as they were on the first page.');
+  }
+  return { modifiedAt: new Date(payload.t), id: payload.i };
+}
+
+function isPayload(value: unknown): value is CursorPayload {
+  if (typeof value !== 'object' || value === null) return false;
+  const p = value as Record<string, unknown>;
+  return (
+    p.v === 1 &&
+    typeof p.t === 'number' &&
+    Number.isSafeInteger(p.t) &&
+    !Number.isNaN(new Date(p.t).getTime()) &&
+    typeof p.i === 'string' &&
+    p.i.length > 0 &&
+    p.i.length <= 64 &&
+    typeof p.f === 'string'
+  );
+}
+
+/** Builds a page from up to limit + 1 rows: the extra row only says that another page exists. */
+export function toPage<T>(rows: readonly T[], limit: number, positionOf: (row: T) => PagePosition, fingerprint: string): Page<T> {
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  const nextCursor = rows.length > limit && last !== undefined ? encodeCursor(positionOf(last), fingerprint) : null;
+  return { items, nextCursor };
+}
+
+/** Orders by (modifiedAt, id) ascending, the list order (DESIGN 3). Ids compare by code unit, as PostgreSQL's "C" collation. */
+export function comparePositions(a: PagePosition, b: PagePosition): number {
+  const dt = a.modifiedAt.getTime() - b.modifiedAt.getTime();
+  if (dt !== 0) return dt;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+function base64UrlEncode(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function base64UrlDecode(text: string): string {
+  const padded = text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4);
+  const binary = atob(padded);
+  const bytes = Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
+  return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+}

@@ -1,0 +1,80 @@
+import path from 'node:path';
+
+export type StoreKind = 'postgres' | 'memory';
+export type RateLimitStoreKind = 'memory' | 'postgres' | 'redis';
+export type Region = 'kz' | 'uz';
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The service's settings, read once from the environment (DESIGN 4). */
+export interface AppConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly store: StoreKind;
+  /** Unset: an embedded PostgreSQL under dataDir. */
+  readonly databaseUrl: string | null;
+  readonly keysDatabaseUrl: string | null;
+  readonly dataDir: string;
+  readonly region: Region;
+  readonly publicBaseUrl: string;
+  readonly rateLimitPoints: number;
+  readonly rateLimitWindowS: number;
+  readonly rateLimitStore: RateLimitStoreKind;
+  readonly redisUrl: string;
+  readonly logLevel: LogLevel;
+  readonly metrics: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const port = integer(env, 'PORT', 8080, 0, 65_535);
+  const host = text(env, 'HOST', '127.0.0.1');
+  const databaseUrl = optional(env, 'DATABASE_URL');
+  return {
+    port,
+    host,
+    store: oneOf(env, 'STORE', ['postgres', 'memory'] as const, 'postgres'),
+    databaseUrl,
+    keysDatabaseUrl: optional(env, 'KEYS_DATABASE_URL') ?? databaseUrl,
+    dataDir: path.resolve(text(env, 'DATA_DIR', './var')),
+    region: oneOf(env, 'REGION', ['kz', 'uz'] as const, 'kz'),
+    publicBaseUrl: text(env, 'PUBLIC_BASE_URL', `http://${host}:${port}/api`).replace(/\/+$/, ''),
+    rateLimitPoints: integer(env, 'RATE_LIMIT_POINTS', 600, 1, 1_000_000_000),
+    rateLimitWindowS: integer(env, 'RATE_LIMIT_WINDOW_S', 60, 1, 86_400),
+    rateLimitStore: oneOf(env, 'RATE_LIMIT_STORE', ['memory', 'postgres', 'redis'] as const, 'memory'),
+    redisUrl: text(env, 'REDIS_URL', 'redis://127.0.0.1:6379'),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    metrics: oneOf(env, 'METRICS', ['on', 'off'] as const, 'off') === 'on',
+  };
+}
+
+function optional(env: NodeJS.ProcessEnv, name: string): string | null {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? null : value.trim();
+}
+
+function text(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  return optional(env, name) ?? fallback;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = optional(env, name);
+  if (raw === null) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; got "${raw}".`);
+  }
+  return Number(raw);
+}
+
+function oneOf<const T extends readonly string[]>(env: NodeJS.ProcessEnv, name: string, allowed: T, fallback: T[number]): T[number] {
+  const raw = optional(env, name);
+  if (raw === null) return fallback;
+  if (!allowed.includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}; got "${raw}".`);
+  return raw as T[number];
+}

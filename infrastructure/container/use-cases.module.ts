@@ -1,0 +1,53 @@
+import { ContainerModule } from 'inversify';
+import { BOARD_REPOSITORY } from '../../application/ports/board-repository.port.js';
+import { CANDIDATE_REPOSITORY } from '../../application/ports/candidate-repository.port.js';
+import { CLOCK } from '../../application/ports/clock.port.js';
+import { COMPANY_REPOSITORY } from '../../application/ports/company-repository.port.js';
+import { ID_GENERATOR } from '../../application/ports/id-generator.port.js';
+import { SECRETS } from '../../application/ports/secrets.port.js';
+import { SERVICE_KEY_REPOSITORY } from '../../application/ports/service-key-repository.port.js';
+import { UNIT_OF_WORK } from '../../application/ports/unit-of-work.port.js';
+import { VACANCY_REPOSITORY } from '../../application/ports/vacancy-repository.port.js';
+import { AddCandidates } from '../../application/use-cases/add-candidates.use-case.js';
+import { AuthenticateKey } from '../../application/use-cases/authenticate-key.use-case.js';
+import { CreateCompany } from '../../application/use-cases/create-company.use-case.js';
+import { DeleteCandidate } from '../../application/use-cases/delete-candidate.use-case.js';
+import { DeleteVacancy } from '../../application/use-cases/delete-vacancy.use-case.js';
+import { IssueKey } from '../../application/use-cases/issue-key.use-case.js';
+import { ListCandidates } from '../../application/use-cases/list-candidates.use-case.js';
+import { ListKeys } from '../../application/use-cases/list-keys.use-case.js';
+import { ListVacancies } from '../../application/use-cases/list-vacancies.use-case.js';
+import { MoveCandidate } from '../../application/use-cases/move-candidate.use-case.js';
+import { RevokeKey } from '../../application/use-cases/revoke-key.use-case.js';
+import { SetBoardColumns } from '../../application/use-cases/set-board-columns.use-case.js';
+import { SubmitApplication } from '../../application/use-cases/submit-application.use-case.js';
+import { TransferCandidate } from '../../application/use-cases/transfer-candidate.use-case.js';
+import { UpdateResume } from '../../application/use-cases/update-resume.use-case.js';
+import { UpsertVacancies } from '../../application/use-cases/upsert-vacancies.use-case.js';
+import { bindPort, resolve } from './typed-binding.js';
+import { USE_CASES } from './use-case.tokens.js';
+
+const [V, B, C, K, CO, U, I, S, T] = [
+  VACANCY_REPOSITORY, BOARD_REPOSITORY, CANDIDATE_REPOSITORY, SERVICE_KEY_REPOSITORY, COMPANY_REPOSITORY,
+  UNIT_OF_WORK, ID_GENERATOR, SECRETS, CLOCK,
+];
+
+/** Use cases are plain classes, built by factories from the ports they name: no decorator metadata needed. */
+export const useCasesModule = new ContainerModule(({ bind }) => {
+  bindPort(bind, USE_CASES.listVacancies).toDynamicValue((ctx) => new ListVacancies(resolve(ctx, V), resolve(ctx, U)));
+  bindPort(bind, USE_CASES.listCandidates).toDynamicValue((ctx) => new ListCandidates(resolve(ctx, C), resolve(ctx, U)));
+  bindPort(bind, USE_CASES.submitApplication).toDynamicValue((ctx) => new SubmitApplication(resolve(ctx, V), resolve(ctx, B), resolve(ctx, C), resolve(ctx, U), resolve(ctx, I), resolve(ctx, S)));
+  bindPort(bind, USE_CASES.authenticateKey).toDynamicValue((ctx) => new AuthenticateKey(resolve(ctx, K), resolve(ctx, S), resolve(ctx, T)));
+  bindPort(bind, USE_CASES.createCompany).toDynamicValue((ctx) => new CreateCompany(resolve(ctx, CO), resolve(ctx, I), resolve(ctx, T)));
+  bindPort(bind, USE_CASES.issueKey).toDynamicValue((ctx) => new IssueKey(resolve(ctx, CO), resolve(ctx, K), resolve(ctx, S), resolve(ctx, T)));
+  bindPort(bind, USE_CASES.revokeKey).toDynamicValue((ctx) => new RevokeKey(resolve(ctx, K), resolve(ctx, T)));
+  bindPort(bind, USE_CASES.listKeys).toDynamicValue((ctx) => new ListKeys(resolve(ctx, CO), resolve(ctx, K)));
+  bindPort(bind, USE_CASES.upsertVacancies).toDynamicValue((ctx) => new UpsertVacancies(resolve(ctx, CO), resolve(ctx, V), resolve(ctx, B), resolve(ctx, U), resolve(ctx, I)));
+  bindPort(bind, USE_CASES.deleteVacancy).toDynamicValue((ctx) => new DeleteVacancy(resolve(ctx, V), resolve(ctx, B), resolve(ctx, C), resolve(ctx, U)));
+  bindPort(bind, USE_CASES.addCandidates).toDynamicValue((ctx) => new AddCandidates(resolve(ctx, CO), resolve(ctx, V), resolve(ctx, B), resolve(ctx, C), resolve(ctx, U), resolve(ctx, I)));
+  bindPort(bind, USE_CASES.moveCandidate).toDynamicValue((ctx) => new MoveCandidate(resolve(ctx, V), resolve(ctx, B), resolve(ctx, C), resolve(ctx, U)));
+  bindPort(bind, USE_CASES.transferCandidate).toDynamicValue((ctx) => new TransferCandidate(resolve(ctx, V), resolve(ctx, B), resolve(ctx, C), resolve(ctx, U), resolve(ctx, I)));
+  bindPort(bind, USE_CASES.deleteCandidate).toDynamicValue((ctx) => new DeleteCandidate(resolve(ctx, C), resolve(ctx, U)));
+  bindPort(bind, USE_CASES.updateResume).toDynamicValue((ctx) => new UpdateResume(resolve(ctx, V), resolve(ctx, C), resolve(ctx, U)));
+  bindPort(bind, USE_CASES.setBoardColumns).toDynamicValue((ctx) => new SetBoardColumns(resolve(ctx, V), resolve(ctx, B), resolve(ctx, C), resolve(ctx, U)));
+});

@@ -1,0 +1,115 @@
+import { expect } from 'chai';
+import { CandidateCard } from '../../domain/candidate/candidate-card.js';
+import { aManualCard, anApplicationCard, aResume, aVacancy, at, nextId } from '../support/builders.js';
+import { withAdapters, type AdapterFactory } from './persistence-adapters.js';
+
+export function candidateRepositoryContract(factory: AdapterFactory): void {
+  describe(`CandidateRepository (${factory.name})`, () => {
+    const adapters = withAdapters(factory);
+
+    async function aCompanyWithVacancy(title = 'Водитель-экспедитор') {
+      const companyId = nextId('co');
+      const vacancy = aVacancy({ companyId, input: { title } });
+      await adapters().vacancies.insert(vacancy);
+      return { companyId, vacancyId: vacancy.id };
+    }
+
+    it('returns a stored card field for field, and null for another company', async () => {
+      const { companyId, vacancyId } = await aCompanyWithVacancy();
+      const card = anApplicationCard({ companyId, vacancyId, externalId: 'portal-1' });
+      await adapters().candidates.insert(card);
+      expect((await adapters().candidates.findById(companyId, card.id))?.toSnapshot()).to.deep.equal(card.toSnapshot());
+      expect((await adapters().candidates.findByExternalId(companyId, 'portal-1'))?.id).to.equal(card.id);
+      expect(await adapters().candidates.findById(nextId('co'), card.id)).to.equal(null);
+      expect(await adapters().candidates.findByExternalId(nextId('co'), 'portal-1')).to.equal(null);
+    });
+
+    it('inserts an application once per externalId and company, and hands back the earlier card', async () => {
+      const { companyId, vacancyId } = await aCompanyWithVacancy();
+      const first = anApplicationCard({ companyId, vacancyId, externalId: 'same' });
+      const second = anApplicationCard({ companyId, vacancyId, externalId: 'same' });
+      expect(await adapters().candidates.insertApplication(first)).to.equal(null);
+      expect((await adapters().candidates.insertApplication(second))?.id).to.equal(first.id);
+      const other = await aCompanyWithVacancy();
+      expect(await adapters().candidates.insertApplication(anApplicationCard({ ...other, externalId: 'same' }))).to.equal(null);
+      const listed = await adapters().candidates.list({ companyId, since: null, vacancyId: null, after: null, limit: 10 });
+      expect(listed.map((c) => c.id)).to.deep.equal([first.id]);
+    });
+
+    it('never inserts two cards for concurrent applications with one externalId', async () => {
+      const { companyId, vacancyId } = await aCompanyWithVacancy();
+      const cards = Array.from({ length: 10 }, () => anApplicationCard({ companyId, vacancyId, externalId: 'race' }));
+      const results = await Promise.all(cards.map((card) => adapters().candidates.insertApplication(card)));
+      expect(results.filter((r) => r === null)).to.have.length(1);
+      const winner = cards[results.indexOf(null)] as CandidateCard;
+      expect(results.filter((r) => r !== null).every((r) => r?.id === winner.id)).to.equal(true);
+    });
+
+    it('lists with the vacancy title at read time, the later of card and resume times, and never technical cards', async () => {
+      const { companyId, vacancyId } = await aCompanyWithVacancy('Повар');
+      const card = aManualCard({ companyId, vacancyId, now: at(0) });
+      await adapters().candidates.insert(card);
+      card.replaceResume(aResume({ summary: 'Обновлённое резюме' }), at(500));
+      await adapters().candidates.update(card);
+      await adapters().candidates.insert(card.technicalCopy({ id: nextId('tech'), vacancyId, stage: 'NEW', now: at(900) }));
+      const rows = await adapters().candidates.list({ companyId, since: null, vacancyId: null, after: null, limit: 10 });
+      expect(rows).to.have.length(1);
+      expect(rows[0]?.vacancyTitle).to.equal('Повар');
+      expect(rows[0]?.updatedAt.toISOString()).to.equal(at(500).toISOString());
+      expect(rows[0]?.resume.summary).to.equal('Обновлённое резюме');
+      const since = await adapters().candidates.list({ companyId, since: at(499), vacancyId: null, after: null, limit: 10 });
+      expect(since.map((c) => c.id)).to.deep.equal([card.id]);
+      expect(await adapters().candidates.list({ companyId, since: at(500), vacancyId: null, after: null, limit: 10 })).to.deep.equal([]);
+    });
+
+    it('lists in (modification time, id) order, after a position, by vacancy, up to a limit', async () => {
+      const { companyId, vacancyId } = await aCompanyWithVacancy();
+      const other = aVacancy({ companyId });
+      await adapters().vacancies.insert(other);
+      const cards = [
+        aManualCard({ companyId, vacancyId, id: 'b', now: at(10) }),
+        aManualCard({ companyId, vacancyId, id: 'a', now: at(10) }),
+        aManualCard({ companyId, vacancyId: other.id, id: 'c', now: at(5) }),
+        aManualCard({ companyId, vacancyId, id: 'd', now: at(20) }),
+      ];
+      for (const card of cards) await adapters().candidates.insert(card);
+      const ids = async (q: { vacancyId?: string; after?: { modifiedAt: Date; id: string }; limit?: number }) =>
+        (await adapters().candidates.list({ companyId, since: null, vacancyId: q.vacancyId ?? null, after: q.after ?? null, limit: q.limit ?? 10 })).map((c) => c.id);
+      expect(await ids({})).to.deep.equal(['c', 'a', 'b', 'd']);
+      expect(await ids({ vacancyId })).to.deep.equal(['a', 'b', 'd']);
+      expect(await ids({ after: { modifiedAt: at(10), id: 'a' } })).to.deep.equal(['b', 'd']);
+      expect(await ids({ limit: 1 })).to.deep.equal(['c']);
+    });
+
+    it('detaches the cards of a deleted vacancy and bumps their modification time', async () => {
+      const { companyId, vacancyId } = await aCompanyWithVacancy();
+      const card = aManualCard({ companyId, vacancyId, now: at(0) });
+      await adapters().candidates.insert(card);
+      expect(await adapters().candidates.detachVacancy(companyId, vacancyId, at(7_000))).to.equal(1);
+      await adapters().vacancies.delete(companyId, vacancyId);
+      const [row] = await adapters().candidates.list({ companyId, since: null, vacancyId: null, after: null, limit: 10 });
+      expect(row).to.include({ id: card.id, vacancyId: null, vacancyTitle: null, stage: null });
+      expect(row?.updatedAt.toISOString()).to.equal(at(7_000).toISOString());
+    });
+
+    it('deletes a card with its technical copies, and reports the stages in use', async () => {
+      const { companyId, vacancyId } = await aCompanyWithVacancy();
+      const card = aManualCard({ companyId, vacancyId, stage: 'INTERVIEW' });
+      await adapters().candidates.insert(card);
+      await adapters().candidates.insert(aManualCard({ companyId, vacancyId, stage: 'NEW' }));
+      const technical = card.technicalCopy({ id: nextId('tech'), vacancyId, stage: 'OFFER', now: at(1) });
+      await adapters().candidates.insert(technical);
+      expect(await adapters().candidates.stagesInUse(companyId, vacancyId)).to.have.members(['INTERVIEW', 'NEW', 'OFFER']);
+      expect(await adapters().candidates.delete(companyId, card.id)).to.equal(true);
+      expect(await adapters().candidates.findById(companyId, technical.id)).to.equal(null);
+      expect(await adapters().candidates.delete(companyId, card.id)).to.equal(false);
+    });
+
+    it('finds an imported card by its source reference', async () => {
+      const { companyId, vacancyId } = await aCompanyWithVacancy();
+      const card = CandidateCard.imported({ ...aManualCard({ companyId, vacancyId }).toSnapshot(), id: nextId('card'), companyId, vacancyId, stage: 'NEW', now: at(0), source: 'hh', sourceRef: 'hh:f3a1' });
+      await adapters().candidates.insert(card);
+      expect((await adapters().candidates.findBySourceRef(companyId, 'hh:f3a1'))?.id).to.equal(card.id);
+    });
+  });
+}

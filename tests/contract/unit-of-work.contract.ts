@@ -1,0 +1,88 @@
+import { expect } from 'chai';
+import { aVacancy, nextId } from '../support/builders.js';
+import { withAdapters, type AdapterFactory } from './persistence-adapters.js';
+
+/** A promise the test resolves by hand, to hold a transaction open. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+export function unitOfWorkContract(factory: AdapterFactory): void {
+  describe(`UnitOfWork (${factory.name})`, () => {
+    const adapters = withAdapters(factory);
+
+    it('commits the writes of work that succeeds', async () => {
+      const companyId = nextId('co');
+      const vacancy = aVacancy({ companyId });
+      await adapters().unitOfWork.run(companyId, 'write', async () => adapters().vacancies.insert(vacancy));
+      expect(await adapters().vacancies.findById(companyId, vacancy.id)).to.not.equal(null);
+    });
+
+    it('undoes every write of work that throws', async () => {
+      const companyId = nextId('co');
+      const kept = aVacancy({ companyId });
+      await adapters().vacancies.insert(kept);
+      const lost = aVacancy({ companyId });
+      const failure = adapters().unitOfWork.run(companyId, 'write', async ({ now }) => {
+        await adapters().vacancies.insert(lost);
+        kept.replace({ ...kept.toSnapshot(), title: 'Изменено' }, now);
+        await adapters().vacancies.update(kept);
+        throw new Error('boom');
+      });
+      await failure.then(
+        () => expect.fail('the work should have failed'),
+        (error: Error) => expect(error.message).to.equal('boom'),
+      );
+      expect(await adapters().vacancies.findById(companyId, lost.id)).to.equal(null);
+      expect((await adapters().vacancies.findById(companyId, kept.id))?.title).to.equal('Бэкенд-разработчик');
+    });
+
+    it('makes a reader of the company wait for an open write, and stamps the reader later', async () => {
+      const companyId = nextId('co');
+      const hold = gate();
+      const events: string[] = [];
+      let writerNow = 0;
+      const writer = adapters().unitOfWork.run(companyId, 'write', async ({ now }) => {
+        writerNow = now.getTime();
+        events.push('write started');
+        await hold.opened;
+        events.push('write done');
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const reader = adapters().unitOfWork.run(companyId, 'read', async ({ now }) => {
+        events.push('read');
+        return now.getTime();
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      events.push('gate opened');
+      hold.open();
+      const readerNow = await reader;
+      await writer;
+      expect(events).to.deep.equal(['write started', 'gate opened', 'write done', 'read']);
+      expect(readerNow).to.be.at.least(writerNow);
+    });
+
+    it('lets readers of one company run together, and writers of other companies run freely', async () => {
+      const companyId = nextId('co');
+      const hold = gate();
+      let readersInside = 0;
+      let most = 0;
+      const reader = () =>
+        adapters().unitOfWork.run(companyId, 'read', async () => {
+          readersInside++;
+          most = Math.max(most, readersInside);
+          await hold.opened;
+          readersInside--;
+        });
+      const readers = [reader(), reader()];
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const otherCompany = nextId('co');
+      await adapters().unitOfWork.run(otherCompany, 'write', async () => adapters().vacancies.insert(aVacancy({ companyId: otherCompany })));
+      hold.open();
+      await Promise.all(readers);
+      expect(most).to.equal(2);
+    });
+  });
+}

@@ -1,0 +1,96 @@
+import { expect } from 'chai';
+import { Board } from '../../domain/board/board.js';
+import { aVacancy, at, nextId } from '../support/builders.js';
+import { withAdapters, type AdapterFactory } from './persistence-adapters.js';
+
+export function vacancyRepositoryContract(factory: AdapterFactory): void {
+  describe(`VacancyRepository and BoardRepository (${factory.name})`, () => {
+    const adapters = withAdapters(factory);
+
+    it('returns a stored vacancy field for field, and null for another company', async () => {
+      const companyId = nextId('co');
+      const vacancy = aVacancy({ companyId, input: { publishedAt: new Date('2026-10-03T04:41:12.123Z'), officeAddress: 'Алматы, Абая 52' } });
+      await adapters().vacancies.insert(vacancy);
+      expect((await adapters().vacancies.findById(companyId, vacancy.id))?.toSnapshot()).to.deep.equal(vacancy.toSnapshot());
+      expect(await adapters().vacancies.findById(nextId('co'), vacancy.id)).to.equal(null);
+    });
+
+    it('finds an imported vacancy by its source reference within its company', async () => {
+      const companyId = nextId('co');
+      const vacancy = aVacancy({ companyId, input: { sourceRef: 'hh:118204771' } });
+      await adapters().vacancies.insert(vacancy);
+      expect((await adapters().vacancies.findBySourceRef(companyId, 'hh:118204771'))?.id).to.equal(vacancy.id);
+      expect(await adapters().vacancies.findBySourceRef(nextId('co'), 'hh:118204771')).to.equal(null);
+    });
+
+    it('updates and deletes', async () => {
+      const companyId = nextId('co');
+      const vacancy = aVacancy({ companyId });
+      await adapters().vacancies.insert(vacancy);
+      vacancy.replace({ ...vacancy.toSnapshot(), status: 'closed', title: 'Новое название' }, at(1_000));
+      await adapters().vacancies.update(vacancy);
+      const stored = await adapters().vacancies.findById(companyId, vacancy.id);
+      expect(stored?.toSnapshot().status).to.equal('closed');
+      expect(stored?.updatedAt.toISOString()).to.equal(at(1_000).toISOString());
+      expect(await adapters().vacancies.delete(companyId, vacancy.id)).to.equal(true);
+      expect(await adapters().vacancies.delete(companyId, vacancy.id)).to.equal(false);
+      expect(await adapters().vacancies.findById(companyId, vacancy.id)).to.equal(null);
+    });
+
+    it('lists in (updatedAt, id) order, after a position, since a moment, by status, up to a limit', async () => {
+      const companyId = nextId('co');
+      const made = [
+        aVacancy({ companyId, id: 'b', now: at(10) }),
+        aVacancy({ companyId, id: 'a', now: at(10) }),
+        aVacancy({ companyId, id: 'c', now: at(5), input: { status: 'archived' } }),
+        aVacancy({ companyId, id: 'd', now: at(20) }),
+        aVacancy({ companyId: nextId('co'), id: 'e', now: at(1) }),
+      ];
+      for (const vacancy of made) await adapters().vacancies.insert(vacancy);
+      const ids = async (query: { since?: Date | null; status?: 'all' | 'open' | 'archived'; after?: { modifiedAt: Date; id: string } | null; limit?: number }) =>
+        (
+          await adapters().vacancies.list({
+            companyId,
+            since: query.since ?? null,
+            status: query.status ?? 'all',
+            after: query.after ?? null,
+            limit: query.limit ?? 100,
+          })
+        ).map((v) => v.id);
+      expect(await ids({})).to.deep.equal(['c', 'a', 'b', 'd']);
+      expect(await ids({ status: 'open' })).to.deep.equal(['a', 'b', 'd']);
+      expect(await ids({ status: 'archived' })).to.deep.equal(['c']);
+      expect(await ids({ since: at(5) })).to.deep.equal(['a', 'b', 'd']);
+      expect(await ids({ after: { modifiedAt: at(10), id: 'a' } })).to.deep.equal(['b', 'd']);
+      expect(await ids({ limit: 2 })).to.deep.equal(['c', 'a']);
+    });
+
+    it('orders ids by code unit, like a "C" collation', async () => {
+      const companyId = nextId('co');
+      for (const id of ['a', 'B', 'Z', '_', '1']) await adapters().vacancies.insert(aVacancy({ companyId, id, now: at(0) }));
+      const rows = await adapters().vacancies.list({ companyId, since: null, status: 'all', after: null, limit: 10 });
+      expect(rows.map((v) => v.id)).to.deep.equal(['1', 'B', 'Z', '_', 'a']);
+    });
+
+    it('returns list rows with every public field and no internal one', async () => {
+      const companyId = nextId('co');
+      const vacancy = aVacancy({ companyId });
+      await adapters().vacancies.insert(vacancy);
+      const [row] = await adapters().vacancies.list({ companyId, since: null, status: 'all', after: null, limit: 1 });
+      const { companyId: _c, recruiter: _r, sourceRef: _s, ...expected } = vacancy.toSnapshot();
+      expect(row).to.deep.equal(expected);
+    });
+
+    it('saves, replaces and deletes a board', async () => {
+      const companyId = nextId('co');
+      const board = Board.create(companyId, 'v1');
+      await adapters().boards.save(board);
+      board.setColumns(['Новые', 'Интервью'], []);
+      await adapters().boards.save(board);
+      expect((await adapters().boards.find(companyId, 'v1'))?.columns).to.deep.equal(['Новые', 'Интервью']);
+      expect(await adapters().boards.find(nextId('co'), 'v1')).to.equal(null);
+      await adapters().boards.delete(companyId, 'v1');
+      expect(await adapters().boards.find(companyId, 'v1')).to.equal(null);
+    });
+  });
+}
