@@ -1,0 +1,54 @@
+import { Router } from '@koa/router';
+import Koa from 'koa';
+import { accessLogMiddleware } from './access-log.middleware.js';
+import { errorMiddleware } from './error.middleware.js';
+import { gatekeeperMiddleware } from './gatekeeper.middleware.js';
+import type { HttpDependencies } from './http-dependencies.js';
+import { API_ROOT, type HttpState } from './http-state.js';
+import { buildOpenApiDocument } from './openapi-document.js';
+import { requestIdMiddleware } from './request-id.middleware.js';
+import { routeFallbackMiddleware } from './route-fallback.middleware.js';
+import { registerApplicationRoutes } from './routes/application-routes.js';
+import { registerListRoutes } from './routes/list-routes.js';
+import { registerProbeRoutes } from './routes/probe-routes.js';
+
+/**
+ * The Koa application of the integration API. The order of the middlewares is the design: every
+ * response gets a request id and a log line; every error becomes a problem document; the gatekeeper
+ * authenticates and rate-limits before any route runs.
+ */
+export function createHttpApp(deps: HttpDependencies): Koa {
+  const app = new Koa<HttpState>();
+  // Behind a reverse proxy the client address (the rate-limit bucket of requests without a valid key) is in X-Forwarded-For.
+  app.proxy = deps.settings.trustProxy ?? false;
+  // The error middleware answers every error; Koa's own handler would print to stderr.
+  app.silent = true;
+  app.on('error', (error: unknown) => deps.logger.error({ err: error }, 'error outside the request pipeline'));
+
+  // Case-sensitive, like the gatekeeper's path test: /API/... must not reach a route by another way.
+  const probes = new Router<HttpState>({ sensitive: true });
+  registerProbeRoutes(probes, deps);
+
+  const api = new Router<HttpState>({ prefix: API_ROOT, sensitive: true });
+  const openApi = JSON.stringify(buildOpenApiDocument(deps.settings));
+  api.get('/openapi.json', (ctx) => {
+    ctx.type = 'application/json';
+    ctx.body = openApi;
+  });
+  registerListRoutes(api, deps);
+  registerApplicationRoutes(api, deps);
+
+  app.use(requestIdMiddleware);
+  app.use(accessLogMiddleware(deps.logger, (path, method) => routeTemplate(probes, path, method) ?? routeTemplate(api, path, method)));
+  app.use(errorMiddleware(deps.logger));
+  app.use(gatekeeperMiddleware(deps));
+  app.use(routeFallbackMiddleware);
+  app.use(probes.routes());
+  app.use(api.routes());
+  return app;
+}
+
+function routeTemplate(router: Router<HttpState>, path: string, method: string): string | null {
+  const layer = router.match(path, method).pathAndMethod[0];
+  return typeof layer?.path === 'string' ? layer.path : null;
+}

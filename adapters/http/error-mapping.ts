@@ -1,0 +1,66 @@
+import { InvalidCursorError } from '../../domain/paging/cursor.js';
+import { ForbiddenError, UnauthorizedError } from '../../domain/service-key/service-key.js';
+import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../domain/shared/domain-error.js';
+import { HttpProblem, type ProblemItem } from './problem.js';
+
+export type DomainErrorClass = abstract new (...args: never[]) => DomainError;
+
+export interface ProblemMapping {
+  readonly status: number;
+  readonly title: string;
+}
+
+/**
+ * Every error class of the domain, and the response it becomes. A test walks domain/ and fails when a
+ * DomainError subclass is missing here, so that none falls through to a 500.
+ */
+export const DOMAIN_ERROR_MAPPINGS: ReadonlyMap<DomainErrorClass, ProblemMapping> = new Map<DomainErrorClass, ProblemMapping>([
+  [ValidationError, { status: 400, title: 'Validation failed' }],
+  [InvalidCursorError, { status: 400, title: 'Invalid cursor' }],
+  [UnauthorizedError, { status: 401, title: 'Unauthorized' }],
+  [ForbiddenError, { status: 403, title: 'Forbidden' }],
+  [NotFoundError, { status: 404, title: 'Not found' }],
+  [ConflictError, { status: 409, title: 'Conflict' }],
+]);
+
+/** The mapping of an error class: its own, or the nearest mapped ancestor's. */
+export function mappingOf(errorClass: Function): ProblemMapping | undefined {
+  for (let current: unknown = errorClass; typeof current === 'function'; current = Object.getPrototypeOf(current)) {
+    const mapping = DOMAIN_ERROR_MAPPINGS.get(current as DomainErrorClass);
+    if (mapping !== undefined) return mapping;
+  }
+  return undefined;
+}
+
+export interface MappedProblem {
+  readonly status: number;
+  readonly code: string;
+  readonly title: string;
+  readonly detail: string;
+  readonly errors?: readonly ProblemItem[];
+}
+
+const INTERNAL: MappedProblem = {
+  status: 500,
+  code: 'internal_error',
+  title: 'Internal error',
+  detail: 'An unexpected error occurred. Quote the requestId when you report it.',
+};
+
+/** What a thrown value becomes on the wire; `expected` is false for errors that are a defect of ours. */
+export function mapError(error: unknown): { problem: MappedProblem; expected: boolean } {
+  if (error instanceof HttpProblem) {
+    const { status, code, title, detail, errors } = error;
+    return { problem: { status, code, title, detail, ...(errors === undefined ? {} : { errors }) }, expected: true };
+  }
+  if (error instanceof DomainError) {
+    const mapping = mappingOf(error.constructor);
+    if (mapping === undefined) return { problem: INTERNAL, expected: false };
+    const errors = error instanceof ValidationError ? error.problems.map(({ pointer, message }) => ({ pointer, message })) : undefined;
+    return {
+      problem: { status: mapping.status, code: error.code, title: mapping.title, detail: error.message, ...(errors === undefined ? {} : { errors }) },
+      expected: true,
+    };
+  }
+  return { problem: INTERNAL, expected: false };
+}

@@ -1,0 +1,30 @@
+import type { Logger } from 'pino';
+import type { AuthenticateKey } from '../../application/use-cases/authenticate-key.use-case.js';
+import type { ListCandidates } from '../../application/use-cases/list-candidates.use-case.js';
+import type { ListVacancies } from '../../application/use-cases/list-vacancies.use-case.js';
+import type { SubmitApplication } from '../../application/use-cases/submit-application.use-case.js';
+import type { RateLimiter } from '../rate-limit/rate-limiter.js';
+
+export interface HttpSettings {
+  /** The budget the rate limiter enforces; echoed in RateLimit-Policy, so build the limiter from the same numbers. */
+  readonly rateLimitPoints: number;
+  readonly rateLimitWindowS: number;
+  /** `{base_url}` of this deployment, ending in `/api`; the OpenAPI document's server. */
+  readonly publicBaseUrl: string;
+  readonly region: string;
+  /** Take the client address from X-Forwarded-For (only behind a proxy that sets it). Default false. */
+  readonly trustProxy?: boolean;
+}
+
+/** Everything the HTTP adapter needs, handed over by the composition root: no container in here. */
+export interface HttpDependencies {
+  readonly listVacancies: Pick<ListVacancies, 'execute'>;
+  readonly listCandidates: Pick<ListCandidates, 'execute'>;
+  readonly submitApplication: Pick<SubmitApplication, 'execute'>;
+  readonly authenticateKey: Pick<AuthenticateKey, 'execute'>;
+  readonly rateLimiter: RateLimiter;
+  readonly logger: Logger;
+  /** Whether the stores answer; /readyz reports it. */
+  readonly readiness: () => Promise<boolean>;
+  readonly settings: HttpSettings;
+}

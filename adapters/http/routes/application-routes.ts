@@ -1,0 +1,33 @@
+import type { Router } from '@koa/router';
+import { requireScope } from '../../../domain/service-key/service-key.js';
+import { parseApplicationRequest } from '../application-request.js';
+import { principalOf } from '../gatekeeper.middleware.js';
+import type { HttpDependencies } from '../http-dependencies.js';
+import type { HttpState } from '../http-state.js';
+import { readJsonBody } from '../json-body.js';
+
+/** POST /applications (spec 4.3): creates a card once per externalId and company. */
+export function registerApplicationRoutes(router: Router<HttpState>, deps: Pick<HttpDependencies, 'submitApplication' | 'logger'>): void {
+  router.post('/applications', async (ctx) => {
+    const principal = principalOf(ctx);
+    requireScope(principal, 'applications:write');
+    const application = parseApplicationRequest(await readJsonBody(ctx));
+    const result = await deps.submitApplication.execute({ companyId: principal.companyId, application });
+    if (result.status === 'created') {
+      ctx.status = 201;
+      ctx.body = { id: result.id, status: 'created' };
+      return;
+    }
+    ctx.set('Idempotent-Replayed', 'true');
+    if (result.bodyDiffers) {
+      ctx.set('Idempotency-Conflict', 'body-differs');
+      // Ids only: the bodies hold personal data.
+      deps.logger.warn(
+        { requestId: ctx.state.requestId, keyId: principal.keyId, candidateId: result.id },
+        'application repeated an earlier externalId with a different body; nothing was changed',
+      );
+    }
+    ctx.status = 200;
+    ctx.body = { id: result.id, status: 'duplicate' };
+  });
+}

@@ -1,0 +1,42 @@
+import type { Router } from '@koa/router';
+import { requireScope } from '../../../domain/service-key/service-key.js';
+import { presentCandidate } from '../../presenters/candidate.presenter.js';
+import { presentVacancy } from '../../presenters/vacancy.presenter.js';
+import { principalOf } from '../gatekeeper.middleware.js';
+import type { HttpDependencies } from '../http-dependencies.js';
+import type { HttpContext, HttpState } from '../http-state.js';
+import { ListQueryReader } from '../list-query.js';
+
+/**
+ * GET /vacancies and GET /candidates (spec 4.1, 4.2): keyset pages in (modification time, id) order. The wire
+ * form comes from the presenters the admin CLI shares, so both print the same Vacancy and Candidate.
+ */
+export function registerListRoutes(router: Router<HttpState>, deps: Pick<HttpDependencies, 'listVacancies' | 'listCandidates'>): void {
+  router.get('/vacancies', async (ctx) => {
+    const principal = principalOf(ctx);
+    requireScope(principal, 'vacancies:read');
+    const query = new ListQueryReader(ctx.querystring);
+    const command = { companyId: principal.companyId, since: query.since(), status: query.status(), limit: query.limit(), cursor: query.cursor() };
+    query.finish();
+    const { page, watermark } = await deps.listVacancies.execute(command);
+    sendPage(ctx, watermark, { items: page.items.map(presentVacancy), nextCursor: page.nextCursor });
+  });
+
+  router.get('/candidates', async (ctx) => {
+    // Set first, so that even an error answer about personal data is not kept by a cache.
+    ctx.set('Cache-Control', 'no-store');
+    const principal = principalOf(ctx);
+    requireScope(principal, 'candidates:read');
+    const query = new ListQueryReader(ctx.querystring);
+    const command = { companyId: principal.companyId, since: query.since(), vacancyId: query.vacancyId(), limit: query.limit(), cursor: query.cursor() };
+    query.finish();
+    const { page, watermark } = await deps.listCandidates.execute(command);
+    sendPage(ctx, watermark, { items: page.items.map(presentCandidate), nextCursor: page.nextCursor });
+  });
+}
+
+function sendPage(ctx: HttpContext, watermark: Date, body: { items: unknown[]; nextCursor: string | null }): void {
+  // A safe `since` for the client's next run (DESIGN 3, No lost changes).
+  ctx.set('X-Sync-Watermark', watermark.toISOString());
+  ctx.body = body;
+}

@@ -1,0 +1,24 @@
+import type { Router } from '@koa/router';
+import type { HttpDependencies } from '../http-dependencies.js';
+import type { HttpState } from '../http-state.js';
+import { HttpProblem } from '../problem.js';
+
+/** Liveness and readiness for the orchestrator. */
+export function registerProbeRoutes(router: Router<HttpState>, deps: Pick<HttpDependencies, 'readiness' | 'logger'>): void {
+  router.get('/healthz', (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { status: 'ok' };
+  });
+
+  router.get('/readyz', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    let ready = false;
+    try {
+      ready = await deps.readiness();
+    } catch (error) {
+      deps.logger.warn({ err: error, requestId: ctx.state.requestId }, 'readiness check failed');
+    }
+    if (!ready) throw new HttpProblem(503, 'not_ready', 'Not ready', 'The service cannot serve requests yet: its stores do not answer.');
+    ctx.body = { status: 'ready' };
+  });
+}

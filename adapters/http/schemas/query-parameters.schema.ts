@@ -1,0 +1,53 @@
+import { VACANCY_ID_MAX_LENGTH, VACANCY_ID_MIN_LENGTH } from '../../../domain/application/application-limits.js';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../../../domain/paging/cursor.js';
+import { DEFAULT_VACANCY_STATUS_FILTER, VACANCY_STATUS_FILTERS } from '../../../domain/vacancy/vacancy-status.js';
+
+/**
+ * The query parameters of the list operations, as OpenAPI parameter objects. The query reader checks
+ * the same constants; a query string carries text, so it is read by hand rather than by ajv, which
+ * would have to coerce types.
+ */
+export const limitParameter = {
+  name: 'limit',
+  in: 'query',
+  required: false,
+  description: 'Page size: a base-10 integer. Given at most once, like every parameter.',
+  schema: { type: 'integer', minimum: PAGE_LIMIT_MIN, maximum: PAGE_LIMIT_MAX, default: PAGE_LIMIT_DEFAULT },
+} as const;
+
+export const cursorParameter = {
+  name: 'cursor',
+  in: 'query',
+  required: false,
+  description:
+    'nextCursor of the previous page, unchanged. Valid only with the same since, status and vacancyId as the first page ' +
+    '(limit may change); otherwise 400 invalid_cursor. An empty value means the first page.',
+  schema: { type: 'string' },
+} as const;
+
+export const sinceParameter = {
+  name: 'since',
+  in: 'query',
+  required: false,
+  description:
+    'Only records modified strictly later than this moment: an RFC 3339 date-time with a time zone (any offset) or a date ' +
+    'YYYY-MM-DD (midnight UTC). Empty or the literal null means no filter. A "+" of an offset that arrived as a space ' +
+    '(an unencoded plus sign) is read as "+".',
+  schema: { type: 'string' },
+} as const;
+
+export const statusParameter = {
+  name: 'status',
+  in: 'query',
+  required: false,
+  description: 'Vacancy status to list; all lists every status.',
+  schema: { type: 'string', enum: [...VACANCY_STATUS_FILTERS], default: DEFAULT_VACANCY_STATUS_FILTER },
+} as const;
+
+export const vacancyIdParameter = {
+  name: 'vacancyId',
+  in: 'query',
+  required: false,
+  description: 'Only applications to this vacancy.',
+  schema: { type: 'string', minLength: VACANCY_ID_MIN_LENGTH, maxLength: VACANCY_ID_MAX_LENGTH },
+} as const;

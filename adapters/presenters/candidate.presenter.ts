@@ -1,0 +1,116 @@
+import type { CandidateView } from '../../application/ports/candidate-repository.port.js';
+import type { Person, Referral } from '../../domain/candidate/person.js';
+import type {
+  AdditionalEducationItem,
+  CertificateItem,
+  EducationItem,
+  ExperienceItem,
+  LanguageItem,
+  PortfolioItem,
+  Resume,
+} from '../../domain/candidate/resume.js';
+import { isoTimestamp } from './timestamp.js';
+
+export interface PersonJson {
+  readonly name: string;
+  readonly email: string | null;
+  readonly phone: string | null;
+  readonly location: string | null;
+  readonly birthDate: string | null;
+  readonly gender: string | null;
+  readonly citizenship: string[];
+}
+
+export interface ResumeJson {
+  readonly role: string | null;
+  readonly summary: string | null;
+  readonly experienceYears: number | null;
+  readonly skills: string[];
+  readonly skillsDescription: string | null;
+  readonly experience: ExperienceItem[];
+  readonly education: EducationItem[];
+  readonly additionalEducation: AdditionalEducationItem[];
+  readonly languages: LanguageItem[];
+  readonly certificates: CertificateItem[];
+  readonly portfolio: PortfolioItem[];
+  readonly expectedSalary: number | null;
+  readonly expectedSalaryCurrency: string | null;
+  readonly preferredWorkFormat: string[];
+  readonly preferredEmployment: string | null;
+  readonly relocation: string | null;
+  readonly sourceUrl: string | null;
+}
+
+export type ReferralJson = Referral;
+
+/** The API's Candidate (spec 2.2): the card, the person as `candidate`, the resume and the referral block. */
+export interface CandidateJson {
+  readonly id: string;
+  readonly vacancyId: string | null;
+  readonly vacancyTitle: string | null;
+  readonly stage: string | null;
+  readonly source: string;
+  readonly externalId: string | null;
+  readonly coverLetter: string | null;
+  readonly candidate: PersonJson;
+  readonly resume: ResumeJson;
+  readonly referral: ReferralJson | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export function presentCandidate(c: CandidateView): CandidateJson {
+  return {
+    id: c.id,
+    vacancyId: c.vacancyId,
+    vacancyTitle: c.vacancyTitle,
+    stage: c.stage,
+    source: c.source,
+    externalId: c.externalId,
+    coverLetter: c.coverLetter,
+    candidate: presentPerson(c.person),
+    resume: presentResume(c.resume),
+    referral: c.referral === null ? null : presentReferral(c.referral),
+    createdAt: isoTimestamp(c.createdAt),
+    updatedAt: isoTimestamp(c.updatedAt),
+  };
+}
+
+export function presentPerson(p: Person): PersonJson {
+  return {
+    name: p.name,
+    email: p.email,
+    phone: p.phone,
+    location: p.location,
+    birthDate: p.birthDate,
+    gender: p.gender,
+    citizenship: [...p.citizenship],
+  };
+}
+
+/** Item fields are copied by name too: the stored JSON of an item carries nothing else onto the wire. */
+export function presentResume(r: Resume): ResumeJson {
+  return {
+    role: r.role,
+    summary: r.summary,
+    experienceYears: r.experienceYears,
+    skills: [...r.skills],
+    skillsDescription: r.skillsDescription,
+    experience: r.experience.map(({ company, role, period, description }) => ({ company, role, period, description })),
+    education: r.education.map(({ institution, degree, period }) => ({ institution, degree, period })),
+    additionalEducation: r.additionalEducation.map(({ institution, course, result, period }) => ({ institution, course, result, period })),
+    languages: r.languages.map(({ name, level }) => ({ name, level })),
+    certificates: r.certificates.map(({ title, date, url }) => ({ title, date, url })),
+    portfolio: r.portfolio.map(({ url, description }) => ({ url, description })),
+    expectedSalary: r.expectedSalary,
+    expectedSalaryCurrency: r.expectedSalaryCurrency,
+    preferredWorkFormat: [...r.preferredWorkFormat],
+    preferredEmployment: r.preferredEmployment,
+    relocation: r.relocation,
+    sourceUrl: r.sourceUrl,
+  };
+}
+
+function presentReferral(r: Referral): ReferralJson {
+  return { name: r.name, email: r.email, phone: r.phone, company: r.company, relationship: r.relationship };
+}

@@ -1,0 +1,40 @@
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiter, RateLimitOutcome } from './rate-limiter.js';
+
+export interface RateLimitBudget {
+  /** Requests allowed per window. */
+  readonly points: number;
+  readonly windowS: number;
+}
+
+/**
+ * A RateLimiter on any store of rate-limiter-flexible. A store that is shared by several instances
+ * (postgres, redis) gives them one budget; give such a store an `insuranceLimiter` so an outage of it
+ * degrades to per-process limits instead of failed requests.
+ */
+export class FlexibleRateLimiter implements RateLimiter {
+  constructor(private readonly limiter: Pick<RateLimiterAbstract, 'consume'>) {}
+
+  async consume(bucket: string): Promise<RateLimitOutcome> {
+    try {
+      return outcomeOf(true, await this.limiter.consume(bucket, 1));
+    } catch (rejection) {
+      // The library rejects with a RateLimiterRes when the budget is spent, with an Error when its store failed.
+      if (rejection instanceof RateLimiterRes) return outcomeOf(false, rejection);
+      throw rejection;
+    }
+  }
+}
+
+function outcomeOf(allowed: boolean, res: RateLimiterRes): RateLimitOutcome {
+  return {
+    allowed,
+    remaining: allowed ? Math.max(0, res.remainingPoints) : 0,
+    resetAfterMs: Math.max(0, res.msBeforeNext),
+  };
+}
+
+/** One process's budget: for a single instance, development and tests. */
+export function createMemoryRateLimiter(budget: RateLimitBudget): RateLimiter {
+  return new FlexibleRateLimiter(new RateLimiterMemory({ points: budget.points, duration: budget.windowS, keyPrefix: 'integration-api' }));
+}

@@ -1,0 +1,76 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { createHttpApp } from '../../adapters/http/create-http-app.js';
+import type { HttpDependencies } from '../../adapters/http/http-dependencies.js';
+import type { AppConfig } from '../../infrastructure/config.js';
+import { buildContainer, disposeContainer } from '../../infrastructure/container/build-container.js';
+import { resolve } from '../../infrastructure/container/typed-binding.js';
+import { USE_CASES } from '../../infrastructure/container/use-case.tokens.js';
+import { httpDependencies } from '../../infrastructure/http-dependencies.js';
+import { TickingClock } from './ticking-clock.js';
+
+export const API_PATH = '/api/integration/v1';
+
+export interface TestServerOptions {
+  /** Settings of the container, e.g. a small rate-limit budget. */
+  readonly config?: Partial<AppConfig>;
+  /** Replacements for the HTTP adapter's dependencies, e.g. a failing readiness check. */
+  readonly overrides?: Partial<HttpDependencies>;
+}
+
+/**
+ * The real Koa app on an ephemeral port, over a fresh in-memory container. Every log line is kept, so a
+ * test can read what the service would print. The logger has no redaction: what the adapter logs is
+ * what a test sees.
+ */
+export async function startTestServer(options: TestServerOptions = {}) {
+  const clock = new TickingClock();
+  const logLines: string[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
+  const container = await buildContainer({
+    profile: 'memory',
+    clock,
+    logger,
+    config: { region: 'kz', publicBaseUrl: 'https://kz.example.test/api', rateLimitPoints: 10_000, rateLimitWindowS: 60, ...options.config },
+  });
+  const app = createHttpApp({ ...httpDependencies(container), ...options.overrides });
+  const server = createServer(app.callback());
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const seed = {
+    createCompany: resolve(container, USE_CASES.createCompany),
+    issueKey: resolve(container, USE_CASES.issueKey),
+    revokeKey: resolve(container, USE_CASES.revokeKey),
+    upsertVacancies: resolve(container, USE_CASES.upsertVacancies),
+    deleteVacancy: resolve(container, USE_CASES.deleteVacancy),
+    addCandidates: resolve(container, USE_CASES.addCandidates),
+    moveCandidate: resolve(container, USE_CASES.moveCandidate),
+    transferCandidate: resolve(container, USE_CASES.transferCandidate),
+    updateResume: resolve(container, USE_CASES.updateResume),
+    deleteCandidate: resolve(container, USE_CASES.deleteCandidate),
+  };
+
+  return {
+    origin,
+    /** `{base_url}/integration/v1` of this server. */
+    baseUrl: `${origin}${API_PATH}`,
+    seed,
+    clock,
+    logger,
+    /** Every log line so far, parsed. */
+    logs: () => logLines.map((line) => JSON.parse(line) as Record<string, unknown>),
+    rawLogs: () => logLines.join(''),
+    close: async () => {
+      await new Promise<void>((done, fail) => {
+        server.close((error) => (error ? fail(error) : done()));
+        server.closeAllConnections();
+      });
+      await disposeContainer(container);
+    },
+  };
+}
+
+export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+export type Seed = TestServer['seed'];
