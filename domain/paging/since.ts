@@ -1,4 +1,4 @@
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:?\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /**
@@ -28,8 +28,10 @@ function offsetMinutes(zone: string): number {
 
 function validDate(y: number, mo: number, d: number, h: number, mi: number, s: number, ms: number, offset: number): Date | undefined {
   if (Number.isNaN(offset) || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return undefined;
-  const local = Date.UTC(y, mo - 1, d, h, mi, s, ms);
-  const check = new Date(local);
+  // Date.UTC reads years 0..99 as 1900..1999; setUTCFullYear takes the year as written (0001-01-01 is Go's zero time).
+  const check = new Date(Date.UTC(2000, mo - 1, d, h, mi, s, ms));
+  check.setUTCFullYear(y, mo - 1, d);
+  const local = check.getTime();
   if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d) return undefined;
   const result = new Date(local - offset * 60_000);
   return Number.isNaN(result.getTime()) ? undefined : result;

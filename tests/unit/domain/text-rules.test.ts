@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import { canonicalApplication } from '../../../domain/application/inbound-application.js';
+import { ProblemCollector, ValidationError } from '../../../domain/shared/domain-error.js';
+import { canonicalJson, checkText, codePointLength, sameData } from '../../../domain/shared/text-rules.js';
+import { anApplication } from '../../support/builders.js';
+
+describe('text rules', () => {
+  describe('canonicalJson', () => {
+    it('writes equal data as one text, whatever the order of object keys', () => {
+      const a = { b: 1, a: { d: [1, 2], c: 'x' } };
+      const b = { a: { c: 'x', d: [1, 2] }, b: 1 };
+      expect(canonicalJson(a)).to.equal(canonicalJson(b));
+      expect(canonicalJson(a)).to.equal('{"a":{"c":"x","d":[1,2]},"b":1}');
+    });
+
+    it('keeps the order of arrays, which is meaning', () => {
+      expect(canonicalJson([1, 2])).to.not.equal(canonicalJson([2, 1]));
+    });
+
+    it('writes dates as ISO 8601 UTC, drops undefined properties and keeps nulls', () => {
+      expect(canonicalJson({ at: new Date('2026-11-01T10:00:00Z'), gone: undefined, none: null })).to.equal(
+        '{"at":"2026-11-01T10:00:00.000Z","none":null}',
+      );
+    });
+
+    it('writes scalars as JSON does', () => {
+      expect(canonicalJson('я')).to.equal('"я"');
+      expect(canonicalJson(1.5)).to.equal('1.5');
+      expect(canonicalJson(null)).to.equal('null');
+    });
+  });
+
+  describe('sameData', () => {
+    it('holds for equal data in different objects and fails for any difference', () => {
+      expect(sameData({ x: [1, { y: 'a' }] }, { x: [1, { y: 'a' }] })).to.equal(true);
+      expect(sameData({ x: [1, { y: 'a' }] }, { x: [1, { y: 'b' }] })).to.equal(false);
+      expect(sameData({ x: null }, { x: '' })).to.equal(false);
+      expect(sameData(new Date(1), new Date(1))).to.equal(true);
+      expect(sameData(new Date(1), new Date(2))).to.equal(false);
+    });
+  });
+
+  describe('canonicalApplication', () => {
+    it('is the same text for the same application written with its keys in another order', () => {
+      const application = anApplication({ externalId: 'ext-1', vacancyId: 'vac-1' });
+      const reordered = Object.fromEntries(Object.entries(application).reverse()) as typeof application;
+      expect(canonicalApplication(reordered)).to.equal(canonicalApplication(application));
+    });
+
+    it('differs when any field of the body differs', () => {
+      const application = anApplication({ externalId: 'ext-1', vacancyId: 'vac-1' });
+      const changed = { ...application, candidate: { ...application.candidate, phone: '+998 90 000 00 00' } };
+      expect(canonicalApplication(changed)).to.not.equal(canonicalApplication(application));
+    });
+  });
+
+  describe('codePointLength and checkText', () => {
+    it('counts code points', () => {
+      expect(codePointLength('Алматы')).to.equal(6);
+      expect(codePointLength('👩‍💻')).to.equal(3);
+      expect(codePointLength('😀')).to.equal(1);
+    });
+
+    it('reports a required null, a text under the minimum and one over the maximum at the pointer', () => {
+      const problems = new ProblemCollector();
+      checkText(problems, '/a', null, { max: 1, required: true });
+      checkText(problems, '/b', null, { max: 1 });
+      checkText(problems, '/c', '', { min: 1, max: 5 });
+      checkText(problems, '/d', 'яяяяяя', { max: 5 });
+      checkText(problems, '/e', 'яяяяя', { min: 1, max: 5 });
+      expect(problems.problems.map((p) => p.pointer)).to.deep.equal(['/a', '/c', '/d']);
+    });
+
+    it('throws one ValidationError carrying every collected problem', () => {
+      const problems = new ProblemCollector();
+      expect(() => problems.throwIfAny()).to.not.throw();
+      problems.add('/x', 'bad');
+      problems.add('/y/0', 'worse');
+      expect(() => problems.throwIfAny('Nope.'))
+        .to.throw(ValidationError, 'Nope.')
+        .with.property('problems')
+        .that.deep.equals([{ pointer: '/x', message: 'bad' }, { pointer: '/y/0', message: 'worse' }]);
+    });
+  });
+});
