@@ -27,6 +27,11 @@ export interface CandidateRepository {
   findBySourceRef(companyId: string, sourceRef: string): Promise<CandidateCard | null>;
   insert(card: CandidateCard): Promise<void>;
   /**
+   * Inserts many new cards at once, for bulk loads (the demo data set, imports): as few round trips as the
+   * store allows, all or nothing, with the same uniqueness rules as insert.
+   */
+  insertMany(cards: readonly CandidateCard[]): Promise<void>;
+  /**
    * Inserts an application's card unless the company already has a card with its externalId; then it
    * inserts nothing and returns that earlier card. Two concurrent calls can never both insert.
    */

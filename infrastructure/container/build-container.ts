@@ -4,7 +4,9 @@ import type { Clock } from '../../application/ports/clock.port.js';
 import { loadConfig, type AppConfig, type StoreKind } from '../config.js';
 import { createLogger } from '../logger.js';
 import { coreModule } from './core.module.js';
+import { POSTGRES_DATABASES } from './infrastructure.tokens.js';
 import { memoryModule } from './memory.module.js';
+import { resolve } from './typed-binding.js';
 import { useCasesModule } from './use-cases.module.js';
 
 export interface BuildContainerOptions {
@@ -39,5 +41,8 @@ async function storeModule(profile: StoreKind, config: AppConfig): Promise<Conta
 
 /** Releases every resolved singleton (their deactivation hooks close pools and databases). */
 export async function disposeContainer(container: Container): Promise<void> {
+  // Deactivation runs only for singletons that were resolved: resolve the databases, so that they close
+  // even when nothing used them (the admin CLI's `migrate`).
+  if (container.isBound(POSTGRES_DATABASES)) resolve(container, POSTGRES_DATABASES);
   await container.unbindAllAsync();
 }

@@ -1,7 +1,55 @@
-import type { ContainerModule } from 'inversify';
+import { ContainerModule } from 'inversify';
+import { BOARD_REPOSITORY } from '../../application/ports/board-repository.port.js';
+import { CANDIDATE_REPOSITORY } from '../../application/ports/candidate-repository.port.js';
+import { COMPANY_REPOSITORY } from '../../application/ports/company-repository.port.js';
+import { SERVICE_KEY_REPOSITORY } from '../../application/ports/service-key-repository.port.js';
+import { UNIT_OF_WORK } from '../../application/ports/unit-of-work.port.js';
+import { VACANCY_REPOSITORY } from '../../application/ports/vacancy-repository.port.js';
+import { MikroOrmBoardRepository } from '../../adapters/persistence/postgres/mikro-orm-board-repository.js';
+import { MikroOrmCandidateRepository } from '../../adapters/persistence/postgres/mikro-orm-candidate-repository.js';
+import { MikroOrmCompanyRepository } from '../../adapters/persistence/postgres/mikro-orm-company-repository.js';
+import { MikroOrmServiceKeyRepository } from '../../adapters/persistence/postgres/mikro-orm-service-key-repository.js';
+import { MikroOrmUnitOfWork } from '../../adapters/persistence/postgres/mikro-orm-unit-of-work.js';
+import { MikroOrmVacancyRepository } from '../../adapters/persistence/postgres/mikro-orm-vacancy-repository.js';
 import type { AppConfig } from '../config.js';
+import { migrateDatabases } from '../database/migrate-databases.js';
+import { openDatabases, type Databases } from '../database/open-databases.js';
+import { POSTGRES_DATABASES, READINESS } from './infrastructure.tokens.js';
+import { bindPort, resolve } from './typed-binding.js';
 
-// Placeholder until the PostgreSQL adapters land (issue 3): the postgres profile is refused with a clear message.
-export async function postgresModule(_config: AppConfig): Promise<ContainerModule> {
-  throw new Error('STORE=postgres is not available in this build yet; run with STORE=memory.');
+/**
+ * STORE=postgres: opens the business database and the key registry (starting the embedded PostgreSQL
+ * when DATABASE_URL is unset), applies the committed migrations, and binds every persistence port to
+ * its MikroORM adapter. Disposing the container closes the pools and stops the embedded server.
+ */
+export async function postgresModule(config: AppConfig): Promise<ContainerModule> {
+  const databases = await openDatabases({ databaseUrl: config.databaseUrl, keysDatabaseUrl: config.keysDatabaseUrl, dataDir: config.dataDir });
+  try {
+    await migrateDatabases(databases);
+  } catch (error) {
+    await databases.close();
+    throw error;
+  }
+  return new ContainerModule(({ bind }) => {
+    bindPort(bind, POSTGRES_DATABASES)
+      .toConstantValue(databases)
+      .onDeactivation((opened) => opened.close());
+    const business = (ctx: Parameters<typeof resolve>[0]) => resolve(ctx, POSTGRES_DATABASES).business;
+    const registry = (ctx: Parameters<typeof resolve>[0]) => resolve(ctx, POSTGRES_DATABASES).registry;
+    bindPort(bind, COMPANY_REPOSITORY).toDynamicValue((ctx) => new MikroOrmCompanyRepository(registry(ctx)));
+    bindPort(bind, SERVICE_KEY_REPOSITORY).toDynamicValue((ctx) => new MikroOrmServiceKeyRepository(registry(ctx)));
+    bindPort(bind, VACANCY_REPOSITORY).toDynamicValue((ctx) => new MikroOrmVacancyRepository(business(ctx)));
+    bindPort(bind, BOARD_REPOSITORY).toDynamicValue((ctx) => new MikroOrmBoardRepository(business(ctx)));
+    bindPort(bind, CANDIDATE_REPOSITORY).toDynamicValue((ctx) => new MikroOrmCandidateRepository(business(ctx)));
+    bindPort(bind, UNIT_OF_WORK).toDynamicValue((ctx) => new MikroOrmUnitOfWork(business(ctx)));
+    bindPort(bind, READINESS).toDynamicValue((ctx) => readiness(resolve(ctx, POSTGRES_DATABASES)));
+  });
+}
+
+/** /readyz: both databases answer. */
+function readiness(databases: Databases): () => Promise<boolean> {
+  return async () => {
+    const answers = await Promise.all([databases.business.isConnected(), databases.registry.isConnected()]);
+    return answers.every(Boolean);
+  };
 }

@@ -24,6 +24,20 @@ export class InMemoryCandidateRepository implements CandidateRepository {
     this.insertNow(card);
   }
 
+  async insertMany(cards: readonly CandidateCard[]): Promise<void> {
+    // All or nothing even outside a unit of work: a clash undoes the rows this call already wrote.
+    const inserted: CandidateCard[] = [];
+    try {
+      for (const card of cards) {
+        this.insertNow(card);
+        inserted.push(card);
+      }
+    } catch (error) {
+      for (const card of inserted) this.db.candidates.delete(rowKey(card.companyId, card.id));
+      throw error;
+    }
+  }
+
   async insertApplication(card: CandidateCard): Promise<CandidateCard | null> {
     // Check and insert in one synchronous step, as the unique index makes them one step in PostgreSQL.
     const externalId = card.toSnapshot().externalId;

@@ -1,0 +1,25 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20251122000000BusinessTables } from './business/Migration20251122000000BusinessTables.js';
+import { Migration20251122000000RegistryTables } from './registry/Migration20251122000000RegistryTables.js';
+
+/**
+ * Two sets with their own history tables: the key registry's (KEYS_DATABASE_URL) and a region's business
+ * tables (DATABASE_URL). When both URLs name one database, both sets apply to it side by side.
+ */
+export interface MigrationSet {
+  readonly name: 'registry' | 'business';
+  readonly tableName: string;
+  readonly migrations: readonly MigrationObject[];
+}
+
+export const REGISTRY_MIGRATIONS: MigrationSet = {
+  name: 'registry',
+  tableName: 'mikro_orm_migrations_registry',
+  migrations: [{ name: 'Migration20251122000000RegistryTables', class: Migration20251122000000RegistryTables }],
+};
+
+export const BUSINESS_MIGRATIONS: MigrationSet = {
+  name: 'business',
+  tableName: 'mikro_orm_migrations_business',
+  migrations: [{ name: 'Migration20251122000000BusinessTables', class: Migration20251122000000BusinessTables }],
+};

@@ -1,0 +1,32 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { BoardRepository } from '../../../application/ports/board-repository.port.js';
+import { Board } from '../../../domain/board/board.js';
+import { BoardRowSchema } from './entities/board.entity.js';
+import { readStrings } from './row-mapping/json-documents.js';
+import { jsonb } from './sql-values.js';
+import { withEntityManager } from './transaction-scope.js';
+
+export class MikroOrmBoardRepository implements BoardRepository {
+  constructor(private readonly orm: MikroORM) {}
+
+  async find(companyId: string, vacancyId: string): Promise<Board | null> {
+    const row = await withEntityManager(this.orm, (em) => em.findOne(BoardRowSchema, { companyId, vacancyId }, { disableIdentityMap: true }));
+    return row === null ? null : Board.restore({ companyId: row.companyId, vacancyId: row.vacancyId, columns: readStrings(row.columns) });
+  }
+
+  async save(board: Board): Promise<void> {
+    const s = board.toSnapshot();
+    await withEntityManager(this.orm, (em) =>
+      em.execute(
+        `insert into boards (company_id, vacancy_id, columns) values (?, ?, ?::jsonb)
+         on conflict (company_id, vacancy_id) do update set columns = excluded.columns`,
+        [s.companyId, s.vacancyId, jsonb(s.columns)],
+        'run',
+      ),
+    );
+  }
+
+  async delete(companyId: string, vacancyId: string): Promise<void> {
+    await withEntityManager(this.orm, (em) => em.nativeDelete(BoardRowSchema, { companyId, vacancyId }));
+  }
+}

@@ -1,0 +1,20 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { CompanyRepository } from '../../../application/ports/company-repository.port.js';
+import { Company } from '../../../domain/company/company.js';
+import { CompanyRowSchema } from './entities/company.entity.js';
+import { freshEntityManager } from './transaction-scope.js';
+
+/** Companies in the key registry. Every call runs on a fresh fork, outside any business transaction. */
+export class MikroOrmCompanyRepository implements CompanyRepository {
+  constructor(private readonly registry: MikroORM) {}
+
+  async insert(company: Company): Promise<void> {
+    const s = company.toSnapshot();
+    await freshEntityManager(this.registry).insert(CompanyRowSchema, { id: s.id, name: s.name, createdAt: s.createdAt });
+  }
+
+  async findById(id: string): Promise<Company | null> {
+    const row = await freshEntityManager(this.registry).findOne(CompanyRowSchema, { id }, { disableIdentityMap: true });
+    return row === null ? null : Company.restore({ id: row.id, name: row.name, createdAt: row.createdAt });
+  }
+}

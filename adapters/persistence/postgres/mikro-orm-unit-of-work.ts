@@ -1,0 +1,65 @@
+import { IsolationLevel } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Clock } from '../../../application/ports/clock.port.js';
+import type { LockMode, TransactionScope, UnitOfWork } from '../../../application/ports/unit-of-work.port.js';
+import { databaseNow, lockCompany } from './company-lock.js';
+import { activeTransaction, freshEntityManager, runWithTransaction, type ActiveTransaction } from './transaction-scope.js';
+
+export interface MikroOrmUnitOfWorkOptions {
+  /**
+   * Where `now` comes from. Default: the database server's clock, one clock for every app instance,
+   * read after the lock, so a write that follows a read is always stamped later than that read's watermark.
+   */
+  readonly clock?: Clock;
+  /** Test seam: awaited after the work succeeded and before COMMIT, with the company's lock still held. */
+  readonly beforeCommit?: (transaction: { readonly companyId: string; readonly mode: LockMode; readonly now: Date }) => Promise<void>;
+  /** Test seam: false leaves out the company lock, to show that sync then loses changes. Default true. */
+  readonly companyLock?: boolean;
+  /** Test seam: the isolation of reads. Default READ COMMITTED (see `run`). */
+  readonly readIsolation?: IsolationLevel;
+}
+
+/**
+ * One PostgreSQL transaction per unit of work, on a fork of the EntityManager. Repositories find the
+ * transaction through the async context (transaction-scope.ts), so use cases hand them nothing.
+ *
+ * Reads run in READ COMMITTED, not REPEATABLE READ: under REPEATABLE READ the statement that takes the
+ * lock would also fix the snapshot, *before* the lock is granted, so a read that waited for a writer would
+ * not see that writer's change yet would take its clock after it: the change would be lost. Under READ
+ * COMMITTED every statement after the lock sees every write committed before it, and while the shared
+ * lock is held no writer of the company can commit, so all statements of the read see the same data.
+ */
+export class MikroOrmUnitOfWork implements UnitOfWork {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly options: MikroOrmUnitOfWorkOptions = {},
+  ) {}
+
+  async run<T>(companyId: string, mode: LockMode, work: (scope: TransactionScope) => Promise<T>): Promise<T> {
+    const outer = activeTransaction(this.orm);
+    if (outer !== undefined) return this.join(outer, companyId, mode, work);
+    const isolationLevel = mode === 'read' ? (this.options.readIsolation ?? IsolationLevel.READ_COMMITTED) : IsolationLevel.READ_COMMITTED;
+    return freshEntityManager(this.orm).transactional(
+      async (em) => {
+        if (this.options.companyLock !== false) await lockCompany(em, companyId, mode);
+        const now = this.options.clock?.now() ?? (await databaseNow(em));
+        const transaction: ActiveTransaction = { orm: this.orm, em, companyId, mode, now, ended: false, queue: Promise.resolve() };
+        try {
+          const result = await runWithTransaction(transaction, () => work({ now: new Date(now.getTime()) }));
+          await this.options.beforeCommit?.({ companyId, mode, now: new Date(now.getTime()) });
+          return result;
+        } finally {
+          transaction.ended = true;
+        }
+      },
+      { isolationLevel, readOnly: mode === 'read' },
+    );
+  }
+
+  /** A unit of work inside another joins it: same transaction, same lock, same `now`. */
+  private join<T>(outer: ActiveTransaction, companyId: string, mode: LockMode, work: (scope: TransactionScope) => Promise<T>): Promise<T> {
+    if (outer.companyId !== companyId) throw new Error('A unit of work cannot run inside one of another company.');
+    if (outer.mode === 'read' && mode === 'write') throw new Error('A write unit of work cannot run inside a read one.');
+    return work({ now: new Date(outer.now.getTime()) });
+  }
+}

@@ -1,0 +1,41 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { VacancyListQuery, VacancyRepository, VacancyView } from '../../../application/ports/vacancy-repository.port.js';
+import type { Vacancy } from '../../../domain/vacancy/vacancy.js';
+import { VacancyRowSchema } from './entities/vacancy.entity.js';
+import { fromVacancyRow, toVacancyRow } from './row-mapping/vacancy-row-mapping.js';
+import { withEntityManager } from './transaction-scope.js';
+import { listVacancyViews } from './vacancy-list-query.js';
+
+export class MikroOrmVacancyRepository implements VacancyRepository {
+  constructor(private readonly orm: MikroORM) {}
+
+  findById(companyId: string, id: string): Promise<Vacancy | null> {
+    return this.findOne({ companyId, id });
+  }
+
+  findBySourceRef(companyId: string, sourceRef: string): Promise<Vacancy | null> {
+    return this.findOne({ companyId, sourceRef });
+  }
+
+  async insert(vacancy: Vacancy): Promise<void> {
+    await withEntityManager(this.orm, (em) => em.insert(VacancyRowSchema, toVacancyRow(vacancy)));
+  }
+
+  async update(vacancy: Vacancy): Promise<void> {
+    const { companyId, id, ...fields } = toVacancyRow(vacancy);
+    await withEntityManager(this.orm, (em) => em.nativeUpdate(VacancyRowSchema, { companyId, id }, fields));
+  }
+
+  async delete(companyId: string, id: string): Promise<boolean> {
+    return (await withEntityManager(this.orm, (em) => em.nativeDelete(VacancyRowSchema, { companyId, id }))) > 0;
+  }
+
+  list(query: VacancyListQuery): Promise<VacancyView[]> {
+    return withEntityManager(this.orm, (em) => listVacancyViews(em, query));
+  }
+
+  private async findOne(where: { companyId: string; id?: string; sourceRef?: string }): Promise<Vacancy | null> {
+    const row = await withEntityManager(this.orm, (em) => em.findOne(VacancyRowSchema, where, { disableIdentityMap: true }));
+    return row === null ? null : fromVacancyRow(row);
+  }
+}

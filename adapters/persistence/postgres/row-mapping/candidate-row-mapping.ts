@@ -1,0 +1,71 @@
+import { CandidateCard } from '../../../../domain/candidate/candidate-card.js';
+import type { CandidateRow } from '../entities/candidate.entity.js';
+import { readPerson, readReferral, readResume } from './json-documents.js';
+
+export function toCandidateRow(card: CandidateCard): CandidateRow {
+  const s = card.toSnapshot();
+  return {
+    companyId: s.companyId,
+    id: s.id,
+    vacancyId: s.vacancyId,
+    stage: s.stage,
+    source: s.source,
+    externalId: s.externalId,
+    coverLetter: s.coverLetter,
+    person: s.person,
+    resume: s.resume,
+    referral: s.referral,
+    technical: s.technical,
+    originCardId: s.originCardId,
+    requestFingerprint: s.requestFingerprint,
+    sourceRef: s.sourceRef,
+    createdAt: s.createdAt,
+    cardUpdatedAt: s.cardUpdatedAt,
+    resumeUpdatedAt: s.resumeUpdatedAt,
+  };
+}
+
+export function fromCandidateRow(row: CandidateRow): CandidateCard {
+  return CandidateCard.restore({
+    id: row.id,
+    companyId: row.companyId,
+    vacancyId: row.vacancyId,
+    stage: row.stage,
+    source: row.source,
+    externalId: row.externalId,
+    coverLetter: row.coverLetter,
+    person: readPerson(row.person),
+    resume: readResume(row.resume),
+    referral: readReferral(row.referral),
+    technical: row.technical,
+    originCardId: row.originCardId,
+    requestFingerprint: row.requestFingerprint,
+    sourceRef: row.sourceRef,
+    createdAt: row.createdAt,
+    cardUpdatedAt: row.cardUpdatedAt,
+    resumeUpdatedAt: row.resumeUpdatedAt,
+  });
+}
+
+/** The row as columns and values for a knex insert with bound parameters (jsonb documents as JSON text). */
+export function candidateColumns(row: CandidateRow): Record<string, unknown> {
+  return {
+    company_id: row.companyId,
+    id: row.id,
+    vacancy_id: row.vacancyId,
+    stage: row.stage,
+    source: row.source,
+    external_id: row.externalId,
+    cover_letter: row.coverLetter,
+    person: JSON.stringify(row.person),
+    resume: JSON.stringify(row.resume),
+    referral: row.referral === null ? null : JSON.stringify(row.referral),
+    technical: row.technical,
+    origin_card_id: row.originCardId,
+    request_fingerprint: row.requestFingerprint,
+    source_ref: row.sourceRef,
+    created_at: row.createdAt,
+    card_updated_at: row.cardUpdatedAt,
+    resume_updated_at: row.resumeUpdatedAt,
+  };
+}

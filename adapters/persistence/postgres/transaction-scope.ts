@@ -1,0 +1,60 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { LockMode } from '../../../application/ports/unit-of-work.port.js';
+
+/** The transaction of the unit of work running in the current async context. */
+export interface ActiveTransaction {
+  readonly orm: MikroORM;
+  readonly em: EntityManager;
+  readonly companyId: string;
+  readonly mode: LockMode;
+  readonly now: Date;
+  ended: boolean;
+  /** The end of the line of repository calls on the transaction's one connection. */
+  queue: Promise<void>;
+}
+
+const active = new AsyncLocalStorage<ActiveTransaction>();
+/** Set inside a repository call that holds its transaction's line, so that its own nested calls do not queue behind it. */
+const holding = new AsyncLocalStorage<ActiveTransaction>();
+
+export function runWithTransaction<T>(transaction: ActiveTransaction, work: () => Promise<T>): Promise<T> {
+  return active.run(transaction, work);
+}
+
+/** The unit of work's transaction on this ORM, if the caller runs inside one. */
+export function activeTransaction(orm: MikroORM): ActiveTransaction | undefined {
+  const transaction = active.getStore();
+  return transaction !== undefined && transaction.orm === orm ? transaction : undefined;
+}
+
+/**
+ * Runs one repository call with the right EntityManager: inside `UnitOfWork.run` on the same database,
+ * the unit of work's transactional fork; otherwise a fresh fork of its own (autocommit).
+ *
+ * A transaction has one connection, so calls that a use case makes concurrently inside it (Promise.all)
+ * could only interleave on that connection, which pg deprecates: they are queued and run one by one.
+ */
+export function withEntityManager<T>(orm: MikroORM, work: (em: EntityManager) => Promise<T>): Promise<T> {
+  const transaction = activeTransaction(orm);
+  if (transaction === undefined) return work(freshEntityManager(orm));
+  if (transaction.ended) {
+    return Promise.reject(new Error('A repository was called after its unit of work had ended; await every call inside the work.'));
+  }
+  if (holding.getStore() === transaction) return work(transaction.em);
+  const call = transaction.queue.then(() => holding.run(transaction, () => work(transaction.em)));
+  transaction.queue = call.then(
+    () => undefined,
+    () => undefined,
+  );
+  return call;
+}
+
+/**
+ * A new fork with an empty identity map and no transaction. Context resolution is off: MikroORM would
+ * otherwise fork whatever transaction its own async context holds under the same name, possibly one of
+ * another ORM instance (the registry's fork would then query the business database).
+ */
+export function freshEntityManager(orm: MikroORM): EntityManager {
+  return orm.em.fork({ disableContextResolution: true });
+}

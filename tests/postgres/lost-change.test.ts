@@ -1,0 +1,136 @@
+import { IsolationLevel } from '@mikro-orm/core';
+import { expect } from 'chai';
+import type { MikroOrmUnitOfWorkOptions } from '../../adapters/persistence/postgres/mikro-orm-unit-of-work.js';
+import type { CandidateView } from '../../application/ports/candidate-repository.port.js';
+import type { VacancyView } from '../../application/ports/vacancy-repository.port.js';
+import { anApplication, aVacancyInput } from '../support/builders.js';
+import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
+import { postgresUseCases, type PostgresUseCases } from '../support/postgres-use-cases.js';
+import { DatabaseProbe, WriteGate } from './sync-write-gate.js';
+
+interface Outcome {
+  /** What the client saw of the record, pass after pass. */
+  readonly seen: string[];
+  /** Whether the client's pass waited for the open write. */
+  readonly readerWaited: boolean;
+}
+
+interface Pass<T> {
+  readonly items: T[];
+  /** The first response's watermark: the `since` of the next run (sync rule 5). */
+  readonly watermark: Date;
+}
+
+/** One pass by the sync rules: since the last watermark, page by page until nextCursor is null. */
+async function candidatePass(useCases: PostgresUseCases, companyId: string, since: Date | null): Promise<Pass<CandidateView>> {
+  const items: CandidateView[] = [];
+  let cursor: string | null = null;
+  let watermark: Date | undefined;
+  do {
+    const result = await useCases.listCandidates.execute({ companyId, since, vacancyId: null, limit: 2, cursor });
+    watermark ??= result.watermark;
+    items.push(...result.page.items);
+    cursor = result.page.nextCursor;
+  } while (cursor !== null);
+  return { items, watermark: watermark as Date };
+}
+
+async function vacancyPass(useCases: PostgresUseCases, companyId: string, since: Date | null): Promise<Pass<VacancyView>> {
+  const items: VacancyView[] = [];
+  let cursor: string | null = null;
+  let watermark: Date | undefined;
+  do {
+    const result = await useCases.listVacancies.execute({ companyId, since, status: 'all', limit: 2, cursor });
+    watermark ??= result.watermark;
+    items.push(...result.page.items);
+    cursor = result.page.nextCursor;
+  } while (cursor !== null);
+  return { items, watermark: watermark as Date };
+}
+
+describe('Sync on PostgreSQL never loses a change whose write was open during a pass', () => {
+  const database = usePostgresTestDatabase();
+  let probe: DatabaseProbe;
+  beforeEach(async () => {
+    probe = await DatabaseProbe.open(database().businessUrl);
+  });
+  afterEach(() => probe.close());
+
+  /**
+   * A client synced up to a watermark. A write (a candidate moves to INTERVIEW) is held open at COMMIT
+   * while the client makes its next pass; it commits; the client makes one more pass from the watermark
+   * it was given. Returns the stages the client saw for that candidate, in order, and whether its pass
+   * had to wait for the write.
+   */
+  async function candidateScenario(options: Omit<MikroOrmUnitOfWorkOptions, 'beforeCommit'>): Promise<Outcome> {
+    const gate = new WriteGate();
+    const useCases = postgresUseCases(database(), { ...options, beforeCommit: gate.seam });
+    const { id: companyId } = await useCases.createCompany.execute({ name: 'ТОО «Синхрон»' });
+    const [vacancy] = await useCases.upsertVacancies.execute({ companyId, vacancies: [aVacancyInput()] });
+    const vacancyId = vacancy?.id as string;
+    const ids: string[] = [];
+    for (const externalId of ['a', 'b', 'c']) ids.push((await useCases.submitApplication.execute({ companyId, application: anApplication({ vacancyId, externalId }) })).id);
+    const moved = ids[1] as string;
+    const first = await candidatePass(useCases, companyId, null);
+    const seen = first.items.filter((c) => c.id === moved).map((c) => c.stage as string);
+
+    gate.arm();
+    const writer = useCases.moveCandidate.execute({ companyId, id: moved, stage: 'INTERVIEW' });
+    const writeNow = await gate.held;
+    // Make "the change is older than the reader's clock" certain, not a matter of milliseconds.
+    await probe.waitForClockPast(writeNow);
+    const second = candidatePass(useCases, companyId, first.watermark);
+    const readerWaited = await probe.waitsForLock(second);
+    gate.release();
+    await writer;
+    const secondPass = await second;
+    const third = await candidatePass(useCases, companyId, secondPass.watermark);
+
+    for (const pass of [secondPass, third]) seen.push(...pass.items.filter((c) => c.id === moved).map((c) => c.stage as string));
+    return { seen, readerWaited };
+  }
+
+  it('delivers a candidate change committed while a pass was running, with the company lock', async () => {
+    expect(await candidateScenario({})).to.deep.equal({ seen: ['NEW', 'INTERVIEW'], readerWaited: true });
+  });
+
+  it('loses that change without the company lock: the protocol is what delivers it', async () => {
+    expect(await candidateScenario({ companyLock: false })).to.deep.equal({ seen: ['NEW'], readerWaited: false });
+  });
+
+  it('loses it too under REPEATABLE READ reads, whose lock statement fixes the snapshot before the lock is granted', async () => {
+    expect(await candidateScenario({ readIsolation: IsolationLevel.REPEATABLE_READ })).to.deep.equal({ seen: ['NEW'], readerWaited: true });
+  });
+
+  /** The same with a vacancy whose status changes; returns the statuses the client saw. */
+  async function vacancyScenario(options: Omit<MikroOrmUnitOfWorkOptions, 'beforeCommit'>): Promise<Outcome> {
+    const gate = new WriteGate();
+    const useCases = postgresUseCases(database(), { ...options, beforeCommit: gate.seam });
+    const { id: companyId } = await useCases.createCompany.execute({ name: 'ТОО «Синхрон»' });
+    await useCases.upsertVacancies.execute({ companyId, vacancies: ['v1', 'v2', 'v3'].map((id) => ({ ...aVacancyInput(), id })) });
+    const first = await vacancyPass(useCases, companyId, null);
+    const seen = first.items.filter((v) => v.id === 'v2').map((v) => v.status as string);
+
+    gate.arm();
+    const changed = { ...aVacancyInput({ status: 'paused' }), id: 'v2' };
+    const writer = useCases.upsertVacancies.execute({ companyId, vacancies: [changed] });
+    await probe.waitForClockPast(await gate.held);
+    const second = vacancyPass(useCases, companyId, first.watermark);
+    const readerWaited = await probe.waitsForLock(second);
+    gate.release();
+    await writer;
+    const secondPass = await second;
+    const third = await vacancyPass(useCases, companyId, secondPass.watermark);
+
+    for (const pass of [secondPass, third]) seen.push(...pass.items.filter((v) => v.id === 'v2').map((v) => v.status as string));
+    return { seen, readerWaited };
+  }
+
+  it('delivers a vacancy change committed while a pass was running, with the company lock', async () => {
+    expect(await vacancyScenario({})).to.deep.equal({ seen: ['open', 'paused'], readerWaited: true });
+  });
+
+  it('loses that vacancy change without the company lock', async () => {
+    expect(await vacancyScenario({ companyLock: false })).to.deep.equal({ seen: ['open'], readerWaited: false });
+  });
+});

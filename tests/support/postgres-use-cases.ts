@@ -1,0 +1,27 @@
+import { NodeCryptoSecrets } from '../../adapters/system/node-crypto-secrets.js';
+import { SystemClock } from '../../adapters/system/system-clock.js';
+import { UuidV7IdGenerator } from '../../adapters/system/uuid-v7-id-generator.js';
+import type { MikroOrmUnitOfWorkOptions } from '../../adapters/persistence/postgres/mikro-orm-unit-of-work.js';
+import { CreateCompany } from '../../application/use-cases/create-company.use-case.js';
+import { ListCandidates } from '../../application/use-cases/list-candidates.use-case.js';
+import { ListVacancies } from '../../application/use-cases/list-vacancies.use-case.js';
+import { MoveCandidate } from '../../application/use-cases/move-candidate.use-case.js';
+import { SubmitApplication } from '../../application/use-cases/submit-application.use-case.js';
+import { UpsertVacancies } from '../../application/use-cases/upsert-vacancies.use-case.js';
+import type { PostgresTestDatabase } from './postgres-test-database.js';
+
+/** The use cases of the sync and application paths, wired by hand on the PostgreSQL adapters. */
+export function postgresUseCases(database: PostgresTestDatabase, unitOfWork: MikroOrmUnitOfWorkOptions = {}) {
+  const a = database.adapters(unitOfWork);
+  const ids = new UuidV7IdGenerator();
+  return {
+    createCompany: new CreateCompany(a.companies, ids, new SystemClock()),
+    upsertVacancies: new UpsertVacancies(a.companies, a.vacancies, a.boards, a.unitOfWork, ids),
+    submitApplication: new SubmitApplication(a.vacancies, a.boards, a.candidates, a.unitOfWork, ids, new NodeCryptoSecrets()),
+    moveCandidate: new MoveCandidate(a.vacancies, a.boards, a.candidates, a.unitOfWork),
+    listCandidates: new ListCandidates(a.candidates, a.unitOfWork),
+    listVacancies: new ListVacancies(a.vacancies, a.unitOfWork),
+  };
+}
+
+export type PostgresUseCases = ReturnType<typeof postgresUseCases>;
