@@ -2,6 +2,9 @@ import { decodeCursor, queryFingerprint, toPage, type Page } from '../../domain/
 import type { CandidateRepository, CandidateView } from '../ports/candidate-repository.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import { watermarkOf } from './watermark.js';
+import { ProblemCollector } from '../../domain/shared/domain-error.js';
+import { checkText } from '../../domain/shared/text-rules.js';
+import { VACANCY_ID_MAX_LENGTH, VACANCY_ID_MIN_LENGTH } from '../../domain/application/application-limits.js';
 
 export interface ListCandidatesCommand {
   readonly companyId: string;
@@ -23,6 +26,7 @@ export class ListCandidates {
   ) {}
 
   async execute(command: ListCandidatesCommand): Promise<ListCandidatesResult> {
+    if (command.vacancyId !== null) checkVacancyFilter(command.vacancyId);
     const fingerprint = queryFingerprint(['candidates', command.companyId, command.since?.toISOString() ?? null, command.vacancyId]);
     const after = command.cursor === null ? null : decodeCursor(command.cursor, fingerprint);
     return this.unitOfWork.run(command.companyId, 'read', async ({ now }) => {
@@ -37,4 +41,10 @@ export class ListCandidates {
       return { page, watermark: watermarkOf(now) };
     });
   }
+}
+
+function checkVacancyFilter(vacancyId: string): void {
+  const problems = new ProblemCollector();
+  checkText(problems, '/vacancyId', vacancyId, { min: VACANCY_ID_MIN_LENGTH, max: VACANCY_ID_MAX_LENGTH });
+  problems.throwIfAny('The query is invalid.');
 }

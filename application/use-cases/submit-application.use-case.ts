@@ -1,5 +1,5 @@
 import { DEFAULT_APPLICATION_SOURCE } from '../../domain/application/application-limits.js';
-import { canonicalApplication, type InboundApplication } from '../../domain/application/inbound-application.js';
+import { canonicalApplication, checkApplicationKeys, type InboundApplication } from '../../domain/application/inbound-application.js';
 import { Board } from '../../domain/board/board.js';
 import { CandidateCard } from '../../domain/candidate/candidate-card.js';
 import { NotFoundError } from '../../domain/shared/domain-error.js';
@@ -33,6 +33,7 @@ export class SubmitApplication {
 
   async execute(command: SubmitApplicationCommand): Promise<SubmitApplicationResult> {
     const { companyId, application } = command;
+    checkApplicationKeys(application);
     const fingerprint = this.secrets.sha256(canonicalApplication(application));
     return this.unitOfWork.run(companyId, 'write', async ({ now }) => {
       const earlier = await this.candidates.findByExternalId(companyId, application.externalId);

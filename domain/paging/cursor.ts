@@ -47,6 +47,11 @@ interface CursorPayload {
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const MAX_CURSOR_LENGTH = 512;
+/** Positions in years 0000..9999, which PostgreSQL's timestamptz and the API's timestamp form both hold. */
+const EARLIEST_POSITION_MS = -62_167_219_200_000; // 0000-01-01T00:00:00.000Z (Date.UTC reads year 0 as 1900)
+const LATEST_POSITION_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+/** An id a store can compare with: no NUL (PostgreSQL text refuses it) and no unpaired surrogate. */
+const UNSTORABLE = /\u0000|\p{Cs}/u;
 
 export function encodeCursor(position: PagePosition, fingerprint: string): string {
   const payload: CursorPayload = { v: 1, t: position.modifiedAt.getTime(), i: position.id, f: fingerprint };
@@ -80,10 +85,13 @@ function isPayload(value: unknown): value is CursorPayload {
     p.v === 1 &&
     typeof p.t === 'number' &&
     Number.isSafeInteger(p.t) &&
-    !Number.isNaN(new Date(p.t).getTime()) &&
+    p.t >= EARLIEST_POSITION_MS &&
+    p.t <= LATEST_POSITION_MS &&
     typeof p.i === 'string' &&
     p.i.length > 0 &&
     p.i.length <= 64 &&
+    !/[\u0000-\u001f]/.test(p.i) &&
+    !UNSTORABLE.test(p.i) &&
     typeof p.f === 'string'
   );
 }

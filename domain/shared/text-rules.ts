@@ -17,6 +17,8 @@ export function checkText(
     if (bounds.required) problems.add(pointer, 'is required');
     return;
   }
+  // PostgreSQL cannot store U+0000 in text; refusing it here keeps every store alike and names the field.
+  if (value.includes('\u0000')) problems.add(pointer, 'must not contain the NUL character (U+0000)');
   const length = codePointLength(value);
   if (bounds.min !== undefined && length < bounds.min) problems.add(pointer, `must be at least ${bounds.min} characters`);
   if (length > bounds.max) problems.add(pointer, `must be at most ${bounds.max} characters`);

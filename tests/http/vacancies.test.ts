@@ -90,10 +90,16 @@ describe('GET /vacancies', () => {
     };
     expect(await idsFor(new Date(t - 1).toISOString())).to.equal(1);
     expect(await idsFor(new Date(t).toISOString()), 'strictly later than').to.equal(0);
-    expect(await idsFor(encodeURIComponent('2026-11-01T15:00:00+05:00'))).to.equal(1);
-    expect(await idsFor('2026-11-01T15:00:00+05:00'), 'an unencoded + arrives as a space').to.equal(1);
-    expect(await idsFor('2026-11-01')).to.equal(1);
-    expect(await idsFor('2026-11-02')).to.equal(0);
+    // The moment just before the vacancy, written at +05:00 (the clock may be a test clock or the database's).
+    const before = new Date(t - 1 + 5 * 3_600_000).toISOString().replace('Z', '+05:00');
+    const atTime = new Date(t + 5 * 3_600_000).toISOString().replace('Z', '+05:00');
+    expect(await idsFor(encodeURIComponent(before))).to.equal(1);
+    expect(await idsFor(encodeURIComponent(atTime))).to.equal(0);
+    expect(await idsFor(before), 'an unencoded + arrives as a space').to.equal(1);
+    const day = new Date(t - 1).toISOString().slice(0, 10);
+    const nextDay = new Date(Date.parse(day) + 86_400_000).toISOString().slice(0, 10);
+    expect(await idsFor(day)).to.equal(1);
+    expect(await idsFor(nextDay)).to.equal(0);
     expect(await idsFor('null')).to.equal(1);
     expect(await idsFor('')).to.equal(1);
     for (const bad of ['yesterday', '2026-11-01T10:00:00', '2026-13-01', '1730000000']) {

@@ -8,6 +8,7 @@ import { buildContainer, disposeContainer } from '../../infrastructure/container
 import { resolve } from '../../infrastructure/container/typed-binding.js';
 import { USE_CASES } from '../../infrastructure/container/use-case.tokens.js';
 import { httpDependencies } from '../../infrastructure/http-dependencies.js';
+import { createThrowawayDatabaseUrl } from './postgres-test-database.js';
 import { TickingClock } from './ticking-clock.js';
 
 export const API_PATH = '/api/integration/v1';
@@ -19,8 +20,12 @@ export interface TestServerOptions {
   readonly overrides?: Partial<HttpDependencies>;
 }
 
+/** `TEST_STORE=postgres` runs the HTTP suites on a throwaway PostgreSQL database per server (`npm run test:postgres`). */
+export const TEST_STORE = process.env.TEST_STORE === 'postgres' ? 'postgres' : 'memory';
+
 /**
- * The real Koa app on an ephemeral port, over a fresh in-memory container. Every log line is kept, so a
+ * The real Koa app on an ephemeral port, over a fresh container: in-memory stores, or a fresh PostgreSQL
+ * database when TEST_STORE=postgres. Every log line is kept, so a
  * test can read what the service would print. The logger has no redaction: what the adapter logs is
  * what a test sees.
  */
@@ -28,11 +33,19 @@ export async function startTestServer(options: TestServerOptions = {}) {
   const clock = new TickingClock();
   const logLines: string[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
+  const database = TEST_STORE === 'postgres' ? await createThrowawayDatabaseUrl() : null;
   const container = await buildContainer({
-    profile: 'memory',
+    profile: TEST_STORE,
     clock,
     logger,
-    config: { region: 'kz', publicBaseUrl: 'https://kz.example.test/api', rateLimitPoints: 10_000, rateLimitWindowS: 60, ...options.config },
+    config: {
+      region: 'kz',
+      publicBaseUrl: 'https://kz.example.test/api',
+      rateLimitPoints: 10_000,
+      rateLimitWindowS: 60,
+      ...(database === null ? {} : { databaseUrl: database.url, keysDatabaseUrl: database.url }),
+      ...options.config,
+    },
   });
   const app = createHttpApp({ ...httpDependencies(container), ...options.overrides });
   const server = createServer(app.callback());
@@ -68,6 +81,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
         server.closeAllConnections();
       });
       await disposeContainer(container);
+      await database?.drop();
     },
   };
 }

@@ -70,6 +70,13 @@ export async function createPostgresTestDatabase(options: { separateRegistry?: b
   };
 }
 
+/** A migrated throwaway database that the caller opens itself (a whole container, a server process). */
+export async function createThrowawayDatabaseUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const server = await postgresTestServer();
+  const name = await createDatabase();
+  return { url: server.urlOf(name), drop: () => dropDatabase(name) };
+}
+
 /** One database for the enclosing describe block: created before its first test, dropped after its last. */
 export function usePostgresTestDatabase(options: { separateRegistry?: boolean } = {}): () => PostgresTestDatabase {
   let database: PostgresTestDatabase | undefined;
