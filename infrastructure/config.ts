@@ -6,6 +6,9 @@ export type Region = 'kz' | 'uz';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** A revocation must shut a key out of every instance within 5 s (issue 5): the cache may not hold longer. */
+const KEY_CACHE_TTL_MAX_MS = 5_000;
+
 /** The service's settings, read once from the environment (DESIGN 4). */
 export interface AppConfig {
   readonly port: number;
@@ -19,10 +22,23 @@ export interface AppConfig {
   readonly publicBaseUrl: string;
   readonly rateLimitPoints: number;
   readonly rateLimitWindowS: number;
+  /**
+   * Where the budgets are counted: `memory` (this process), `postgres` (a table in the business database,
+   * DATABASE_URL or the embedded server's) or `redis` (REDIS_URL). Shared stores fall back to per-process
+   * counting while they fail.
+   */
   readonly rateLimitStore: RateLimitStoreKind;
+  /** RATE_LIMIT_STORE=redis only. */
   readonly redisUrl: string;
+  /**
+   * KEY_CACHE_TTL_MS: how long an instance trusts what it read of a service key from the registry; a
+   * revocation reaches every instance within this time. 0 reads the registry on every request. At most 5000.
+   */
+  readonly keyCacheTtlMs: number;
   readonly logLevel: LogLevel;
   readonly metrics: boolean;
+  /** `source` of records imported from the job board (DESIGN 3, Job-board label); JOB_BOARD_LABEL, default hh. */
+  readonly jobBoardLabel: string;
 }
 
 export class ConfigError extends Error {
@@ -49,8 +65,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitWindowS: integer(env, 'RATE_LIMIT_WINDOW_S', 60, 1, 86_400),
     rateLimitStore: oneOf(env, 'RATE_LIMIT_STORE', ['memory', 'postgres', 'redis'] as const, 'memory'),
     redisUrl: text(env, 'REDIS_URL', 'redis://127.0.0.1:6379'),
+    keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_MS', KEY_CACHE_TTL_MAX_MS, 0, KEY_CACHE_TTL_MAX_MS),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     metrics: oneOf(env, 'METRICS', ['on', 'off'] as const, 'off') === 'on',
+    jobBoardLabel: jobBoardLabel(env),
   };
 }
 
@@ -77,4 +95,13 @@ function oneOf<const T extends readonly string[]>(env: NodeJS.ProcessEnv, name: 
   if (raw === null) return fallback;
   if (!allowed.includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}; got "${raw}".`);
   return raw as T[number];
+}
+
+/** The label is stored as `source` (at most 60 characters) and prefixes sourceRef, so it has no colon. */
+function jobBoardLabel(env: NodeJS.ProcessEnv): string {
+  const label = text(env, 'JOB_BOARD_LABEL', 'hh');
+  if (!/^[A-Za-z0-9._-]{1,60}$/.test(label)) {
+    throw new ConfigError(`JOB_BOARD_LABEL must be 1 to 60 letters, digits, dots, dashes or underscores; got "${label}".`);
+  }
+  return label;
 }

@@ -1,13 +1,15 @@
 import type { Container } from 'inversify';
 import type { HttpDependencies } from '../adapters/http/http-dependencies.js';
-import { createMemoryRateLimiter } from '../adapters/rate-limit/flexible-rate-limiter.js';
-import type { RateLimiter } from '../adapters/rate-limit/rate-limiter.js';
-import type { AppConfig } from './config.js';
 import { CONFIG, LOGGER, READINESS } from './container/infrastructure.tokens.js';
+import { RATE_LIMIT_STORE } from './container/rate-limit.module.js';
 import { resolve } from './container/typed-binding.js';
 import { USE_CASES } from './container/use-case.tokens.js';
+import { httpMetricsFor } from './http-metrics.js';
 
-/** Hands the HTTP adapter what it needs from the container; the adapter itself knows no container. */
+/**
+ * Hands the HTTP adapter what it needs from the container; the adapter itself knows no container.
+ * With a shared rate-limit store (postgres, redis), use `openHttpDependencies`, which opens it first.
+ */
 export function httpDependencies(container: Container): HttpDependencies {
   const config = resolve(container, CONFIG);
   return {
@@ -15,9 +17,10 @@ export function httpDependencies(container: Container): HttpDependencies {
     listCandidates: resolve(container, USE_CASES.listCandidates),
     submitApplication: resolve(container, USE_CASES.submitApplication),
     authenticateKey: resolve(container, USE_CASES.authenticateKey),
-    rateLimiter: rateLimiterFor(config),
+    rateLimiter: resolve(container, RATE_LIMIT_STORE).limiter,
     logger: resolve(container, LOGGER),
     readiness: resolve(container, READINESS),
+    metrics: httpMetricsFor(container),
     settings: {
       rateLimitPoints: config.rateLimitPoints,
       rateLimitWindowS: config.rateLimitWindowS,
@@ -27,12 +30,8 @@ export function httpDependencies(container: Container): HttpDependencies {
   };
 }
 
-function rateLimiterFor(config: AppConfig): RateLimiter {
-  const budget = { points: config.rateLimitPoints, windowS: config.rateLimitWindowS };
-  switch (config.rateLimitStore) {
-    case 'memory':
-      return createMemoryRateLimiter(budget);
-    default:
-      throw new Error(`RATE_LIMIT_STORE=${config.rateLimitStore} is not available in this build yet; use memory.`);
-  }
+/** As httpDependencies, after opening the rate-limit store (a pool and its table, or a Redis connection). */
+export async function openHttpDependencies(container: Container): Promise<HttpDependencies> {
+  await container.getAsync(RATE_LIMIT_STORE);
+  return httpDependencies(container);
 }

@@ -5,6 +5,7 @@ import { resumeOf } from '../../domain/candidate/resume.js';
 import { pointerToken } from '../../domain/shared/domain-error.js';
 import { validationProblem, type ProblemItem } from './problem.js';
 import { applicationRequestSchema, type ApplicationRequestBody } from './schemas/application-request.schema.js';
+import { unstorableTextProblems } from './storable-text.js';
 
 // ajv-formats is CommonJS; under NodeNext its function is the default export's `default`.
 const addFormats = addFormatsModule.default;
@@ -23,16 +24,18 @@ const validateBody: ValidateFunction<ApplicationRequestBody> = ajv.compile<Appli
 
 /**
  * Validates a parsed JSON body and turns it into the domain's application. The body is changed in
- * place (unknown fields stripped, defaults filled in), as ajv does. Throws a 400 listing every problem.
+ * place (unknown fields stripped, defaults filled in), as ajv does. Throws a 400 listing every problem:
+ * the schema's, and text no store can keep (NUL, unpaired surrogates).
  */
 export function parseApplicationRequest(body: unknown): InboundApplication {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw validationProblem('The request body failed validation.', [{ pointer: '', message: 'must be a JSON object' }]);
   }
-  if (!validateBody(body)) {
-    throw validationProblem('The request body failed validation.', problemsOf(validateBody.errors ?? []));
-  }
-  return toInboundApplication(body);
+  const valid = validateBody(body);
+  const problems = valid ? [] : problemsOf(validateBody.errors ?? []);
+  problems.push(...unstorableTextProblems(body, new Set(problems.map((p) => p.pointer))));
+  if (problems.length > 0) throw validationProblem('The request body failed validation.', problems);
+  return toInboundApplication(body as ApplicationRequestBody);
 }
 
 function toInboundApplication(body: ApplicationRequestBody): InboundApplication {

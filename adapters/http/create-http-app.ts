@@ -1,10 +1,13 @@
 import { Router } from '@koa/router';
 import Koa from 'koa';
-import { accessLogMiddleware } from './access-log.middleware.js';
+import { accessLogMiddleware, type RouteResolver } from './access-log.middleware.js';
+import { compressionMiddleware } from './compression.middleware.js';
 import { errorMiddleware } from './error.middleware.js';
 import { gatekeeperMiddleware } from './gatekeeper.middleware.js';
 import type { HttpDependencies } from './http-dependencies.js';
 import { API_ROOT, type HttpState } from './http-state.js';
+import { registerMetricsRoute } from './metrics/metrics-route.js';
+import { requestMetricsMiddleware } from './metrics/request-metrics.middleware.js';
 import { buildOpenApiDocument } from './openapi-document.js';
 import { requestIdMiddleware } from './request-id.middleware.js';
 import { routeFallbackMiddleware } from './route-fallback.middleware.js';
@@ -14,8 +17,8 @@ import { registerProbeRoutes } from './routes/probe-routes.js';
 
 /**
  * The Koa application of the integration API. The order of the middlewares is the design: every
- * response gets a request id and a log line; every error becomes a problem document; the gatekeeper
- * authenticates and rate-limits before any route runs.
+ * response gets a request id and a log line; bodies are compressed when the client asks; every error becomes a
+ * problem document; the gatekeeper authenticates and rate-limits before any route runs.
  */
 export function createHttpApp(deps: HttpDependencies): Koa {
   const app = new Koa<HttpState>();
@@ -28,6 +31,7 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   // Case-sensitive, like the gatekeeper's path test: /API/... must not reach a route by another way.
   const probes = new Router<HttpState>({ sensitive: true });
   registerProbeRoutes(probes, deps);
+  if (deps.metrics !== undefined) registerMetricsRoute(probes, deps.metrics);
 
   const api = new Router<HttpState>({ prefix: API_ROOT, sensitive: true });
   const openApi = JSON.stringify(buildOpenApiDocument(deps.settings));
@@ -38,8 +42,13 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   registerListRoutes(api, deps);
   registerApplicationRoutes(api, deps);
 
+  const routeOf: RouteResolver = (path, method) => routeTemplate(probes, path, method) ?? routeTemplate(api, path, method);
   app.use(requestIdMiddleware);
-  app.use(accessLogMiddleware(deps.logger, (path, method) => routeTemplate(probes, path, method) ?? routeTemplate(api, path, method)));
+  app.use(accessLogMiddleware(deps.logger, routeOf));
+  if (deps.metrics !== undefined) app.use(requestMetricsMiddleware(deps.metrics, routeOf));
+  // Inside the log and the metrics (they see the status and the time to the body), outside the error
+  // middleware (a problem document is a body like any other).
+  app.use(compressionMiddleware());
   app.use(errorMiddleware(deps.logger));
   app.use(gatekeeperMiddleware(deps));
   app.use(routeFallbackMiddleware);

@@ -4,6 +4,7 @@ import type { ListCandidates } from '../../application/use-cases/list-candidates
 import type { ListVacancies } from '../../application/use-cases/list-vacancies.use-case.js';
 import type { SubmitApplication } from '../../application/use-cases/submit-application.use-case.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
+import type { HttpMetrics } from './metrics/http-metrics.js';
 
 export interface HttpSettings {
   /** The budget the rate limiter enforces; echoed in RateLimit-Policy, so build the limiter from the same numbers. */
@@ -26,5 +27,7 @@ export interface HttpDependencies {
   readonly logger: Logger;
   /** Whether the stores answer; /readyz reports it. */
   readonly readiness: () => Promise<boolean>;
+  /** Present when metrics are on (METRICS=on): requests are counted and GET /metrics serves them. */
+  readonly metrics?: HttpMetrics | undefined;
   readonly settings: HttpSettings;
 }

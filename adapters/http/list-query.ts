@@ -3,6 +3,7 @@ import { parseSince } from '../../domain/paging/since.js';
 import { VACANCY_STATUS_FILTERS, type VacancyStatusFilter } from '../../domain/vacancy/vacancy-status.js';
 import { validationProblem, type ProblemItem } from './problem.js';
 import { limitParameter, statusParameter, vacancyIdParameter } from './schemas/query-parameters.schema.js';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from './storable-text.js';
 
 const DIGITS = /^[0-9]+$/;
 /** `+05:00` sent unencoded arrives as ` 05:00`. */
@@ -57,6 +58,7 @@ export class ListQueryReader {
     const { minLength, maxLength } = vacancyIdParameter.schema;
     const length = codePointLength(raw);
     if (length < minLength || length > maxLength) this.fail('vacancyId', `must be ${minLength} to ${maxLength} characters long`);
+    else if (!isStorableText(raw)) this.fail('vacancyId', UNSTORABLE_TEXT_MESSAGE);
     return raw;
   }
 

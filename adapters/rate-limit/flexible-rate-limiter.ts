@@ -7,10 +7,14 @@ export interface RateLimitBudget {
   readonly windowS: number;
 }
 
+/** Prefix of every bucket in every store (and the default table name of the PostgreSQL store). */
+export const RATE_LIMIT_KEY_PREFIX = 'integration-api';
+
 /**
  * A RateLimiter on any store of rate-limiter-flexible. A store that is shared by several instances
- * (postgres, redis) gives them one budget; give such a store an `insuranceLimiter` so an outage of it
- * degrades to per-process limits instead of failed requests.
+ * (postgres, redis) gives them one budget; such a store gets an `insuranceLimiter` (see
+ * shared-store-rate-limiter.ts) so that an outage of it degrades to per-process limits instead of failed
+ * requests.
  */
 export class FlexibleRateLimiter implements RateLimiter {
   constructor(private readonly limiter: Pick<RateLimiterAbstract, 'consume'>) {}
@@ -34,7 +38,12 @@ function outcomeOf(allowed: boolean, res: RateLimiterRes): RateLimitOutcome {
   };
 }
 
+/** The library's options for a budget, common to every store. */
+export function budgetOptions(budget: RateLimitBudget): { points: number; duration: number; keyPrefix: string } {
+  return { points: budget.points, duration: budget.windowS, keyPrefix: RATE_LIMIT_KEY_PREFIX };
+}
+
 /** One process's budget: for a single instance, development and tests. */
 export function createMemoryRateLimiter(budget: RateLimitBudget): RateLimiter {
-  return new FlexibleRateLimiter(new RateLimiterMemory({ points: budget.points, duration: budget.windowS, keyPrefix: 'integration-api' }));
+  return new FlexibleRateLimiter(new RateLimiterMemory(budgetOptions(budget)));
 }

@@ -9,8 +9,9 @@ export interface RateLimitOutcome {
 
 /**
  * A fixed budget of requests per window and bucket (a key id, or a client address). The HTTP adapter
- * depends on this alone, so that the memory store used now and a shared PostgreSQL or Redis store
- * later are interchangeable. Errors of the store are thrown, not swallowed.
+ * depends on this alone, so that the memory store and the shared PostgreSQL and Redis stores are
+ * interchangeable. A shared store's failure is absorbed by its per-process insurance; any error that
+ * is left is thrown, not swallowed, so a request is never let through unlimited.
  */
 export interface RateLimiter {
   consume(bucket: string): Promise<RateLimitOutcome>;

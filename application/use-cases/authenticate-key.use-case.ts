@@ -3,31 +3,56 @@ import { UnauthorizedError, type Principal } from '../../domain/service-key/serv
 import type { Clock } from '../ports/clock.port.js';
 import type { Secrets } from '../ports/secrets.port.js';
 import type { ServiceKeyRepository } from '../ports/service-key-repository.port.js';
+import { KeyRegistryCache } from './key-registry-cache.js';
+import { KeyUsageRecorder } from './key-usage-recorder.js';
 
 export interface AuthenticateKeyCommand {
   /** The X-API-Key header as received; undefined when absent. */
   readonly presentedKey: string | undefined;
 }
 
+export interface AuthenticateKeyOptions {
+  /**
+   * How long what was read of a key from the registry is trusted (ms of the Clock); a revocation reaches
+   * this instance within it. Expiry is exact regardless: it is checked at every request. Default 0:
+   * the registry is read at every request.
+   */
+  readonly keyCacheTtlMs?: number;
+  /** Told when writing a key's lastUsedAt failed; the request it belongs to has succeeded regardless. */
+  readonly onUsageRecordFailed?: (error: unknown, keyId: string) => void;
+}
+
 /** Spec 5: who is calling. Missing, malformed, unknown, revoked and expired keys all fail the same way. */
 export class AuthenticateKey {
+  private readonly registry: KeyRegistryCache;
+  private readonly usage: KeyUsageRecorder;
+
   constructor(
-    private readonly keys: ServiceKeyRepository,
+    keys: ServiceKeyRepository,
     private readonly secrets: Secrets,
     private readonly clock: Clock,
-  ) {}
+    options: AuthenticateKeyOptions = {},
+  ) {
+    this.registry = new KeyRegistryCache(keys, options.keyCacheTtlMs ?? 0);
+    this.usage = new KeyUsageRecorder(keys, options.onUsageRecordFailed ?? (() => {}));
+  }
 
   async execute(command: AuthenticateKeyCommand): Promise<Principal> {
     const parsed = command.presentedKey === undefined ? null : parseServiceKey(command.presentedKey);
     if (parsed === null) throw new UnauthorizedError();
-    const key = await this.keys.findById(parsed.keyId);
+    const now = this.clock.now();
+    const key = await this.registry.find(parsed.keyId, now);
     const presentedHash = this.secrets.sha256(parsed.secret);
     // Hash and compare even for an unknown id, so that timing does not tell which ids exist.
     const storedHash = key?.secretHash ?? this.secrets.sha256('');
     const matches = this.secrets.hashesEqual(presentedHash, storedHash);
-    const now = this.clock.now();
     if (key === null || !matches || !key.isUsableAt(now)) throw new UnauthorizedError();
-    if (key.needsUsageRecord(now)) await this.keys.recordUsage(key.id, now);
+    this.usage.record(key, now);
     return key.principal;
+  }
+
+  /** Resolves once the lastUsedAt writes started so far have ended: call it before closing the registry. */
+  settle(): Promise<void> {
+    return this.usage.settle();
   }
 }

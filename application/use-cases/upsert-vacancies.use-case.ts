@@ -43,7 +43,11 @@ export class UpsertVacancies {
       const planned = buildAll(command.vacancies, (input, index) => {
         const { id, ...content } = input;
         const current = existing[index] ?? null;
-        if (current !== null) return { vacancy: current, isNew: false, changed: current.replace(content, now) };
+        if (current !== null) {
+          // A vacancy imported from the job board stays linked to its board record unless the input names another.
+          const sourceRef = content.sourceRef ?? current.toSnapshot().sourceRef;
+          return { vacancy: current, isNew: false, changed: current.replace({ ...content, sourceRef }, now) };
+        }
         const vacancy = Vacancy.create({ id: id ?? this.ids.newId(), companyId: command.companyId, input: content, now });
         return { vacancy, isNew: true, changed: true };
       });

@@ -1,5 +1,7 @@
 import type { ProblemCollector } from './domain-error.js';
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** Length in Unicode code points, which is what JSON Schema's maxLength counts. */
 export function codePointLength(value: string): number {
   let n = 0;
@@ -19,6 +21,7 @@ export function checkText(
   }
   // PostgreSQL cannot store U+0000 in text; refusing it here keeps every store alike and names the field.
   if (value.includes('\u0000')) problems.add(pointer, 'must not contain the NUL character (U+0000)');
+  if (LONE_SURROGATE.test(value)) problems.add(pointer, 'must not contain an unpaired surrogate (not valid Unicode text)');
   const length = codePointLength(value);
   if (bounds.min !== undefined && length < bounds.min) problems.add(pointer, `must be at least ${bounds.min} characters`);
   if (length > bounds.max) problems.add(pointer, `must be at most ${bounds.max} characters`);

@@ -6,6 +6,7 @@ import { createLogger } from '../logger.js';
 import { coreModule } from './core.module.js';
 import { POSTGRES_DATABASES } from './infrastructure.tokens.js';
 import { memoryModule } from './memory.module.js';
+import { rateLimitModule } from './rate-limit.module.js';
 import { resolve } from './typed-binding.js';
 import { useCasesModule } from './use-cases.module.js';
 
@@ -28,7 +29,7 @@ export async function buildContainer(options: BuildContainerOptions = {}): Promi
   const profile = options.profile ?? config.store;
   const logger = options.logger ?? createLogger(config.logLevel);
   const container = new Container({ defaultScope: 'Singleton' });
-  await container.loadAsync(coreModule({ ...config, store: profile }, logger, options.clock), useCasesModule, await storeModule(profile, config));
+  await container.loadAsync(coreModule({ ...config, store: profile }, logger, options.clock), useCasesModule, await storeModule(profile, config), rateLimitModule);
   return container;
 }
 

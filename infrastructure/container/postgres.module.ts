@@ -16,6 +16,8 @@ import { migrateDatabases } from '../database/migrate-databases.js';
 import { openDatabases, type Databases } from '../database/open-databases.js';
 import { POSTGRES_DATABASES, READINESS } from './infrastructure.tokens.js';
 import { bindPort, resolve } from './typed-binding.js';
+import { DATABASE_POOL_STATS } from './metrics.tokens.js';
+import type { DatabasePoolStatsSource } from '../../adapters/http/metrics/http-metrics.js';
 
 /**
  * STORE=postgres: opens the business database and the key registry (starting the embedded PostgreSQL
@@ -43,7 +45,28 @@ export async function postgresModule(config: AppConfig): Promise<ContainerModule
     bindPort(bind, CANDIDATE_REPOSITORY).toDynamicValue((ctx) => new MikroOrmCandidateRepository(business(ctx)));
     bindPort(bind, UNIT_OF_WORK).toDynamicValue((ctx) => new MikroOrmUnitOfWork(business(ctx)));
     bindPort(bind, READINESS).toDynamicValue((ctx) => readiness(resolve(ctx, POSTGRES_DATABASES)));
+    bindPort(bind, DATABASE_POOL_STATS).toDynamicValue((ctx) => poolStats(resolve(ctx, POSTGRES_DATABASES)));
   });
+}
+
+/** GET /metrics: use of the knex (tarn) pool of each MikroORM instance; one pool when both are one database. */
+function poolStats(databases: Databases): DatabasePoolStatsSource {
+  const pools = databases.registry === databases.business
+    ? [['business', databases.business] as const]
+    : [['business', databases.business] as const, ['registry', databases.registry] as const];
+  return () =>
+    pools.map(([pool, orm]) => {
+      const tarn = orm.em.getConnection().getKnex().client.pool as TarnPool | undefined;
+      if (tarn === undefined) return { pool, total: 0, idle: 0, waiting: 0 };
+      return { pool, total: tarn.numUsed() + tarn.numFree(), idle: tarn.numFree(), waiting: tarn.numPendingAcquires() };
+    });
+}
+
+/** The part of tarn's Pool (knex's pool) that the metrics read. */
+interface TarnPool {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
 }
 
 /** /readyz: both databases answer. */

@@ -3,6 +3,9 @@ import type { AuthenticateKey } from '../../application/use-cases/authenticate-k
 import type { CreateCompany } from '../../application/use-cases/create-company.use-case.js';
 import type { DeleteCandidate } from '../../application/use-cases/delete-candidate.use-case.js';
 import type { DeleteVacancy } from '../../application/use-cases/delete-vacancy.use-case.js';
+import type { ImportCandidateBatch } from '../../application/use-cases/import-candidate-batch.use-case.js';
+import type { ImportJobBoardResumes } from '../../application/use-cases/import-job-board-resumes.use-case.js';
+import type { ImportJobBoardVacancies } from '../../application/use-cases/import-job-board-vacancies.use-case.js';
 import type { IssueKey } from '../../application/use-cases/issue-key.use-case.js';
 import type { ListCandidates } from '../../application/use-cases/list-candidates.use-case.js';
 import type { ListKeys } from '../../application/use-cases/list-keys.use-case.js';
@@ -34,4 +37,7 @@ export const USE_CASES = {
   deleteCandidate: portToken<DeleteCandidate>('UseCase.DeleteCandidate'),
   updateResume: portToken<UpdateResume>('UseCase.UpdateResume'),
   setBoardColumns: portToken<SetBoardColumns>('UseCase.SetBoardColumns'),
+  importJobBoardVacancies: portToken<ImportJobBoardVacancies>('UseCase.ImportJobBoardVacancies'),
+  importJobBoardResumes: portToken<ImportJobBoardResumes>('UseCase.ImportJobBoardResumes'),
+  importCandidateBatch: portToken<ImportCandidateBatch>('UseCase.ImportCandidateBatch'),
 } as const;

@@ -13,6 +13,9 @@ import { AuthenticateKey } from '../../application/use-cases/authenticate-key.us
 import { CreateCompany } from '../../application/use-cases/create-company.use-case.js';
 import { DeleteCandidate } from '../../application/use-cases/delete-candidate.use-case.js';
 import { DeleteVacancy } from '../../application/use-cases/delete-vacancy.use-case.js';
+import { ImportCandidateBatch } from '../../application/use-cases/import-candidate-batch.use-case.js';
+import { ImportJobBoardResumes } from '../../application/use-cases/import-job-board-resumes.use-case.js';
+import { ImportJobBoardVacancies } from '../../application/use-cases/import-job-board-vacancies.use-case.js';
 import { IssueKey } from '../../application/use-cases/issue-key.use-case.js';
 import { ListCandidates } from '../../application/use-cases/list-candidates.use-case.js';
 import { ListKeys } from '../../application/use-cases/list-keys.use-case.js';
@@ -24,6 +27,7 @@ import { SubmitApplication } from '../../application/use-cases/submit-applicatio
 import { TransferCandidate } from '../../application/use-cases/transfer-candidate.use-case.js';
 import { UpdateResume } from '../../application/use-cases/update-resume.use-case.js';
 import { UpsertVacancies } from '../../application/use-cases/upsert-vacancies.use-case.js';
+import { CONFIG, LOGGER } from './infrastructure.tokens.js';
 import { bindPort, resolve } from './typed-binding.js';
 import { USE_CASES } from './use-case.tokens.js';
 
@@ -37,7 +41,13 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
   bindPort(bind, USE_CASES.listVacancies).toDynamicValue((ctx) => new ListVacancies(resolve(ctx, V), resolve(ctx, U)));
   bindPort(bind, USE_CASES.listCandidates).toDynamicValue((ctx) => new ListCandidates(resolve(ctx, C), resolve(ctx, U)));
   bindPort(bind, USE_CASES.submitApplication).toDynamicValue((ctx) => new SubmitApplication(resolve(ctx, V), resolve(ctx, B), resolve(ctx, C), resolve(ctx, U), resolve(ctx, I), resolve(ctx, S)));
-  bindPort(bind, USE_CASES.authenticateKey).toDynamicValue((ctx) => new AuthenticateKey(resolve(ctx, K), resolve(ctx, S), resolve(ctx, T)));
+  bindPort(bind, USE_CASES.authenticateKey).toDynamicValue((ctx) => {
+    const logger = resolve(ctx, LOGGER);
+    return new AuthenticateKey(resolve(ctx, K), resolve(ctx, S), resolve(ctx, T), {
+      keyCacheTtlMs: resolve(ctx, CONFIG).keyCacheTtlMs,
+      onUsageRecordFailed: (error, keyId) => logger.warn({ err: error, keyId }, 'could not record the use of a service key'),
+    });
+  });
   bindPort(bind, USE_CASES.createCompany).toDynamicValue((ctx) => new CreateCompany(resolve(ctx, CO), resolve(ctx, I), resolve(ctx, T)));
   bindPort(bind, USE_CASES.issueKey).toDynamicValue((ctx) => new IssueKey(resolve(ctx, CO), resolve(ctx, K), resolve(ctx, S), resolve(ctx, T)));
   bindPort(bind, USE_CASES.revokeKey).toDynamicValue((ctx) => new RevokeKey(resolve(ctx, K), resolve(ctx, T)));
@@ -50,4 +60,7 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
   bindPort(bind, USE_CASES.deleteCandidate).toDynamicValue((ctx) => new DeleteCandidate(resolve(ctx, C), resolve(ctx, U)));
   bindPort(bind, USE_CASES.updateResume).toDynamicValue((ctx) => new UpdateResume(resolve(ctx, V), resolve(ctx, C), resolve(ctx, U)));
   bindPort(bind, USE_CASES.setBoardColumns).toDynamicValue((ctx) => new SetBoardColumns(resolve(ctx, V), resolve(ctx, B), resolve(ctx, C), resolve(ctx, U)));
+  bindPort(bind, USE_CASES.importJobBoardVacancies).toDynamicValue((ctx) => new ImportJobBoardVacancies(resolve(ctx, CO), resolve(ctx, V), resolve(ctx, B), resolve(ctx, U), resolve(ctx, I)));
+  bindPort(bind, USE_CASES.importJobBoardResumes).toDynamicValue((ctx) => new ImportJobBoardResumes(resolve(ctx, CO), resolve(ctx, V), resolve(ctx, B), resolve(ctx, C), resolve(ctx, U), resolve(ctx, I)));
+  bindPort(bind, USE_CASES.importCandidateBatch).toDynamicValue((ctx) => new ImportCandidateBatch(resolve(ctx, CO), resolve(ctx, V), resolve(ctx, B), resolve(ctx, C), resolve(ctx, U), resolve(ctx, I), resolve(ctx, S)));
 });

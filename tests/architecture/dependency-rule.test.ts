@@ -33,6 +33,12 @@ describe('the dependency rule (DESIGN 2)', () => {
     expect(violationsOf('adapters/http/app.ts', "import { c } from '../../infrastructure/container/build-container.js';")).to.have.length(1);
   });
 
+  it("treats the repository's client package as a package: an adapter may use it, the domain may not", () => {
+    const source = "import { mirrorToDirectory } from '../../../clients/typescript/src/node.js';";
+    expect(violationsOf('adapters/cli/commands/sync.command.ts', source)).to.deep.equal([]);
+    expect(violationsOf('domain/vacancy/x.ts', "import { a } from '../../clients/typescript/src/index.js';")).to.have.length(1);
+  });
+
   it('reads multi-line and side-effect imports', () => {
     expect(importsOf("import {\n  a,\n  b,\n} from 'koa';\nimport 'reflect-metadata';")).to.deep.equal(['koa', 'reflect-metadata']);
   });

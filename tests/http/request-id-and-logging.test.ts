@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { ApiResponse } from '../support/api-client.js';
 import { aFullApplicationBody, aTenant, type Tenant } from '../support/http-fixtures.js';
 import { startTestServer, type TestServer } from '../support/http-test-server.js';
 
@@ -46,18 +47,62 @@ describe('X-Request-Id and the request log', () => {
     expect(lines[1]!).to.include({ requestId: 'anonymous', keyId: null, route: '/api/integration/v1/candidates', status: 401, code: 'unauthorized' });
   });
 
-  it('never logs a key, a name, an e-mail, a phone or resume text', async () => {
-    const body = aFullApplicationBody(vacancyId, { externalId: 'repeat-me' });
-    await tenant.api.post('/applications', body);
-    await tenant.api.post('/applications', { ...body, coverLetter: 'Другое письмо' });
-    await tenant.api.get('/candidates');
-    await tenant.api.post('/applications', { ...body, candidate: { ...body.candidate, email: 'broken' } });
-    await tenant.api.get(`/vacancies?api_key=${tenant.key}`, { key: undefined });
-    const log = server.rawLogs();
+  it('logs one line per request of real traffic, and never a key, a name, an e-mail, a phone or resume text', async () => {
+    const other = await tenant.issueKey(['vacancies:read']);
+    const body = aFullApplicationBody(vacancyId, {
+      externalId: 'log-probe-1',
+      candidate: { name: 'Зарина Логова', email: 'zarina.logova@example.kz', phone: '+7 777 123 45 67', location: 'Шымкент-Лог', birthDate: '1991-07-13' },
+      coverLetter: 'Письмо-маркер для журнала',
+      resume: {
+        role: 'Роль-маркер',
+        summary: 'Резюме-маркер: опыт в платежах',
+        skills: ['Навык-маркер'],
+        experience: [{ company: 'Компания-маркер', role: 'Должность-маркер', period: 'Период-маркер', description: 'Описание-маркер' }],
+        education: [{ institution: 'Вуз-маркер', degree: 'Степень-маркер', period: 'Годы-маркер' }],
+        expectedSalaryCurrency: 'KZT',
+      },
+      referral: { name: 'Рекомендатель Маркеров', email: 'referrer.marker@example.kz', phone: '+7 701 987 65 43', company: 'Фирма-маркер', relationship: 'Связь-маркер' },
+    });
+    const api = `/api/integration/v1`;
+    const traffic: [() => Promise<ApiResponse>, string, string | null][] = [
+      [() => tenant.api.post('/applications', body), `${api}/applications`, tenant.keyId],
+      [() => tenant.api.post('/applications', { ...body, coverLetter: 'Другое письмо-маркер' }), `${api}/applications`, tenant.keyId],
+      [() => tenant.api.post('/applications', { ...body, externalId: 'log-probe-2', vacancyId: 'absent' }), `${api}/applications`, tenant.keyId],
+      [() => tenant.api.post('/applications', { ...body, externalId: 'log-probe-3', candidate: { ...body.candidate, email: 'broken-email-marker' } }), `${api}/applications`, tenant.keyId],
+      // JSON.parse would quote the text around a syntax error: it must not reach the log.
+      [() => tenant.api.post('/applications', JSON.stringify(body).slice(0, -1)), `${api}/applications`, tenant.keyId],
+      [() => tenant.api.get('/candidates'), `${api}/candidates`, tenant.keyId],
+      [() => tenant.api.get(`/vacancies?api_key=${tenant.key}`, { key: undefined }), `${api}/vacancies`, null],
+      [() => tenant.api.get(`/candidates?X-API-Key=${encodeURIComponent(other.key)}`), `${api}/candidates`, tenant.keyId],
+      [() => tenant.api.get('/vacancies', { key: other.key }), `${api}/vacancies`, other.id],
+      [() => tenant.api.get('/candidates', { key: other.key }), `${api}/candidates`, other.id],
+      [() => tenant.api.get('/vacancies', { key: `${tenant.key}0` }), `${api}/vacancies`, null],
+    ];
+    const responses: ApiResponse[] = [];
+    for (const [send] of traffic) responses.push(await send());
+    expect(responses.map((r) => r.status)).to.deep.equal([201, 200, 404, 400, 400, 200, 401, 200, 200, 403, 401]);
+    expect(JSON.stringify(responses[5]!.body), 'the traffic carried the personal data').to.include('zarina.logova@example.kz');
+
+    const lines = server.logs().filter((line) => line.msg === 'request');
+    expect(lines).to.have.length(traffic.length);
+    lines.forEach((line, i) => {
+      const [, route, keyId] = traffic[i]!;
+      expect(line, `request ${i}`).to.include({ requestId: responses[i]!.headers.get('x-request-id'), keyId, route, status: responses[i]!.status });
+      expect(line.durationMs, `request ${i}`).to.be.a('number').and.at.least(0);
+    });
     expect(server.logs().some((line) => line.level === 40), 'the body-differs warning is there').to.equal(true);
-    const secret = tenant.key.slice(tenant.key.lastIndexOf('_') + 1);
-    const personal = [secret, body.candidate.name, body.candidate.email, body.candidate.phone, body.referral.name, body.referral.email, body.resume.summary, body.coverLetter, 'broken'];
-    for (const value of personal) expect(log, value).to.not.include(value);
+
+    const log = server.rawLogs();
+    const secretOf = (key: string) => key.slice(key.lastIndexOf('_') + 1);
+    const sent = [
+      tenant.key, secretOf(tenant.key), other.key, secretOf(other.key),
+      ...Object.values(body.candidate), ...Object.values(body.referral), body.coverLetter, 'Другое письмо-маркер', 'broken-email-marker',
+      body.resume.role, body.resume.summary, ...body.resume.skills,
+      ...body.resume.experience.flatMap((item) => Object.values(item)), ...body.resume.education.flatMap((item) => Object.values(item)),
+    ];
+    for (const value of sent) expect(log, String(value)).to.not.include(String(value));
+    // Each part of a name on its own, too.
+    for (const word of ['Зарина', 'Логова', 'Маркеров', 'zarina', 'logova', '123 45 67', '987 65 43']) expect(log, word).to.not.include(word);
   });
 
   it('logs an unexpected error with its stack and answers a generic 500 carrying the request id', async () => {

@@ -7,12 +7,13 @@ import type { HttpState } from '../http-state.js';
 import { readJsonBody } from '../json-body.js';
 
 /** POST /applications (spec 4.3): creates a card once per externalId and company. */
-export function registerApplicationRoutes(router: Router<HttpState>, deps: Pick<HttpDependencies, 'submitApplication' | 'logger'>): void {
+export function registerApplicationRoutes(router: Router<HttpState>, deps: Pick<HttpDependencies, 'submitApplication' | 'logger' | 'metrics'>): void {
   router.post('/applications', async (ctx) => {
     const principal = principalOf(ctx);
     requireScope(principal, 'applications:write');
     const application = parseApplicationRequest(await readJsonBody(ctx));
     const result = await deps.submitApplication.execute({ companyId: principal.companyId, application });
+    deps.metrics?.applicationAccepted(result.status);
     if (result.status === 'created') {
       ctx.status = 201;
       ctx.body = { id: result.id, status: 'created' };

@@ -82,4 +82,20 @@ describe('text rules', () => {
         .that.deep.equals([{ pointer: '/x', message: 'bad' }, { pointer: '/y/0', message: 'worse' }]);
     });
   });
+
+  describe('checkText', () => {
+    it('refuses NUL and unpaired surrogates, which no store can keep, and accepts paired ones (emoji)', () => {
+      const problemsOf = (value: string) => {
+        const problems = new ProblemCollector();
+        checkText(problems, '/x', value, { max: 100 });
+        return problems.problems.map((p) => p.message);
+      };
+      expect(problemsOf('a\u0000b')).to.deep.equal(['must not contain the NUL character (U+0000)']);
+      for (const lone of ['\uD800', 'a\uDBFFb', '\uDC00', 'x\uDFFF\uD800']) {
+        expect(problemsOf(lone), JSON.stringify(lone)).to.deep.equal(['must not contain an unpaired surrogate (not valid Unicode text)']);
+      }
+      expect(problemsOf('Привет 👋 \u0001 control characters are kept')).to.deep.equal([]);
+    });
+  });
 });
+

@@ -4,6 +4,8 @@ import type { VacancyInput } from '../../../domain/vacancy/vacancy.js';
 import { aVacancyInput, T0 } from '../../support/builders.js';
 import { pointersOf, rejectionOf } from '../../support/catching.js';
 import { withWorld } from '../../support/use-case-world.js';
+import { VACANCY_REPOSITORY } from '../../../application/ports/vacancy-repository.port.js';
+import { resolve } from '../../../infrastructure/container/typed-binding.js';
 
 /** Every field of a vacancy given as empty: what a PUT of a bare record means. */
 function bareInput(title: string): VacancyInput {
@@ -59,6 +61,15 @@ describe('UpsertVacancies (vacancy upsert)', () => {
     const [again] = await upsert(companyId, [{ ...aVacancyInput(), id: 'vac-1' }]);
     expect(again?.updatedAt.toISOString()).to.equal(first?.updatedAt.toISOString());
     expect(await world().allVacancies(companyId, { since: first?.updatedAt as Date })).to.deep.equal([]);
+  });
+
+  it('keeps an imported vacancy linked to its board record when a replacement names no source', async () => {
+    const companyId = await world().company();
+    await upsert(companyId, [{ ...aVacancyInput({ sourceRef: 'hh:118204771' }), id: 'vac-1' }]);
+    world().clock.advance(60_000);
+    await upsert(companyId, [{ ...bareInput('Переименована'), id: 'vac-1' }]);
+    const vacancies = resolve(world().container, VACANCY_REPOSITORY);
+    expect((await vacancies.findBySourceRef(companyId, 'hh:118204771'))?.title).to.equal('Переименована');
   });
 
   it('keeps the board of a vacancy it replaces', async () => {

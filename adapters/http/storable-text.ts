@@ -1,0 +1,35 @@
+import { pointerToken } from '../../domain/shared/domain-error.js';
+import type { ProblemItem } from './problem.js';
+
+/**
+ * U+0000 and unpaired surrogates are valid in a JSON string, but PostgreSQL's text and jsonb refuse NUL
+ * and UTF-8 has no form for half a surrogate pair: stored, they would fail or come back changed. They are
+ * refused at the edge, so both stores behave alike and what is accepted comes back byte for byte.
+ */
+const UNSTORABLE = /\u0000|\p{Cs}/u;
+
+export const UNSTORABLE_TEXT_MESSAGE = 'must not contain NUL (U+0000) or unpaired surrogate characters';
+
+export function isStorableText(text: string): boolean {
+  return !UNSTORABLE.test(text);
+}
+
+/**
+ * A problem for every string in the document that cannot be stored. Subtrees at a pointer in `skip` (where
+ * the schema already found a fault) are not entered, so each place is reported once. No recursion: the
+ * document may be deep.
+ */
+export function unstorableTextProblems(document: unknown, skip: ReadonlySet<string> = new Set()): ProblemItem[] {
+  const problems: ProblemItem[] = [];
+  const stack: { value: unknown; pointer: string }[] = [{ value: document, pointer: '' }];
+  while (stack.length > 0) {
+    const { value, pointer } = stack.pop()!;
+    if (skip.has(pointer)) continue;
+    if (typeof value === 'string') {
+      if (!isStorableText(value)) problems.push({ pointer, message: UNSTORABLE_TEXT_MESSAGE });
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, child] of Object.entries(value)) stack.push({ value: child, pointer: `${pointer}/${pointerToken(key)}` });
+    }
+  }
+  return problems.reverse();
+}

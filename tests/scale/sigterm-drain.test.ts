@@ -1,0 +1,72 @@
+import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { expect } from 'chai';
+import { aMinimalApplicationBody } from '../support/http-fixtures.js';
+import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
+import { eventually } from '../rate-limit/support/stores.js';
+import { adminOn } from './support/registry.js';
+import { startServerProcess, type ServerProcess } from './support/server-process.js';
+
+function connectionRefused(port: number): Promise<boolean> {
+  return new Promise((answer) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      answer(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => answer(error.code === 'ECONNREFUSED'));
+  });
+}
+
+describe('SIGTERM (the real server process)', function () {
+  this.timeout(90_000);
+  const database = usePostgresTestDatabase();
+  let server: ServerProcess | undefined;
+  after(async () => server?.stop());
+
+  it('answers the request in flight, refuses new connections meanwhile, and exits 0', async () => {
+    const admin = adminOn(database());
+    const companyId = await admin.company();
+    const key = await admin.issueKey(companyId, { scopes: ['applications:write'] });
+    const vacancyId = await admin.vacancy(companyId);
+    server = await startServerProcess({ STORE: 'postgres', DATABASE_URL: database().businessUrl, RATE_LIMIT_STORE: 'memory' });
+
+    const body = Buffer.from(JSON.stringify(aMinimalApplicationBody(vacancyId)));
+    const request = httpRequest({
+      host: '127.0.0.1',
+      port: server.port,
+      method: 'POST',
+      path: '/api/integration/v1/applications',
+      agent: false,
+      // 100-continue: the server's interim answer tells the test that it has the request in hand.
+      headers: { 'Content-Type': 'application/json', 'Content-Length': body.length, 'X-API-Key': key.key, Expect: '100-continue' },
+    });
+    const answered = new Promise<{ status: number; text: string }>((resolveAnswer, reject) => {
+      request.once('error', reject);
+      request.once('response', (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        response.once('end', () => resolveAnswer({ status: response.statusCode ?? 0, text }));
+        response.once('error', reject);
+      });
+    });
+    request.flushHeaders();
+    await once(request, 'continue');
+    request.write(body.subarray(0, 10));
+
+    server.child.kill('SIGTERM');
+    expect(await eventually(() => connectionRefused(server!.port), 10_000, 50), 'new connections are refused once draining').to.equal(true);
+    expect(server.child.exitCode, 'still running: a request is in flight').to.equal(null);
+
+    request.end(body.subarray(10));
+    const response = await answered;
+    expect(response.status, response.text).to.equal(201);
+    expect(JSON.parse(response.text)).to.have.property('id').that.is.a('string');
+
+    expect(await server.exited).to.deep.equal({ code: 0, signal: null });
+    const messages = server.logs().map((line) => line.msg);
+    expect(messages).to.include.members(['draining requests in flight, then stopping', 'stopped']);
+    expect(server.logs().filter((line) => Number(line.level) >= 50), server.output()).to.deep.equal([]);
+  });
+});
