@@ -17,6 +17,14 @@ export interface AppConfig {
   /** Unset: an embedded PostgreSQL under dataDir. */
   readonly databaseUrl: string | null;
   readonly keysDatabaseUrl: string | null;
+  /** DB_POOL_MAX: most connections of each pool (business, registry) of one instance. Default 10. */
+  readonly dbPoolMax: number;
+  /**
+   * Bounds on every wait for PostgreSQL, so that an outage answers 503 within a known time instead of
+   * hanging requests: DB_STATEMENT_TIMEOUT_MS (default 10000; 0 = none), DB_CONNECT_TIMEOUT_MS (3000),
+   * DB_ACQUIRE_TIMEOUT_MS (5000), DB_IDLE_IN_TRANSACTION_TIMEOUT_MS (30000; 0 = none).
+   */
+  readonly dbTimeouts: DatabaseTimeouts;
   readonly dataDir: string;
   readonly region: Region;
   readonly publicBaseUrl: string;
@@ -41,6 +49,14 @@ export interface AppConfig {
   readonly jobBoardLabel: string;
 }
 
+/** See AppConfig.dbTimeouts; the same shape as the PostgreSQL adapter's PostgresTimeouts. */
+export interface DatabaseTimeouts {
+  readonly statementMs: number;
+  readonly connectMs: number;
+  readonly acquireMs: number;
+  readonly idleInTransactionMs: number;
+}
+
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
@@ -58,6 +74,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     store: oneOf(env, 'STORE', ['postgres', 'memory'] as const, 'postgres'),
     databaseUrl,
     keysDatabaseUrl: optional(env, 'KEYS_DATABASE_URL') ?? databaseUrl,
+    dbPoolMax: integer(env, 'DB_POOL_MAX', 10, 1, 1_000),
+    dbTimeouts: {
+      statementMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 10_000, 0, 3_600_000),
+      connectMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 3_000, 100, 600_000),
+      acquireMs: integer(env, 'DB_ACQUIRE_TIMEOUT_MS', 5_000, 100, 600_000),
+      idleInTransactionMs: integer(env, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 30_000, 0, 3_600_000),
+    },
     dataDir: path.resolve(text(env, 'DATA_DIR', './var')),
     region: oneOf(env, 'REGION', ['kz', 'uz'] as const, 'kz'),
     publicBaseUrl: text(env, 'PUBLIC_BASE_URL', `http://${host}:${port}/api`).replace(/\/+$/, ''),

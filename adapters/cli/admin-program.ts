@@ -7,6 +7,7 @@ import { registerImportCommands } from './commands/import.command.js';
 import { registerKeyCommands } from './commands/key.command.js';
 import { registerMigrateCommand } from './commands/migrate.command.js';
 import { registerSeedCommands } from './commands/seed.command.js';
+import { registerSyncCommand } from './commands/sync.command.js';
 import { registerVacancyCommands } from './commands/vacancy.command.js';
 
 /**
@@ -36,5 +37,6 @@ export function buildAdminProgram(ctx: AdminContext): Command {
   registerBoardCommands(program, ctx);
   registerImportCommands(program, ctx);
   registerSeedCommands(program, ctx);
+  registerSyncCommand(program, ctx);
   return program;
 }

@@ -11,6 +11,11 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
  */
 export const BROTLI_QUALITY = 4;
 export const GZIP_LEVEL = 6;
+/**
+ * A 1 MB window (brotli's default is 4 MB): our largest pages are about that size and repeat themselves
+ * within a few KB, so nothing is lost in size, while each concurrent stream holds less than half the memory.
+ */
+export const BROTLI_WINDOW_BITS = 20;
 
 /**
  * gzip and brotli when the client asks for them (Accept-Encoding), identity otherwise; deflate is left
@@ -20,7 +25,7 @@ export const GZIP_LEVEL = 6;
 export function compressionMiddleware(): HttpMiddleware {
   return compress({
     threshold: COMPRESSION_THRESHOLD_BYTES,
-    br: { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } },
+    br: { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_LGWIN]: BROTLI_WINDOW_BITS } },
     gzip: { level: GZIP_LEVEL },
     deflate: false,
   }) as HttpMiddleware;

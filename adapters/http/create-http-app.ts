@@ -15,6 +15,8 @@ import { registerApplicationRoutes } from './routes/application-routes.js';
 import { registerListRoutes } from './routes/list-routes.js';
 import { registerProbeRoutes } from './routes/probe-routes.js';
 
+const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'EPIPE', 'ECONNRESET', 'ECONNABORTED']);
+
 /**
  * The Koa application of the integration API. The order of the middlewares is the design: every
  * response gets a request id and a log line; bodies are compressed when the client asks; every error becomes a
@@ -26,7 +28,11 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   app.proxy = deps.settings.trustProxy ?? false;
   // The error middleware answers every error; Koa's own handler would print to stderr.
   app.silent = true;
-  app.on('error', (error: unknown) => deps.logger.error({ err: error }, 'error outside the request pipeline'));
+  app.on('error', (error: unknown) => {
+    // A client that hangs up while a streamed (compressed) body is still being written is no fault of ours.
+    if (CLIENT_GONE.has((error as { code?: unknown } | null)?.code as string)) deps.logger.debug({ err: error }, 'client left before the body was sent');
+    else deps.logger.error({ err: error }, 'error outside the request pipeline');
+  });
 
   // Case-sensitive, like the gatekeeper's path test: /API/... must not reach a route by another way.
   const probes = new Router<HttpState>({ sensitive: true });

@@ -1,3 +1,4 @@
+import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
 import { InvalidCursorError } from '../../domain/paging/cursor.js';
 import { ForbiddenError, UnauthorizedError } from '../../domain/service-key/service-key.js';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../domain/shared/domain-error.js';
@@ -8,11 +9,21 @@ export type DomainErrorClass = abstract new (...args: never[]) => DomainError;
 export interface ProblemMapping {
   readonly status: number;
   readonly title: string;
+  /** Sent as Retry-After (whole seconds): the failure is passing, and the request may be repeated as it was. */
+  readonly retryAfterS?: number;
 }
 
 /**
+ * Retry-After of a 503 for a store that does not answer: long enough for a database restart or a
+ * failover to make progress, short enough that clients resume soon after. Fixed: the service cannot
+ * know when its database will be back.
+ */
+export const STORE_UNAVAILABLE_RETRY_AFTER_S = 5;
+
+/**
  * Every error class of the domain, and the response it becomes. A test walks domain/ and fails when a
- * DomainError subclass is missing here, so that none falls through to a 500.
+ * DomainError subclass is missing here, so that none falls through to a 500. StoreUnavailableError is the
+ * ports' (application/ports), not the domain's: the one 5xx here, and its own test (tests/faults).
  */
 export const DOMAIN_ERROR_MAPPINGS: ReadonlyMap<DomainErrorClass, ProblemMapping> = new Map<DomainErrorClass, ProblemMapping>([
   [ValidationError, { status: 400, title: 'Validation failed' }],
@@ -21,6 +32,7 @@ export const DOMAIN_ERROR_MAPPINGS: ReadonlyMap<DomainErrorClass, ProblemMapping
   [ForbiddenError, { status: 403, title: 'Forbidden' }],
   [NotFoundError, { status: 404, title: 'Not found' }],
   [ConflictError, { status: 409, title: 'Conflict' }],
+  [StoreUnavailableError, { status: 503, title: 'Service unavailable', retryAfterS: STORE_UNAVAILABLE_RETRY_AFTER_S }],
 ]);
 
 /** The mapping of an error class: its own, or the nearest mapped ancestor's. */
@@ -38,6 +50,7 @@ export interface MappedProblem {
   readonly title: string;
   readonly detail: string;
   readonly errors?: readonly ProblemItem[];
+  readonly retryAfterS?: number;
 }
 
 const INTERNAL: MappedProblem = {
@@ -58,7 +71,14 @@ export function mapError(error: unknown): { problem: MappedProblem; expected: bo
     if (mapping === undefined) return { problem: INTERNAL, expected: false };
     const errors = error instanceof ValidationError ? error.problems.map(({ pointer, message }) => ({ pointer, message })) : undefined;
     return {
-      problem: { status: mapping.status, code: error.code, title: mapping.title, detail: error.message, ...(errors === undefined ? {} : { errors }) },
+      problem: {
+        status: mapping.status,
+        code: error.code,
+        title: mapping.title,
+        detail: error.message,
+        ...(errors === undefined ? {} : { errors }),
+        ...(mapping.retryAfterS === undefined ? {} : { retryAfterS: mapping.retryAfterS }),
+      },
       expected: true,
     };
   }

@@ -1,11 +1,13 @@
 import type { Logger } from 'pino';
+import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
 import { mapError } from './error-mapping.js';
 import type { HttpMiddleware } from './http-state.js';
 import { PROBLEM_CONTENT_TYPE, problemType, type ProblemDocument } from './problem.js';
 
 /**
  * The one place where errors become responses. Headers set before the error (X-Request-Id, RateLimit,
- * Retry-After, Allow, Cache-Control) are kept; the body is replaced by a problem document.
+ * Retry-After, Allow, Cache-Control) are kept; the body is replaced by a problem document. A problem
+ * that passes by itself (the database does not answer) adds its own Retry-After.
  */
 export function errorMiddleware(logger: Logger): HttpMiddleware {
   return async (ctx, next) => {
@@ -14,6 +16,9 @@ export function errorMiddleware(logger: Logger): HttpMiddleware {
     } catch (error) {
       const { problem, expected } = mapError(error);
       if (!expected) logger.error({ err: error, requestId: ctx.state.requestId }, 'unexpected error');
+      // The reason only (a code such as ECONNREFUSED or 57P01): the driver's message may quote the SQL and its data.
+      if (error instanceof StoreUnavailableError) logger.warn({ requestId: ctx.state.requestId, reason: error.reason }, 'the database does not answer');
+      if (problem.retryAfterS !== undefined) ctx.set('Retry-After', String(problem.retryAfterS));
       const document: ProblemDocument = {
         type: problemType(problem.code),
         title: problem.title,

@@ -1,106 +1,197 @@
 import type { HttpSettings } from './http-dependencies.js';
-import { PROBLEM_CONTENT_TYPE } from './problem.js';
+import { JSON_BODY_LIMIT_BYTES } from './json-body.js';
+import { documentDescription } from './openapi/openapi-description.js';
+import {
+  candidatePageExamples,
+  fullApplicationExample,
+  minimalApplicationExample,
+  vacancyPageExamples,
+} from './openapi/openapi-examples.js';
+import { headerComponents, headerRef, limitedHeaders, requestIdParameter, sometimes } from './openapi/openapi-headers.js';
+import { responses } from './openapi/openapi-responses.js';
 import { applicationRequestSchema } from './schemas/application-request.schema.js';
-import { candidateSchema } from './schemas/candidate.schema.js';
-import { applicationCreatedSchema, applicationDuplicateSchema, pageSchema, problemSchema } from './schemas/common.schema.js';
+import { candidateSchema, personSchema, referralSchema, resumeSchema } from './schemas/candidate.schema.js';
+import { applicationCreatedSchema, applicationDuplicateSchema, pageSchema } from './schemas/common.schema.js';
+import { problemItemSchema, problemSchema } from './schemas/problem.schema.js';
 import { cursorParameter, limitParameter, sinceParameter, statusParameter, vacancyIdParameter } from './schemas/query-parameters.schema.js';
 import { ref } from './schemas/schema-helpers.js';
 import { vacancySchema } from './schemas/vacancy.schema.js';
 
-const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
-const json = (schemaName: string) => ({ 'application/json': { schema: ref(schemaName) } });
-const problem = (description: string) => ({ description, headers: { 'X-Request-Id': header('RequestId') }, content: { [PROBLEM_CONTENT_TYPE]: { schema: ref('Problem') } } });
-const limited = { 'X-Request-Id': header('RequestId'), RateLimit: header('RateLimit'), 'RateLimit-Policy': header('RateLimitPolicy') };
+type DocumentSettings = Pick<HttpSettings, 'publicBaseUrl' | 'region' | 'rateLimitPoints' | 'rateLimitWindowS'>;
 
-const commonErrors = {
-  '400': problem('The request failed validation (validation_failed; invalid_cursor for a bad cursor). errors lists every problem.'),
-  '401': problem('The key is missing, malformed, unknown, revoked or expired; the body is the same in every case.'),
-  '403': problem('The key lacks the scope the operation needs; detail names it.'),
-  '429': { ...problem('The request budget is spent.'), headers: { ...limited, 'Retry-After': header('RetryAfter') } },
-};
+const REQUEST_ID = { $ref: '#/components/parameters/RequestId' };
+const secured = (scope: string) => [{ apiKey: [scope] }];
 
-const listResponses = (pageName: string, extraHeaders: Record<string, object> = {}) => ({
-  '200': { description: 'One page.', headers: { ...limited, 'X-Sync-Watermark': header('SyncWatermark'), ...extraHeaders }, content: json(pageName) },
-  ...commonErrors,
-});
-
-/** The OpenAPI 3.1 document, built from the very schemas that validate requests. */
-export function buildOpenApiDocument(settings: Pick<HttpSettings, 'publicBaseUrl' | 'region'>) {
+/**
+ * The OpenAPI 3.1 document, built from the very schemas that validate requests, with every status and
+ * header the service sends. The committed client types are generated from it (npm run generate:client).
+ */
+export function buildOpenApiDocument(settings: DocumentSettings) {
+  const { rateLimitPoints: points, rateLimitWindowS: windowS } = settings;
+  const rateLimited = responses.rateLimited(points, windowS);
+  const unavailable = responses.serviceUnavailable();
+  const internalError = responses.internalError();
+  // /candidates sets Cache-Control first thing in its route: a failure after that carries it too.
+  const noStoreOnFailure = { 'Cache-Control': sometimes('NoStore', 'when the failure came from the route') };
+  const noStore = { 'Cache-Control': headerRef('NoStore') };
   return {
     openapi: '3.1.0',
-    info: {
-      title: 'Hiring platform integration API',
-      version: '1.0.0',
-      description:
-        "A company's vacancies and candidates for outside systems, and inbound applications. Every request is limited to the company " +
-        'of its service key. Lists are paged by cursor, in (modification time, id) order; within v1 fields are only added. ' +
-        'Unknown query parameters and body fields are ignored; a query parameter given twice is a 400. Errors are ' +
-        'application/problem+json with a stable code.',
-    },
+    info: { title: 'Hiring platform integration API', version: '1.0.0', description: documentDescription(points, windowS) },
     servers: [{ url: settings.publicBaseUrl, description: `Regional deployment ${settings.region}` }],
     security: [{ apiKey: [] }],
+    tags: [
+      { name: 'Vacancies', description: "The company's vacancies, for a career portal or a sync." },
+      { name: 'Candidates', description: 'Candidates with their parsed resumes: personal data, with a scope of its own.' },
+      { name: 'Applications', description: 'Applications and referrals from outside, idempotent on externalId.' },
+      { name: 'Document', description: 'This description of the API.' },
+    ],
     paths: {
       '/integration/v1/vacancies': {
         get: {
           operationId: 'listVacancies',
-          summary: 'Vacancies of the calling company. Scope vacancies:read.',
-          parameters: [sinceParameter, limitParameter, cursorParameter, statusParameter],
-          responses: listResponses('VacancyPage'),
+          tags: ['Vacancies'],
+          summary: 'List vacancies',
+          description: 'Vacancies of the calling company, one page at a time, in (updatedAt, id) order. Scope vacancies:read.',
+          security: secured('vacancies:read'),
+          parameters: [sinceParameter, limitParameter, cursorParameter, statusParameter, REQUEST_ID],
+          responses: {
+            '200': {
+              description: 'One page of vacancies.',
+              headers: { ...limitedHeaders, 'X-Sync-Watermark': headerRef('SyncWatermark') },
+              content: { 'application/json': { schema: ref('VacancyPage'), examples: vacancyPageExamples } },
+            },
+            '400': responses.badQuery(),
+            '401': responses.unauthorized(),
+            '403': responses.forbidden('vacancies:read'),
+            '429': rateLimited,
+            '500': internalError,
+            '503': unavailable,
+          },
         },
       },
       '/integration/v1/candidates': {
         get: {
           operationId: 'listCandidates',
-          summary: 'Candidates of the calling company, each with its resume. Scope candidates:read.',
-          parameters: [sinceParameter, limitParameter, cursorParameter, vacancyIdParameter],
-          responses: listResponses('CandidatePage', { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } }),
+          tags: ['Candidates'],
+          summary: 'List candidates',
+          description:
+            'Candidates of the calling company, each with its resume and referral, one page at a time, in (updatedAt, id) order. ' +
+            'Technical cards made by a transfer are never listed. Scope candidates:read.',
+          security: secured('candidates:read'),
+          parameters: [sinceParameter, limitParameter, cursorParameter, vacancyIdParameter, REQUEST_ID],
+          responses: {
+            '200': {
+              description: 'One page of candidates.',
+              headers: { ...limitedHeaders, 'X-Sync-Watermark': headerRef('SyncWatermark'), ...noStore },
+              content: { 'application/json': { schema: ref('CandidatePage'), examples: candidatePageExamples } },
+            },
+            '400': responses.badQuery(noStore),
+            '401': responses.unauthorized(),
+            '403': responses.forbidden('candidates:read', noStore),
+            '429': rateLimited,
+            '500': responses.internalError(noStoreOnFailure),
+            '503': responses.serviceUnavailable(noStoreOnFailure),
+          },
         },
       },
       '/integration/v1/applications': {
         post: {
           operationId: 'submitApplication',
-          summary: 'Creates a candidate card from an application, once per externalId. Scope applications:write.',
-          requestBody: { required: true, content: json('ApplicationRequest') },
-          responses: {
-            '201': { description: 'The card was created.', headers: limited, content: json('ApplicationCreated') },
-            '200': {
-              description: 'An application with this externalId was accepted before; nothing was created.',
-              headers: {
-                ...limited,
-                'Idempotent-Replayed': { schema: { type: 'string', const: 'true' } },
-                'Idempotency-Conflict': { description: 'body-differs when this body differs from the first one.', schema: { type: 'string', const: 'body-differs' } },
+          tags: ['Applications'],
+          summary: 'Send an application',
+          description:
+            'Creates a candidate card in the first column of the vacancy board, once per externalId and company. The vacancy may have ' +
+            'any status. Sending the same externalId again creates nothing and answers 200 with the earlier id, so a retry after a ' +
+            'timeout or a 429 is always safe. A filled referral block makes the application a referral. Scope applications:write.',
+          security: secured('applications:write'),
+          parameters: [REQUEST_ID],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: ref('ApplicationRequest'),
+                examples: {
+                  full: { summary: 'Every field, with a referral', value: fullApplicationExample },
+                  minimal: { summary: 'Only what is required', value: minimalApplicationExample },
+                },
               },
-              content: json('ApplicationDuplicate'),
             },
-            ...commonErrors,
-            '404': problem('The vacancy does not exist or belongs to another company (one response for both).'),
-            '413': problem('The body is larger than 5 MiB.'),
-            '415': problem('The body is not sent as Content-Type: application/json.'),
+          },
+          responses: {
+            '201': {
+              description: 'The card was created.',
+              headers: limitedHeaders,
+              content: { 'application/json': { schema: ref('ApplicationCreated'), example: { id: '019a4a03-55e2-7b19-9c0d-1e7f2a8b3c64', status: 'created' } } },
+            },
+            '200': {
+              description: 'An application with this externalId was accepted before; nothing was created or changed.',
+              headers: { ...limitedHeaders, 'Idempotent-Replayed': headerRef('IdempotentReplayed'), 'Idempotency-Conflict': headerRef('IdempotencyConflict') },
+              content: { 'application/json': { schema: ref('ApplicationDuplicate'), example: { id: '019a4a03-55e2-7b19-9c0d-1e7f2a8b3c64', status: 'duplicate' } } },
+            },
+            '400': responses.badBody(),
+            '401': responses.unauthorized(),
+            '403': responses.forbidden('applications:write'),
+            '404': responses.vacancyNotFound(),
+            '413': responses.payloadTooLarge(JSON_BODY_LIMIT_BYTES),
+            '415': responses.unsupportedMediaType(),
+            '429': rateLimited,
+            '500': internalError,
+            '503': unavailable,
           },
         },
       },
       '/integration/v1/openapi.json': {
-        get: { operationId: 'openApiDocument', summary: 'This document. Needs no key.', security: [], responses: { '200': { description: 'OpenAPI 3.1.' } } },
+        get: {
+          operationId: 'getOpenApiDocument',
+          tags: ['Document'],
+          summary: 'This document',
+          description: 'Needs no key; counts against the rate limit of the client address.',
+          security: [],
+          parameters: [REQUEST_ID],
+          responses: {
+            '200': { description: 'The OpenAPI 3.1 document.', headers: limitedHeaders, content: { 'application/json': { schema: { type: 'object' } } } },
+            '429': rateLimited,
+            '500': internalError,
+          },
+        },
       },
     },
     components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The company service key. Never in the query string.' } },
-      headers: {
-        RequestId: { description: "The client's X-Request-Id (1..128 visible ASCII) or a generated one.", schema: { type: 'string' } },
-        RateLimit: { description: 'IETF draft: "default";r=<remaining>;t=<seconds to reset>', schema: { type: 'string' } },
-        RateLimitPolicy: { description: 'IETF draft: "default";q=<requests>;w=<window seconds>', schema: { type: 'string' } },
-        RetryAfter: { description: 'Whole seconds, at least 1.', schema: { type: 'integer', minimum: 1 } },
-        SyncWatermark: { description: 'A safe since for the next sync run.', schema: { type: 'string', format: 'date-time' } },
+      securitySchemes: {
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description:
+            'The company service key, ik_<keyId>_<secret>, issued in the platform under Service keys and shown once. Its scopes: ' +
+            'vacancies:read for GET /vacancies; candidates:read for GET /candidates (personal data); applications:write for ' +
+            'POST /applications. A missing, unknown, revoked or expired key is a 401; a key without the scope an operation needs, a 403.',
+        },
       },
+      parameters: { RequestId: requestIdParameter },
+      headers: headerComponents,
       schemas: {
         Vacancy: vacancySchema,
         Candidate: candidateSchema,
-        VacancyPage: pageSchema('Vacancy'),
-        CandidatePage: pageSchema('Candidate'),
+        Person: personSchema,
+        Resume: resumeSchema,
+        Referral: referralSchema,
+        VacancyPage: pageSchema('Vacancy', 'Vacancies of this page; empty on an empty last page.'),
+        CandidatePage: pageSchema('Candidate', 'Candidates of this page; empty on an empty last page.'),
         ApplicationRequest: applicationRequestSchema,
         ApplicationCreated: applicationCreatedSchema,
         ApplicationDuplicate: applicationDuplicateSchema,
-        Problem: problemSchema,
+        ProblemItem: problemItemSchema,
+        ValidationProblem: problemSchema(400, 'validation_failed', 'A 400: the request failed validation; errors lists every problem.'),
+        InvalidCursorProblem: problemSchema(400, 'invalid_cursor', 'A 400: the cursor is malformed or belongs to another query.'),
+        UnauthorizedProblem: problemSchema(401, 'unauthorized', 'A 401: no valid key.'),
+        ForbiddenProblem: problemSchema(403, 'forbidden', 'A 403: the key lacks the scope; detail names it.'),
+        NotFoundProblem: problemSchema(404, 'not_found', 'A 404: no such vacancy for this company.'),
+        PayloadTooLargeProblem: problemSchema(413, 'payload_too_large', 'A 413: the body is too large.'),
+        UnsupportedMediaTypeProblem: problemSchema(415, 'unsupported_media_type', 'A 415: the body is not JSON.'),
+        RateLimitedProblem: problemSchema(429, 'rate_limited', 'A 429: the request budget is spent.'),
+        InternalErrorProblem: problemSchema(500, 'internal_error', 'A 500: an unexpected error.'),
+        ServiceUnavailableProblem: problemSchema(503, 'service_unavailable', 'A 503: the database does not answer for now; Retry-After says when to try again.'),
       },
     },
   };

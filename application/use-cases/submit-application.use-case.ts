@@ -35,13 +35,19 @@ export class SubmitApplication {
     const { companyId, application } = command;
     checkApplicationKeys(application);
     const fingerprint = this.secrets.sha256(canonicalApplication(application));
+    // A repeat usually finds its card already stored: answer it without the company's write lock, which
+    // serialises every write of the company (a stored card does not stop being the answer).
+    const known = await this.candidates.findByExternalId(companyId, application.externalId);
+    if (known !== null) return duplicateOf(known, fingerprint);
     return this.unitOfWork.run(companyId, 'write', async ({ now }) => {
-      const earlier = await this.candidates.findByExternalId(companyId, application.externalId);
-      if (earlier !== null) return duplicateOf(earlier, fingerprint);
-
       // Rule 5: a missing vacancy and another company's vacancy look the same.
       const vacancy = await this.vacancies.findById(companyId, application.vacancyId);
-      if (vacancy === null) throw new NotFoundError('vacancy', `Vacancy ${application.vacancyId} not found.`);
+      if (vacancy === null) {
+        // A repeat stays a duplicate after its vacancy was deleted, also when its first copy was stored meanwhile.
+        const earlier = await this.candidates.findByExternalId(companyId, application.externalId);
+        if (earlier !== null) return duplicateOf(earlier, fingerprint);
+        throw new NotFoundError('vacancy', `Vacancy ${application.vacancyId} not found.`);
+      }
       const board = (await this.boards.find(companyId, vacancy.id)) ?? Board.create(companyId, vacancy.id);
 
       const card = CandidateCard.fromApplication({
@@ -58,6 +64,7 @@ export class SubmitApplication {
         requestFingerprint: fingerprint,
         now,
       });
+      // A first copy stored since the check above (a concurrent request) makes the insert a no-op.
       const raced = await this.candidates.insertApplication(card);
       if (raced !== null) return duplicateOf(raced, fingerprint);
       return { status: 'created', id: card.id };

@@ -29,15 +29,15 @@ export async function buildContainer(options: BuildContainerOptions = {}): Promi
   const profile = options.profile ?? config.store;
   const logger = options.logger ?? createLogger(config.logLevel);
   const container = new Container({ defaultScope: 'Singleton' });
-  await container.loadAsync(coreModule({ ...config, store: profile }, logger, options.clock), useCasesModule, await storeModule(profile, config), rateLimitModule);
+  await container.loadAsync(coreModule({ ...config, store: profile }, logger, options.clock), useCasesModule, await storeModule(profile, config, logger), rateLimitModule);
   return container;
 }
 
-async function storeModule(profile: StoreKind, config: AppConfig): Promise<ContainerModule> {
+async function storeModule(profile: StoreKind, config: AppConfig, logger: Logger): Promise<ContainerModule> {
   if (profile === 'memory') return memoryModule;
   // Loaded on demand, so that the memory profile never loads the ORM.
   const { postgresModule } = await import('./postgres.module.js');
-  return postgresModule(config);
+  return postgresModule(config, logger);
 }
 
 /** Releases every resolved singleton (their deactivation hooks close pools and databases). */

@@ -1,4 +1,5 @@
 import { ContainerModule } from 'inversify';
+import type { Logger } from 'pino';
 import { BOARD_REPOSITORY } from '../../application/ports/board-repository.port.js';
 import { CANDIDATE_REPOSITORY } from '../../application/ports/candidate-repository.port.js';
 import { COMPANY_REPOSITORY } from '../../application/ports/company-repository.port.js';
@@ -24,8 +25,15 @@ import type { DatabasePoolStatsSource } from '../../adapters/http/metrics/http-m
  * when DATABASE_URL is unset), applies the committed migrations, and binds every persistence port to
  * its MikroORM adapter. Disposing the container closes the pools and stops the embedded server.
  */
-export async function postgresModule(config: AppConfig): Promise<ContainerModule> {
-  const databases = await openDatabases({ databaseUrl: config.databaseUrl, keysDatabaseUrl: config.keysDatabaseUrl, dataDir: config.dataDir });
+export async function postgresModule(config: AppConfig, logger?: Logger): Promise<ContainerModule> {
+  const databases = await openDatabases({
+    databaseUrl: config.databaseUrl,
+    keysDatabaseUrl: config.keysDatabaseUrl,
+    dataDir: config.dataDir,
+    poolMax: config.dbPoolMax,
+    timeouts: config.dbTimeouts,
+    ...(logger === undefined ? {} : { driverLog: driverLogOf(logger) }),
+  });
   try {
     await migrateDatabases(databases);
   } catch (error) {
@@ -47,6 +55,15 @@ export async function postgresModule(config: AppConfig): Promise<ContainerModule
     bindPort(bind, READINESS).toDynamicValue((ctx) => readiness(resolve(ctx, POSTGRES_DATABASES)));
     bindPort(bind, DATABASE_POOL_STATS).toDynamicValue((ctx) => poolStats(resolve(ctx, POSTGRES_DATABASES)));
   });
+}
+
+/** knex's warnings as JSON log lines; what knex says is about connections and the pool, not about requests. */
+function driverLogOf(logger: Logger) {
+  const log = logger.child({ component: 'database driver' });
+  return {
+    warn: (message: unknown) => log.warn({ detail: String(message) }, 'database driver warning'),
+    error: (message: unknown) => log.error({ detail: String(message) }, 'database driver error'),
+  };
 }
 
 /** GET /metrics: use of the knex (tarn) pool of each MikroORM instance; one pool when both are one database. */

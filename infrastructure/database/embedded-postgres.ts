@@ -18,6 +18,11 @@ export interface EmbeddedPostgresOptions {
   readonly database?: string;
   /** No fsync and friends: for throwaway clusters in tests only. */
   readonly ephemeral?: boolean;
+  /**
+   * The port to listen on; default a free one, picked at each start. Fixed, a cluster comes back at the
+   * address its clients know after a stop (tests that stop and start the database under a running service).
+   */
+  readonly port?: number;
   readonly onLog?: (message: string) => void;
 }
 
@@ -94,7 +99,7 @@ async function launch(dataDir: string, pgData: string, state: EmbeddedPostgresSt
   const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
   if (options.ephemeral) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     const server = new EmbeddedPostgres({
       ...clusterOptions(pgData, state.password, log),
       port,
@@ -104,7 +109,7 @@ async function launch(dataDir: string, pgData: string, state: EmbeddedPostgresSt
       await server.start();
     } catch (error) {
       // Another process may have taken the free port between our probe and the start.
-      if (attempt < 3 && log.mentions('could not bind')) continue;
+      if (attempt < 3 && options.port === undefined && log.mentions('could not bind')) continue;
       const reason = error instanceof Error ? error.message : 'the server exited before it was ready';
       throw new Error(`Embedded PostgreSQL did not start on port ${port} (data in ${pgData}): ${reason}\n${log.tail()}`);
     }

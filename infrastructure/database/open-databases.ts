@@ -1,5 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { BUSINESS_ENTITIES, mikroOrmOptions, REGISTRY_ENTITIES } from '../../adapters/persistence/postgres/mikro-orm-options.js';
+import { BUSINESS_ENTITIES, mikroOrmOptions, REGISTRY_ENTITIES, type DriverLog, type PostgresTimeouts } from '../../adapters/persistence/postgres/mikro-orm-options.js';
 import { startEmbeddedPostgres, type RunningEmbeddedPostgres } from './embedded-postgres.js';
 
 export interface DatabaseConfig {
@@ -11,6 +11,10 @@ export interface DatabaseConfig {
   readonly dataDir: string;
   /** Most connections per pool (DB_POOL_MAX); default 10. */
   readonly poolMax?: number;
+  /** DB_STATEMENT_TIMEOUT_MS and friends; unset: the drivers' defaults (no limits). */
+  readonly timeouts?: PostgresTimeouts;
+  /** Where the database driver's own warnings go; unset: its console output. */
+  readonly driverLog?: DriverLog;
   readonly onEmbeddedLog?: (message: string) => void;
 }
 
@@ -36,7 +40,11 @@ export async function openDatabases(config: DatabaseConfig): Promise<Databases> 
   const registryUrl = nonEmpty(config.keysDatabaseUrl) ?? businessUrl;
   const opened: MikroORM[] = [];
   try {
-    const settings = { poolMax: config.poolMax ?? 10 };
+    const settings = {
+      poolMax: config.poolMax ?? 10,
+      ...(config.timeouts === undefined ? {} : { timeouts: config.timeouts }),
+      ...(config.driverLog === undefined ? {} : { driverLog: config.driverLog }),
+    };
     let business: MikroORM;
     let registry: MikroORM;
     if (registryUrl === businessUrl) {

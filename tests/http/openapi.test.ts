@@ -39,7 +39,8 @@ describe('GET /openapi.json', () => {
       '/integration/v1/vacancies', '/integration/v1/candidates', '/integration/v1/applications', '/integration/v1/openapi.json',
     ]);
     expect(Object.keys(document.components.schemas)).to.include.members([
-      'Vacancy', 'Candidate', 'VacancyPage', 'CandidatePage', 'ApplicationRequest', 'ApplicationCreated', 'ApplicationDuplicate', 'Problem',
+      'Vacancy', 'Candidate', 'VacancyPage', 'CandidatePage', 'ApplicationRequest', 'ApplicationCreated', 'ApplicationDuplicate',
+      'ValidationProblem', 'InvalidCursorProblem', 'UnauthorizedProblem', 'ForbiddenProblem', 'NotFoundProblem', 'RateLimitedProblem',
     ]);
   });
 
@@ -69,8 +70,9 @@ describe('GET /openapi.json', () => {
     expect(conforms('ApplicationCreated', duplicate.body)).to.deep.equal([]);
     expect(conforms('ApplicationDuplicate', again.body)).to.deep.equal([]);
     expect(conforms('ApplicationDuplicate', created.body), 'the shapes tell each other apart').to.not.deep.equal([]);
-    for (const problem of [invalid.body, cursorProblem.body, (await tenant.api.get('/vacancies', { key: undefined })).body]) {
-      expect(conforms('Problem', problem)).to.deep.equal([]);
-    }
+    expect(conforms('ValidationProblem', invalid.body)).to.deep.equal([]);
+    expect(conforms('InvalidCursorProblem', cursorProblem.body)).to.deep.equal([]);
+    expect(conforms('UnauthorizedProblem', (await tenant.api.get('/vacancies', { key: undefined })).body)).to.deep.equal([]);
+    expect(conforms('UnauthorizedProblem', invalid.body), 'each status has its own problem').to.not.deep.equal([]);
   });
 });

@@ -63,6 +63,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
     transferCandidate: resolve(container, USE_CASES.transferCandidate),
     updateResume: resolve(container, USE_CASES.updateResume),
     deleteCandidate: resolve(container, USE_CASES.deleteCandidate),
+    setBoardColumns: resolve(container, USE_CASES.setBoardColumns),
   };
 
   return {

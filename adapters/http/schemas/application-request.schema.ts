@@ -77,7 +77,9 @@ export const referralInputSchema = {
 export const applicationRequestSchema = {
   type: 'object',
   required: ['externalId', 'vacancyId', 'candidate'],
-  description: 'Fields not listed here are ignored and not stored. No type coercion: a wrong type is a 400.',
+  description:
+    'Fields not listed here are ignored and not stored. No type coercion: a wrong type is a 400. No string may contain ' +
+    'U+0000 (NUL) or an unpaired surrogate, and no object a __proto__ key (400). Of duplicate keys the last one counts.',
   properties: {
     externalId: { type: 'string', minLength: L.EXTERNAL_ID_MIN_LENGTH, maxLength: L.EXTERNAL_ID_MAX_LENGTH, description: "The client's own identifier; unique within the company." },
     vacancyId: { type: 'string', minLength: L.VACANCY_ID_MIN_LENGTH, maxLength: L.VACANCY_ID_MAX_LENGTH },

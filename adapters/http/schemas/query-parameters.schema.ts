@@ -11,8 +11,9 @@ export const limitParameter = {
   name: 'limit',
   in: 'query',
   required: false,
-  description: 'Page size: a base-10 integer. Given at most once, like every parameter.',
+  description: 'Page size: a base-10 integer. It may change from page to page. Given at most once, like every parameter.',
   schema: { type: 'integer', minimum: PAGE_LIMIT_MIN, maximum: PAGE_LIMIT_MAX, default: PAGE_LIMIT_DEFAULT },
+  example: 500,
 } as const;
 
 export const cursorParameter = {
@@ -23,6 +24,7 @@ export const cursorParameter = {
     'nextCursor of the previous page, unchanged. Valid only with the same since, status and vacancyId as the first page ' +
     '(limit may change); otherwise 400 invalid_cursor. An empty value means the first page.',
   schema: { type: 'string' },
+  example: 'eyJ2IjoxLCJ0IjoxNzkzNjEyNDg3MzE4LCJpIjoiMDE5YTQ0ZjEtOGMwMC03YzNlLWE1YjEtM2Y2ZDlhMmU0YjEwIiwiZiI6IjJyaGFnMmtsYzB1YzUifQ',
 } as const;
 
 export const sinceParameter = {
@@ -31,17 +33,19 @@ export const sinceParameter = {
   required: false,
   description:
     'Only records modified strictly later than this moment: an RFC 3339 date-time with a time zone (any offset) or a date ' +
-    'YYYY-MM-DD (midnight UTC). Empty or the literal null means no filter. A "+" of an offset that arrived as a space ' +
-    '(an unencoded plus sign) is read as "+".',
+    'YYYY-MM-DD (midnight UTC). Empty or the literal null means no filter. For a sync, pass the X-Sync-Watermark of the first ' +
+    'page of the previous pass. A "+" of an offset that arrived as a space (an unencoded plus sign) is read as "+".',
   schema: { type: 'string' },
+  example: '2026-11-01T10:00:00.000Z',
 } as const;
 
 export const statusParameter = {
   name: 'status',
   in: 'query',
   required: false,
-  description: 'Vacancy status to list; all lists every status.',
+  description: 'Vacancy status to list; all lists every status (use it to sync).',
   schema: { type: 'string', enum: [...VACANCY_STATUS_FILTERS], default: DEFAULT_VACANCY_STATUS_FILTER },
+  example: 'all',
 } as const;
 
 export const vacancyIdParameter = {
@@ -50,4 +54,5 @@ export const vacancyIdParameter = {
   required: false,
   description: 'Only applications to this vacancy.',
   schema: { type: 'string', minLength: VACANCY_ID_MIN_LENGTH, maxLength: VACANCY_ID_MAX_LENGTH },
+  example: '019a44f1-8c00-7c3e-a5b1-3f6d9a2e4b10',
 } as const;

@@ -4,9 +4,9 @@ import { closedObject, nullableNum, nullableStr, nullableTimestamp, str, strList
 
 /** A vacancy as GET /vacancies returns it (spec 2.1). */
 export const vacancySchema = closedObject({
-  id: { ...str(), description: 'Also the vacancyId of an application.' },
-  title: str(),
-  status: { type: 'string', enum: [...VACANCY_STATUSES] },
+  id: { ...str(), minLength: 1, description: 'Also the vacancyId of an application.' },
+  title: { ...str(), minLength: 1 },
+  status: { type: 'string', enum: [...VACANCY_STATUSES], description: 'archived vacancies are still delivered, with this status.' },
   city: { ...nullableStr(), description: 'A region name of the source; may be a province rather than a city.' },
   officeAddress: nullableStr(),
   experience: { ...nullableStr(), description: 'Free text in the wording of the source.' },

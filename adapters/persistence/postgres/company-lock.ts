@@ -20,3 +20,19 @@ export async function databaseNow(em: EntityManager): Promise<Date> {
   if (typeof ms !== 'number') throw new Error('The database did not return its clock.');
   return new Date(ms);
 }
+
+/**
+ * Takes the company's lock, then reads the clock, in one round trip: the CTE is scanned (the lock granted)
+ * before the outer row's clock_timestamp() is evaluated, so the clock is read after the lock as `now` must be.
+ */
+export async function lockCompanyThenReadClock(em: EntityManager, companyId: string, mode: LockMode): Promise<Date> {
+  const lock = mode === 'write' ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared';
+  const rows = await em.execute<{ now_ms: number }[]>(
+    `with locked as materialized (select ${lock}(?, hashtext(?)))
+     select floor(extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms from locked`,
+    [COMPANY_LOCK_NAMESPACE, companyId],
+  );
+  const ms = rows[0]?.now_ms;
+  if (typeof ms !== 'number') throw new Error('The database did not return its clock.');
+  return new Date(ms);
+}

@@ -3,6 +3,7 @@ import type { BoardRepository } from '../../../application/ports/board-repositor
 import { Board } from '../../../domain/board/board.js';
 import { BoardRowSchema } from './entities/board.entity.js';
 import { readStrings } from './row-mapping/json-documents.js';
+import { readBoardColumns } from './point-reads.js';
 import { jsonb } from './sql-values.js';
 import { withEntityManager } from './transaction-scope.js';
 
@@ -10,8 +11,8 @@ export class MikroOrmBoardRepository implements BoardRepository {
   constructor(private readonly orm: MikroORM) {}
 
   async find(companyId: string, vacancyId: string): Promise<Board | null> {
-    const row = await withEntityManager(this.orm, (em) => em.findOne(BoardRowSchema, { companyId, vacancyId }, { disableIdentityMap: true }));
-    return row === null ? null : Board.restore({ companyId: row.companyId, vacancyId: row.vacancyId, columns: readStrings(row.columns) });
+    const row = await withEntityManager(this.orm, (em) => readBoardColumns(em, companyId, vacancyId));
+    return row === null ? null : Board.restore({ companyId, vacancyId, columns: readStrings(row.columns) });
   }
 
   async save(board: Board): Promise<void> {

@@ -2,6 +2,7 @@ import type { EntityManager, Knex, MikroORM } from '@mikro-orm/postgresql';
 import type { CandidateListQuery, CandidateRepository, CandidateView } from '../../../application/ports/candidate-repository.port.js';
 import type { CandidateCard } from '../../../domain/candidate/candidate-card.js';
 import { listCandidateViews } from './candidate-list-query.js';
+import { readCandidateRow } from './point-reads.js';
 import { CandidateRowSchema } from './entities/candidate.entity.js';
 import { candidateColumns, fromCandidateRow, toCandidateRow } from './row-mapping/candidate-row-mapping.js';
 import { jsonb } from './sql-values.js';
@@ -14,15 +15,15 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
   constructor(private readonly orm: MikroORM) {}
 
   findById(companyId: string, id: string): Promise<CandidateCard | null> {
-    return this.findOne({ companyId, id });
+    return this.findOne(companyId, 'id', id);
   }
 
   findByExternalId(companyId: string, externalId: string): Promise<CandidateCard | null> {
-    return this.findOne({ companyId, externalId });
+    return this.findOne(companyId, 'external_id', externalId);
   }
 
   findBySourceRef(companyId: string, sourceRef: string): Promise<CandidateCard | null> {
-    return this.findOne({ companyId, sourceRef });
+    return this.findOne(companyId, 'source_ref', sourceRef);
   }
 
   async insert(card: CandidateCard): Promise<void> {
@@ -113,8 +114,8 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
     return withEntityManager(this.orm, (em) => listCandidateViews(em, query));
   }
 
-  private async findOne(where: { companyId: string; id?: string; externalId?: string; sourceRef?: string }): Promise<CandidateCard | null> {
-    const row = await withEntityManager(this.orm, (em) => em.findOne(CandidateRowSchema, where, { disableIdentityMap: true }));
+  private async findOne(companyId: string, key: 'id' | 'external_id' | 'source_ref', value: string): Promise<CandidateCard | null> {
+    const row = await withEntityManager(this.orm, (em) => readCandidateRow(em, companyId, key, value));
     return row === null ? null : fromCandidateRow(row);
   }
 }

@@ -5,9 +5,41 @@ import { CandidateRowSchema } from './entities/candidate.entity.js';
 import { CompanyRowSchema } from './entities/company.entity.js';
 import { ServiceKeyRowSchema } from './entities/service-key.entity.js';
 import { VacancyRowSchema } from './entities/vacancy.entity.js';
+import { closeConnectionOnReadTimeout } from './read-timeout-guard.js';
 
 export const REGISTRY_ENTITIES = [CompanyRowSchema, ServiceKeyRowSchema];
 export const BUSINESS_ENTITIES = [VacancyRowSchema, BoardRowSchema, CandidateRowSchema];
+
+/**
+ * Bounds on every wait for the database, so that a database that is down, restarting or unreachable
+ * fails a call within a known time (as StoreUnavailableError, see store-errors.ts) instead of hanging it.
+ */
+export interface PostgresTimeouts {
+  /**
+   * statement_timeout of every session: PostgreSQL cancels a statement that runs longer, waits for a
+   * company lock included (SQLSTATE 57014). The client gives up on its own a little later (query_timeout),
+   * for a server that no longer answers at all. 0: no limit.
+   */
+  readonly statementMs: number;
+  /** Opening a connection: TCP, TLS and authentication (pg connectionTimeoutMillis; tarn createTimeoutMillis). */
+  readonly connectMs: number;
+  /** Waiting for a free connection of the pool when all are in use (knex acquireConnectionTimeout). */
+  readonly acquireMs: number;
+  /**
+   * idle_in_transaction_session_timeout: PostgreSQL ends a session that sits inside a transaction this
+   * long without a statement, releasing its locks (an instance that froze while holding a company lock).
+   * 0: no limit.
+   */
+  readonly idleInTransactionMs: number;
+}
+
+export interface DriverLog {
+  warn(message: unknown): void;
+  error(message: unknown): void;
+}
+
+/** How much later than the server's statement_timeout the client stops waiting for an answer. */
+const CLIENT_READ_TIMEOUT_MARGIN_MS = 2_000;
 
 export interface PostgresConnectionSettings {
   readonly url: string;
@@ -15,6 +47,13 @@ export interface PostgresConnectionSettings {
   readonly poolMax?: number;
   /** Names the instance in MikroORM's own async context, so that two instances never pick up each other's. */
   readonly contextName: string;
+  /** Unset: the drivers' own defaults (no statement limit, a 60 s acquire wait), as migrations want. */
+  readonly timeouts?: PostgresTimeouts;
+  /**
+   * Where knex's own warnings go (a broken connection it discards, say); unset, knex prints them with
+   * console.log, as plain text among the JSON log lines.
+   */
+  readonly driverLog?: DriverLog;
   readonly debug?: boolean;
 }
 
@@ -33,7 +72,31 @@ export function mikroOrmOptions(settings: PostgresConnectionSettings, entities: 
     allowGlobalContext: false,
     // Dates travel as ISO 8601 in UTC, whatever the process's or the session's time zone.
     forceUtcTimezone: true,
-    pool: { min: 0, max: settings.poolMax ?? 10, idleTimeoutMillis: 30_000 },
+    pool: {
+      min: 0,
+      max: settings.poolMax ?? 10,
+      idleTimeoutMillis: 30_000,
+      // The pool's own bound on opening a connection stays behind pg's, so a connect that hangs is reported as such.
+      ...(settings.timeouts === undefined ? {} : { createTimeoutMillis: settings.timeouts.connectMs + 1_000, afterCreate: closeConnectionOnReadTimeout }),
+    },
+    driverOptions: {
+      ...(settings.timeouts === undefined ? {} : driverTimeouts(settings.timeouts)),
+      ...(settings.driverLog === undefined ? {} : { log: { warn: settings.driverLog.warn, error: settings.driverLog.error } }),
+    },
     debug: settings.debug ?? false,
+  };
+}
+
+/** The knex and node-postgres settings of the timeouts; knex merges `connection` into the pg Client's config. */
+function driverTimeouts(timeouts: PostgresTimeouts) {
+  const positive = (ms: number) => (ms > 0 ? ms : undefined);
+  return {
+    acquireConnectionTimeout: timeouts.acquireMs,
+    connection: {
+      connectionTimeoutMillis: timeouts.connectMs,
+      statement_timeout: positive(timeouts.statementMs),
+      query_timeout: positive(timeouts.statementMs === 0 ? 0 : timeouts.statementMs + CLIENT_READ_TIMEOUT_MARGIN_MS),
+      idle_in_transaction_session_timeout: positive(timeouts.idleInTransactionMs),
+    },
   };
 }

@@ -5,7 +5,7 @@ import { ServiceKey } from '../../../domain/service-key/service-key.js';
 import { ServiceKeyRowSchema, type ServiceKeyRow } from './entities/service-key.entity.js';
 import { jsonb } from './sql-values.js';
 import { readStrings } from './row-mapping/json-documents.js';
-import { freshEntityManager } from './transaction-scope.js';
+import { withFreshEntityManager } from './transaction-scope.js';
 
 /** Service keys in the key registry. Every call runs on a fresh fork, outside any business transaction. */
 export class MikroOrmServiceKeyRepository implements ServiceKeyRepository {
@@ -13,38 +13,43 @@ export class MikroOrmServiceKeyRepository implements ServiceKeyRepository {
 
   async insert(key: ServiceKey): Promise<void> {
     const s = key.toSnapshot();
-    await freshEntityManager(this.registry).insert(ServiceKeyRowSchema, { ...s, scopes: [...s.scopes] });
+    await withFreshEntityManager(this.registry, (em) => em.insert(ServiceKeyRowSchema, { ...s, scopes: [...s.scopes] }));
   }
 
   async findById(id: string): Promise<ServiceKey | null> {
-    const row = await freshEntityManager(this.registry).findOne(ServiceKeyRowSchema, { id }, { disableIdentityMap: true });
+    const row = await withFreshEntityManager(this.registry, (em) => em.findOne(ServiceKeyRowSchema, { id }, { disableIdentityMap: true }));
     return row === null ? null : fromRow(row);
   }
 
   async listByCompany(companyId: string): Promise<ServiceKey[]> {
-    const rows = await freshEntityManager(this.registry)
-      .find(ServiceKeyRowSchema, { companyId }, { orderBy: { createdAt: 'asc', id: 'asc' }, disableIdentityMap: true });
+    const rows = await withFreshEntityManager(this.registry, (em) =>
+      em.find(ServiceKeyRowSchema, { companyId }, { orderBy: { createdAt: 'asc', id: 'asc' }, disableIdentityMap: true }),
+    );
     return rows.map(fromRow);
   }
 
   /** Writes the key's own state; lastUsedAt only moves forward, so a concurrent usage record survives. */
   async update(key: ServiceKey): Promise<void> {
     const s = key.toSnapshot();
-    await freshEntityManager(this.registry).execute(
-      `update service_keys
-          set name = ?, scopes = ?::jsonb, secret_hash = ?, expires_at = ?::timestamptz, revoked_at = ?::timestamptz,
-              last_used_at = greatest(last_used_at, ?::timestamptz)
-        where id = ?`,
-      [s.name, jsonb(s.scopes), s.secretHash, s.expiresAt, s.revokedAt, s.lastUsedAt, s.id],
-      'run',
+    await withFreshEntityManager(this.registry, (em) =>
+      em.execute(
+        `update service_keys
+            set name = ?, scopes = ?::jsonb, secret_hash = ?, expires_at = ?::timestamptz, revoked_at = ?::timestamptz,
+                last_used_at = greatest(last_used_at, ?::timestamptz)
+          where id = ?`,
+        [s.name, jsonb(s.scopes), s.secretHash, s.expiresAt, s.revokedAt, s.lastUsedAt, s.id],
+        'run',
+      ),
     );
   }
 
   async recordUsage(keyId: string, at: Date): Promise<void> {
-    await freshEntityManager(this.registry).execute(
-      'update service_keys set last_used_at = ?::timestamptz where id = ? and (last_used_at is null or last_used_at < ?::timestamptz)',
-      [at, keyId, at],
-      'run',
+    await withFreshEntityManager(this.registry, (em) =>
+      em.execute(
+        'update service_keys set last_used_at = ?::timestamptz where id = ? and (last_used_at is null or last_used_at < ?::timestamptz)',
+        [at, keyId, at],
+        'run',
+      ),
     );
   }
 }

@@ -1,8 +1,9 @@
 import { IsolationLevel } from '@mikro-orm/core';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, Knex, MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../application/ports/clock.port.js';
 import type { LockMode, TransactionScope, UnitOfWork } from '../../../application/ports/unit-of-work.port.js';
-import { databaseNow, lockCompany } from './company-lock.js';
+import { databaseNow, lockCompany, lockCompanyThenReadClock } from './company-lock.js';
+import { storeCall } from './store-errors.js';
 import { activeTransaction, freshEntityManager, runWithTransaction, type ActiveTransaction } from './transaction-scope.js';
 
 export interface MikroOrmUnitOfWorkOptions {
@@ -28,6 +29,8 @@ export interface MikroOrmUnitOfWorkOptions {
  * not see that writer's change yet would take its clock after it: the change would be lost. Under READ
  * COMMITTED every statement after the lock sees every write committed before it, and while the shared
  * lock is held no writer of the company can commit, so all statements of the read see the same data.
+ *
+ * A database that cannot be reached, here or in a repository call inside, surfaces as StoreUnavailableError.
  */
 export class MikroOrmUnitOfWork implements UnitOfWork {
   constructor(
@@ -39,21 +42,42 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     const outer = activeTransaction(this.orm);
     if (outer !== undefined) return this.join(outer, companyId, mode, work);
     const isolationLevel = mode === 'read' ? (this.options.readIsolation ?? IsolationLevel.READ_COMMITTED) : IsolationLevel.READ_COMMITTED;
-    return freshEntityManager(this.orm).transactional(
-      async (em) => {
-        if (this.options.companyLock !== false) await lockCompany(em, companyId, mode);
-        const now = this.options.clock?.now() ?? (await databaseNow(em));
-        const transaction: ActiveTransaction = { orm: this.orm, em, companyId, mode, now, ended: false, queue: Promise.resolve() };
-        try {
-          const result = await runWithTransaction(transaction, () => work({ now: new Date(now.getTime()) }));
-          await this.options.beforeCommit?.({ companyId, mode, now: new Date(now.getTime()) });
-          return result;
-        } finally {
-          transaction.ended = true;
-        }
-      },
-      { isolationLevel, readOnly: mode === 'read' },
+    /** What failed inside the transaction: a ROLLBACK that then fails too (the connection is gone) must not hide it. */
+    let failure: { readonly error: unknown } | undefined;
+    const transact = () =>
+      freshEntityManager(this.orm).transactional(
+        async (em) => {
+          try {
+            const now = await this.lockThenReadClock(em, companyId, mode);
+            const transaction: ActiveTransaction = { orm: this.orm, em, companyId, mode, now, ended: false, queue: Promise.resolve() };
+            try {
+              const result = await runWithTransaction(transaction, () => work({ now: new Date(now.getTime()) }));
+              await this.options.beforeCommit?.({ companyId, mode, now: new Date(now.getTime()) });
+              return result;
+            } finally {
+              transaction.ended = true;
+            }
+          } catch (error) {
+            failure = { error: await errorThatEnded(em, error) };
+            throw error;
+          }
+        },
+        { isolationLevel, readOnly: mode === 'read' },
+      );
+    // BEGIN, the lock, COMMIT and ROLLBACK fail outside any repository call: translated here as well.
+    return storeCall(() =>
+      transact().catch((error: unknown) => {
+        throw failure === undefined ? error : failure.error;
+      }),
     );
+  }
+
+  /** The lock, then the clock: one round trip in the usual case, since every request pays for each one. */
+  private async lockThenReadClock(em: EntityManager, companyId: string, mode: LockMode): Promise<Date> {
+    const locking = this.options.companyLock !== false;
+    if (this.options.clock === undefined) return locking ? lockCompanyThenReadClock(em, companyId, mode) : databaseNow(em);
+    if (locking) await lockCompany(em, companyId, mode);
+    return this.options.clock.now();
   }
 
   /** A unit of work inside another joins it: same transaction, same lock, same `now`. */
@@ -62,4 +86,22 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     if (outer.mode === 'read' && mode === 'write') throw new Error('A write unit of work cannot run inside a read one.');
     return work({ now: new Date(outer.now.getTime()) });
   }
+}
+
+/**
+ * The error that ended the transaction. When a statement of a knex transaction fails (its BEGIN, on a
+ * connection that just broke), knex completes the transaction at once and rejects its executionPromise
+ * with that error; statements issued after it fail with "Transaction query already complete", which
+ * says nothing of the cause. The first error is the one to report.
+ */
+async function errorThatEnded(em: EntityManager, error: unknown): Promise<unknown> {
+  const trx = em.getTransactionContext<Knex.Transaction>();
+  if (trx === undefined || !trx.isCompleted()) return error;
+  let timer: NodeJS.Timeout | undefined;
+  const ended = await Promise.race([
+    trx.executionPromise.then(() => undefined, (reason: unknown) => reason),
+    new Promise<undefined>((give) => (timer = setTimeout(() => give(undefined), 100))),
+  ]);
+  clearTimeout(timer);
+  return ended instanceof Error ? ended : error;
 }

@@ -3,6 +3,7 @@ import type { VacancyListQuery, VacancyRepository, VacancyView } from '../../../
 import type { Vacancy } from '../../../domain/vacancy/vacancy.js';
 import { VacancyRowSchema } from './entities/vacancy.entity.js';
 import { fromVacancyRow, toVacancyRow } from './row-mapping/vacancy-row-mapping.js';
+import { readVacancyRow } from './point-reads.js';
 import { withEntityManager } from './transaction-scope.js';
 import { listVacancyViews } from './vacancy-list-query.js';
 
@@ -10,11 +11,11 @@ export class MikroOrmVacancyRepository implements VacancyRepository {
   constructor(private readonly orm: MikroORM) {}
 
   findById(companyId: string, id: string): Promise<Vacancy | null> {
-    return this.findOne({ companyId, id });
+    return this.findOne(companyId, 'id', id);
   }
 
   findBySourceRef(companyId: string, sourceRef: string): Promise<Vacancy | null> {
-    return this.findOne({ companyId, sourceRef });
+    return this.findOne(companyId, 'source_ref', sourceRef);
   }
 
   async insert(vacancy: Vacancy): Promise<void> {
@@ -34,8 +35,8 @@ export class MikroOrmVacancyRepository implements VacancyRepository {
     return withEntityManager(this.orm, (em) => listVacancyViews(em, query));
   }
 
-  private async findOne(where: { companyId: string; id?: string; sourceRef?: string }): Promise<Vacancy | null> {
-    const row = await withEntityManager(this.orm, (em) => em.findOne(VacancyRowSchema, where, { disableIdentityMap: true }));
+  private async findOne(companyId: string, key: 'id' | 'source_ref', value: string): Promise<Vacancy | null> {
+    const row = await withEntityManager(this.orm, (em) => readVacancyRow(em, companyId, key, value));
     return row === null ? null : fromVacancyRow(row);
   }
 }

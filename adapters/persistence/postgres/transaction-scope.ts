@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { LockMode } from '../../../application/ports/unit-of-work.port.js';
+import { storeCall } from './store-errors.js';
 
 /** The transaction of the unit of work running in the current async context. */
 export interface ActiveTransaction {
@@ -30,19 +31,20 @@ export function activeTransaction(orm: MikroORM): ActiveTransaction | undefined 
 
 /**
  * Runs one repository call with the right EntityManager: inside `UnitOfWork.run` on the same database,
- * the unit of work's transactional fork; otherwise a fresh fork of its own (autocommit).
+ * the unit of work's transactional fork; otherwise a fresh fork of its own (autocommit). A failure to
+ * reach the database comes out as StoreUnavailableError (store-errors.ts).
  *
  * A transaction has one connection, so calls that a use case makes concurrently inside it (Promise.all)
  * could only interleave on that connection, which pg deprecates: they are queued and run one by one.
  */
 export function withEntityManager<T>(orm: MikroORM, work: (em: EntityManager) => Promise<T>): Promise<T> {
   const transaction = activeTransaction(orm);
-  if (transaction === undefined) return work(freshEntityManager(orm));
+  if (transaction === undefined) return withFreshEntityManager(orm, work);
   if (transaction.ended) {
     return Promise.reject(new Error('A repository was called after its unit of work had ended; await every call inside the work.'));
   }
-  if (holding.getStore() === transaction) return work(transaction.em);
-  const call = transaction.queue.then(() => holding.run(transaction, () => work(transaction.em)));
+  if (holding.getStore() === transaction) return storeCall(() => work(transaction.em));
+  const call = transaction.queue.then(() => holding.run(transaction, () => storeCall(() => work(transaction.em))));
   transaction.queue = call.then(
     () => undefined,
     () => undefined,
@@ -57,4 +59,9 @@ export function withEntityManager<T>(orm: MikroORM, work: (em: EntityManager) =>
  */
 export function freshEntityManager(orm: MikroORM): EntityManager {
   return orm.em.fork({ disableContextResolution: true });
+}
+
+/** One call on a fresh fork, outside any unit of work (the key registry's calls), its failures translated as withEntityManager's. */
+export function withFreshEntityManager<T>(orm: MikroORM, work: (em: EntityManager) => Promise<T>): Promise<T> {
+  return storeCall(() => work(freshEntityManager(orm)));
 }

@@ -1,0 +1,59 @@
+import { problemType } from '../problem.js';
+
+/**
+ * The error body (DESIGN 3, Error body): application/problem+json after RFC 9457, plus a stable `code`
+ * and the request id. Each status and code of the API has a schema of its own that pins them, so that the
+ * document says exactly what comes back; a client sees their union as one Problem type.
+ */
+
+/** Every code the service sends today. New codes may be added within v1; clients should treat unknown ones by status. */
+const PROBLEM_CODES = [
+  'validation_failed',
+  'invalid_cursor',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'method_not_allowed',
+  'rate_limited',
+  'payload_too_large',
+  'unsupported_media_type',
+  'internal_error',
+  'service_unavailable',
+  'not_ready',
+] as const;
+
+export type ProblemCode = (typeof PROBLEM_CODES)[number];
+
+export const problemItemSchema = {
+  type: 'object',
+  required: ['pointer', 'message'],
+  properties: {
+    pointer: { type: 'string', description: 'JSON Pointer into the body ("" is the whole body); for a query parameter, /<name>.' },
+    parameter: { type: 'string', description: 'The query parameter, for problems of the query string.' },
+    message: { type: 'string', description: 'What is wrong, in words a person can act on.' },
+  },
+};
+
+/**
+ * The problem of one status and code: a complete schema of its own (not an allOf over a general one), so
+ * that a closed-world check of a body, the linter's or our tests', sees every property it may have.
+ */
+export function problemSchema(status: number, code: ProblemCode, description: string) {
+  const validation = code === 'validation_failed';
+  return {
+    type: 'object',
+    required: ['type', 'title', 'status', 'code', 'detail', 'requestId', ...(validation ? ['errors'] : [])],
+    description,
+    properties: {
+      type: { type: 'string', const: problemType(code), description: 'Names the problem; stable.' },
+      title: { type: 'string', description: 'A short summary of the problem type; the same for every occurrence.' },
+      status: { type: 'integer', const: status, description: 'The HTTP status, repeated.' },
+      code: { type: 'string', const: code, description: 'Stable and machine-readable: act on status and code.' },
+      detail: { type: 'string', description: 'This occurrence explained; the wording may change, so do not parse it.' },
+      requestId: { type: 'string', description: 'The X-Request-Id of the response: quote it when you report a problem.' },
+      ...(validation
+        ? { errors: { type: 'array', minItems: 1, items: { $ref: '#/components/schemas/ProblemItem' }, description: 'Every problem found, not just the first.' } }
+        : {}),
+    },
+  };
+}

@@ -1,0 +1,163 @@
+import { expect } from 'chai';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { AdminCliDependencies } from '../../adapters/cli/admin-services.js';
+import type { CliIo } from '../../adapters/cli/cli-io.js';
+import { runAdminCli } from '../../adapters/cli/run-admin-cli.js';
+import { IntegrationClient, type Candidate, type Vacancy } from '../../clients/typescript/src/index.js';
+import { mirrorToDirectory } from '../../clients/typescript/src/node.js';
+import { aVacancyInput } from '../support/builders.js';
+import { aTenant, type Tenant } from '../support/http-fixtures.js';
+import { startTestServer, type TestServer } from '../support/http-test-server.js';
+
+class TestIo implements CliIo {
+  stdout = '';
+  stderr = '';
+  constructor(readonly errIsTerminal = false) {}
+  out(text: string) {
+    this.stdout += text;
+  }
+  err(text: string) {
+    this.stderr += text;
+  }
+  async readStdin() {
+    return '';
+  }
+  async readFile(file: string) {
+    return readFile(file, 'utf8');
+  }
+}
+
+/** The CLI's stores, which `sync` must never open: it is a client of the HTTP API. */
+const noDatabase: AdminCliDependencies = {
+  open: async () => Promise.reject(new Error('sync opened the database')),
+  migrate: async () => Promise.reject(new Error('sync migrated the database')),
+  close: async () => {},
+};
+
+async function lines<T>(file: string): Promise<T[]> {
+  const text = await readFile(file, 'utf8');
+  return text === '' ? [] : text.trimEnd().split('\n').map((line) => JSON.parse(line) as T);
+}
+
+describe('admin sync --base-url URL --key KEY --out DIR', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let tenant: Tenant;
+  let dir: string;
+  let truth: () => Promise<{ vacancies: Vacancy[]; candidates: Candidate[] }>;
+
+  const sync = async (extra: string[] = [], io = new TestIo()) => {
+    const status = await runAdminCli(['sync', '--base-url', `${server.origin}/api`, '--key', tenant.key, '--out', dir, ...extra], noDatabase, io);
+    return { status, io, printed: io.stdout === '' ? undefined : JSON.parse(io.stdout) };
+  };
+
+  beforeEach(async () => {
+    server = await startTestServer();
+    tenant = await aTenant(server);
+    dir = path.join(await mkdtemp(path.join(tmpdir(), 'admin-sync-')), 'mirror');
+    const reader = new IntegrationClient({ baseUrl: server.baseUrl, apiKey: tenant.key });
+    truth = async () => {
+      const vacancies: Vacancy[] = [];
+      const candidates: Candidate[] = [];
+      for await (const v of reader.vacancies({ status: 'all' })) vacancies.push(v);
+      for await (const c of reader.candidates()) candidates.push(c);
+      const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
+      return { vacancies: vacancies.sort(byId), candidates: candidates.sort(byId) };
+    };
+  });
+
+  afterEach(async () => {
+    await server.close();
+    await rm(path.dirname(dir), { recursive: true, force: true });
+  });
+
+  it('mirrors every vacancy and candidate, then reports what was added, changed and deleted, with no database', async () => {
+    const backend = await tenant.addVacancy({ title: 'Бэкенд-разработчик' });
+    const archived = await tenant.addVacancy({ title: 'Оператор call-центра', status: 'archived' });
+    const [first, second, third] = [await tenant.addManualCandidate(backend.id, 'Айгерим Нурланова'), await tenant.addManualCandidate(backend.id, 'Шахзод Рахимов'), await tenant.addManualCandidate(archived.id, 'Тимур Алиев')];
+
+    const initial = await sync();
+    expect(initial.status, initial.io.stderr).to.equal(0);
+    expect(initial.printed).to.deep.include({ added: 5, changed: 0, deleted: 0 });
+    expect(initial.io.stderr).to.match(/^vacancies \(full pass\): page 1, 2 records, .*, done$/m);
+    expect(initial.io.stderr).to.match(/^candidates \(full pass\): page 1, 3 records, .*, done$/m);
+    expect(await lines(path.join(dir, 'vacancies.jsonl'))).to.deep.equal((await truth()).vacancies);
+    expect(await lines(path.join(dir, 'candidates.jsonl'))).to.deep.equal((await truth()).candidates);
+
+    await server.seed.upsertVacancies.execute({ companyId: tenant.companyId, vacancies: [{ ...aVacancyInput({ title: 'Ведущий бэкенд-разработчик' }), id: backend.id }] });
+    await tenant.addManualCandidate(archived.id, 'Дилноза Юсупова');
+    await server.seed.moveCandidate.execute({ companyId: tenant.companyId, id: third.id, stage: 'INTERVIEW' });
+    await server.seed.deleteCandidate.execute({ companyId: tenant.companyId, id: second.id });
+
+    const incremental = await sync();
+    // The rename changes the vacancy and the vacancyTitle of its two candidates; a deletion waits for a full pass.
+    expect(incremental.printed).to.deep.include({ added: 1, changed: 4, deleted: 0 });
+    const mirrored = await lines<Candidate>(path.join(dir, 'candidates.jsonl'));
+    expect(mirrored.find((c) => c.id === first.id)!.vacancyTitle).to.equal('Ведущий бэкенд-разработчик');
+
+    const full = await sync(['--full']);
+    expect(full.printed).to.deep.include({ added: 0, changed: 0, deleted: 1 });
+    expect(full.printed.candidates).to.deep.equal({ added: 0, changed: 0, deleted: 1 });
+    expect(await lines(path.join(dir, 'vacancies.jsonl'))).to.deep.equal((await truth()).vacancies);
+    expect(await lines(path.join(dir, 'candidates.jsonl'))).to.deep.equal((await truth()).candidates);
+    expect((await readdir(path.join(dir, '.sync'))).sort()).to.deep.equal(['state.json']);
+  });
+
+  it('answers --help with its flags, and is listed in the top-level help', async () => {
+    const io = new TestIo();
+    expect(await runAdminCli(['sync', '--help'], noDatabase, io)).to.equal(0);
+    for (const flag of ['--base-url', '--key', '--out', '--full', '--full-every', '--page-size']) expect(io.stdout).to.contain(flag);
+    const top = new TestIo();
+    expect(await runAdminCli(['--help'], noDatabase, top)).to.equal(0);
+    expect(top.stdout).to.match(/^ {2}sync\b/m);
+  });
+
+  it('redraws one progress line per resource on a terminal', async () => {
+    const vacancy = await tenant.addVacancy();
+    for (let i = 0; i < 5; i++) await tenant.addManualCandidate(vacancy.id, `Кандидат ${i}`);
+    const { status, io } = await sync(['--page-size', '2'], new TestIo(true));
+    expect(status).to.equal(0);
+    expect(io.stderr).to.contain('\r[').and.contain('\u001b[K');
+    expect(io.stderr.split('\n')).to.have.length(3);
+    expect(io.stderr.endsWith('\n')).to.equal(true);
+    expect(io.stderr).to.contain('candidates (full pass): page 3, 5 records');
+  });
+
+  it('after a crash keeps the files as they were committed, then goes on and converges', async () => {
+    const vacancy = await tenant.addVacancy();
+    for (let i = 0; i < 6; i++) await tenant.addManualCandidate(vacancy.id, `Кандидат ${i}`);
+    const client = { baseUrl: server.baseUrl, apiKey: tenant.key };
+    await mirrorToDirectory({ client, directory: dir, pageSize: 2 });
+    const before = await readFile(path.join(dir, 'candidates.jsonl'), 'utf8');
+    for (let i = 6; i < 10; i++) await tenant.addManualCandidate(vacancy.id, `Кандидат ${i}`);
+
+    const crashed = await mirrorToDirectory({
+      client, directory: dir, pageSize: 2,
+      onPage: (event) => {
+        if (event.resource === 'candidates' && event.page === 2) throw new Error('killed');
+      },
+    }).catch((error: Error) => error.message);
+    expect(crashed).to.equal('killed');
+    expect(await readFile(path.join(dir, 'candidates.jsonl'), 'utf8'), 'the file is replaced only whole').to.equal(before);
+
+    const resumed = await mirrorToDirectory({ client, directory: dir, pageSize: 2 });
+    expect(resumed.candidates).to.deep.equal({ added: 4, changed: 0, deleted: 0 });
+    expect(resumed.report.candidates!.resumed).to.equal(true);
+    expect(await lines(path.join(dir, 'candidates.jsonl'))).to.deep.equal((await truth()).candidates);
+  });
+
+  it('fails on one line, naming the answer of the API and never the key, and refuses a directory another sync holds', async () => {
+    tenant = { ...tenant, key: `${tenant.key.slice(0, -4)}AAAA` };
+    const unauthorized = await sync();
+    expect(unauthorized.status).to.equal(1);
+    expect(unauthorized.io.stderr).to.match(/^error: the API at .* answered 401 unauthorized: A valid service key is required in the X-API-Key header\. \(request id [^)]+\)\n$/);
+    expect(unauthorized.io.stderr).to.not.contain(tenant.key);
+
+    await writeFile(path.join(dir, '.sync', 'lock'), String(process.ppid));
+    const locked = await sync();
+    expect(locked.status).to.equal(1);
+    expect(locked.io.stderr).to.contain(`Another sync (process ${process.ppid})`);
+  });
+});
