@@ -45,6 +45,8 @@ export interface AppConfig {
   readonly keyCacheTtlMs: number;
   readonly logLevel: LogLevel;
   readonly metrics: boolean;
+  /** TRUST_PROXY=on: behind a load balancer, the client address is read from X-Forwarded-For. */
+  readonly trustProxy: boolean;
   /** `source` of records imported from the job board (DESIGN 3, Job-board label); JOB_BOARD_LABEL, default hh. */
   readonly jobBoardLabel: string;
 }
@@ -91,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_MS', KEY_CACHE_TTL_MAX_MS, 0, KEY_CACHE_TTL_MAX_MS),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     metrics: oneOf(env, 'METRICS', ['on', 'off'] as const, 'off') === 'on',
+    trustProxy: oneOf(env, 'TRUST_PROXY', ['on', 'off'] as const, 'off') === 'on',
     jobBoardLabel: jobBoardLabel(env),
   };
 }

@@ -26,6 +26,7 @@ export function httpDependencies(container: Container): HttpDependencies {
       rateLimitWindowS: config.rateLimitWindowS,
       publicBaseUrl: config.publicBaseUrl,
       region: config.region,
+      trustProxy: config.trustProxy,
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
 import { mapError } from './error-mapping.js';
+import { loggableError } from './loggable-error.js';
 import type { HttpMiddleware } from './http-state.js';
 import { PROBLEM_CONTENT_TYPE, problemType, type ProblemDocument } from './problem.js';
 
@@ -15,7 +16,7 @@ export function errorMiddleware(logger: Logger): HttpMiddleware {
       await next();
     } catch (error) {
       const { problem, expected } = mapError(error);
-      if (!expected) logger.error({ err: error, requestId: ctx.state.requestId }, 'unexpected error');
+      if (!expected) logger.error({ err: loggableError(error), requestId: ctx.state.requestId }, 'unexpected error');
       // The reason only (a code such as ECONNREFUSED or 57P01): the driver's message may quote the SQL and its data.
       if (error instanceof StoreUnavailableError) logger.warn({ requestId: ctx.state.requestId, reason: error.reason }, 'the database does not answer');
       if (problem.retryAfterS !== undefined) ctx.set('Retry-After', String(problem.retryAfterS));

@@ -69,6 +69,21 @@ describe('Rate limit', () => {
     expect((await tenant.api.get('/vacancies')).status, 'a valid key spends its own budget').to.equal(200);
   });
 
+  it('tells clients behind one load balancer apart by X-Forwarded-For only when TRUST_PROXY is on', async () => {
+    for (const trustProxy of [true, false]) {
+      const behindProxy = await startTestServer({ config: { rateLimitPoints: 2, rateLimitWindowS: 60, trustProxy } });
+      try {
+        const anonymous = new ApiClient(behindProxy.baseUrl);
+        const from = (ip: string) => anonymous.get('/vacancies', { headers: { 'X-Forwarded-For': ip } });
+        for (let i = 0; i < 2; i++) expect((await from('203.0.113.7')).status).to.equal(401);
+        expect((await from('203.0.113.7')).status).to.equal(429);
+        expect((await from('198.51.100.9')).status, `trustProxy ${trustProxy}`).to.equal(trustProxy ? 401 : 429);
+      } finally {
+        await behindProxy.close();
+      }
+    }
+  });
+
   it('never limits the health probes', async () => {
     const probe = new ApiClient(server.origin);
     for (let i = 0; i < 6; i++) {

@@ -128,4 +128,27 @@ describe('X-Request-Id and the request log', () => {
       await failing.close();
     }
   });
+
+  it('logs a database error by its codes and stack frames, never its message or SQL with request data', async () => {
+    const dbError = Object.assign(new Error('insert into "candidates" ... - duplicate key value: aigerim@example.kz'), {
+      sql: 'insert into "candidates" values ($1)',
+      code: '23505',
+      severity: 'ERROR',
+      constraint: 'candidates_company_external_id_unique',
+      detail: 'Key (external_id)=(aigerim@example.kz) already exists.',
+    });
+    const failing = await startTestServer({ overrides: { listVacancies: { execute: async () => Promise.reject(dbError) } } });
+    try {
+      const own = await aTenant(failing);
+      const response = await own.api.get('/vacancies', { headers: { 'X-Request-Id': 'db-1' } });
+      expect(response.status).to.equal(500);
+      const logged = failing.logs().find((line) => line.requestId === 'db-1' && line.err !== undefined) as any;
+      expect(logged.err).to.include({ code: '23505', constraint: 'candidates_company_external_id_unique' });
+      expect(logged.err.stack).to.match(/\n\s+at /);
+      expect(failing.rawLogs()).to.not.include('aigerim@example.kz');
+      expect(failing.rawLogs()).to.not.include('insert into');
+    } finally {
+      await failing.close();
+    }
+  });
 });
