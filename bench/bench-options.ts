@@ -1,0 +1,58 @@
+import { Command, InvalidArgumentError } from 'commander';
+
+export interface BenchOptions {
+  readonly vacancies: number;
+  readonly candidates: number;
+  readonly duration: number;
+  readonly warmup: number;
+  readonly connections: number;
+  /** Throughput runs are repeated this many times, alternating servers; the median round is reported. */
+  readonly rounds: number;
+  readonly syncLimit: number;
+  readonly seed: number;
+  /** Keep the seeded database under this name and use it again next time (seeded once). */
+  readonly reuseDb: string | undefined;
+  /** With reuseDb: drop and seed it again even if it holds a complete seed. */
+  readonly reseed: boolean;
+  readonly cpuProf: string | undefined;
+  readonly out: string;
+  readonly dataDir: string;
+}
+
+function count(min: number, max: number) {
+  return (raw: string): number => {
+    const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!(value >= min && value <= max)) throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}`);
+    return value;
+  };
+}
+
+export function parseBenchOptions(argv: readonly string[]): BenchOptions {
+  const program = new Command('npm run bench --')
+    .description(
+      'Seeds a throwaway PostgreSQL database (DATABASE_URL\'s server, else 127.0.0.1:5432 if it answers, else an embedded one), ' +
+        'starts the service as its own process and measures it with autocannon against two in-run ceilings: a bare node:http ' +
+        'server answering recorded bytes, and node:http + pg running the same SQL. Prints a table on stdout, progress on stderr, ' +
+        'and writes bench/results/<date>.json.\n\nA quick run: npm run bench -- --candidates 20000 --vacancies 1000 --duration 3 --warmup 1',
+    )
+    .option('--vacancies <n>', 'vacancies to seed', count(5, 1_000_000), 20_000)
+    .option('--candidates <n>', 'candidates to seed', count(1_000, 10_000_000), 1_000_000)
+    .option('--duration <s>', 'seconds of each measured autocannon run', count(1, 600), 5)
+    .option('--warmup <s>', 'seconds of the warm-up run before each measured one', count(0, 600), 2)
+    .option('--rounds <n>', 'rounds of the throughput runs, alternating the servers; the median round is reported', count(1, 20), 3)
+    .option('--connections <n>', 'autocannon connections of the throughput scenarios', count(1, 1024), 32)
+    .option('--sync-limit <n>', 'page size of the full sync', count(1, 500), 500)
+    .option('--seed <n>', 'seed of the data generator', count(0, 4_294_967_295), 1)
+    .option('--reuse-db <name>', 'keep the seeded database under this name and reuse it on later runs (seeded once, for the same sizes)')
+    .option('--reseed', 'with --reuse-db: seed it afresh even when it holds a complete seed', false)
+    .option('--cpu-prof <dir>', 'write a V8 CPU profile of the service process into this directory (node --cpu-prof)')
+    .option('--out <dir>', 'where the JSON results go', 'bench/results')
+    .option('--data-dir <dir>', 'data directory of the embedded PostgreSQL, when no server is reachable', 'var/bench-postgres')
+    .showHelpAfterError();
+  program.parse([...argv], { from: 'user' });
+  const o = program.opts<BenchOptions & { reuseDb?: string; cpuProf?: string }>();
+  if (o.reuseDb !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(o.reuseDb)) {
+    program.error('--reuse-db: a database name of lowercase letters, digits and underscores');
+  }
+  return { ...o, reuseDb: o.reuseDb, cpuProf: o.cpuProf };
+}

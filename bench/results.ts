@@ -1,0 +1,124 @@
+import type { LoadFigures } from './load.js';
+import { round } from './load.js';
+import { judge, type ScenarioResult } from './report.js';
+import type { DepthResult, EncodedSize, Settings, SyncResult } from './scenarios.js';
+
+export interface Measurements {
+  readonly ours: {
+    readonly vacancies: LoadFigures;
+    readonly candidates: LoadFigures;
+    readonly sizes: readonly EncodedSize[];
+    readonly vacancySizes: readonly EncodedSize[];
+    readonly brotli: LoadFigures;
+    /** The identity run taken next to the brotli one, and next to the gzip one. */
+    readonly brotliIdentity: LoadFigures;
+    readonly gzip: LoadFigures;
+    readonly gzipIdentity: LoadFigures;
+    readonly sync: SyncResult;
+    readonly depth: DepthResult | null;
+    readonly postNew: LoadFigures;
+    readonly postDuplicate: LoadFigures;
+    readonly idleRssMb: number;
+    /** The service's peak resident memory over the whole run, 32-connection loads included. */
+    readonly loadPeakRssMb: number;
+  };
+  readonly ceiling: {
+    readonly vacancies: LoadFigures;
+    readonly candidates: LoadFigures;
+    readonly sync: SyncResult;
+    readonly depth: DepthResult | null;
+    readonly postNew: LoadFigures;
+    readonly postDuplicate: LoadFigures;
+  };
+  readonly bare: { readonly vacancies: LoadFigures; readonly candidates: LoadFigures; readonly postNew: LoadFigures };
+  /** service/ceiling (or compressed/identity) of every round; the table shows the median round. */
+  readonly ratiosByRound: Record<string, readonly number[]>;
+}
+
+/** Targets of issue 7, as ratios to the in-run node:http + pg ceiling (and absolute for memory). */
+export const TARGETS = { list: '>= 0.75', sync: '>= 0.8', post: '>= 0.7', depth: '<= 1.2', rssMb: '<= 300' } as const;
+
+function throughput(scenario: string, ours: LoadFigures, ceiling: LoadFigures | null, bare: LoadFigures | null, target: string | null, ratiosByRound: readonly number[] = []): ScenarioResult {
+  const ratio = ceiling === null ? null : round(ours.requestsPerSecond / ceiling.requestsPerSecond, 2);
+  return {
+    scenario,
+    metric: 'req/s',
+    ours: ours.requestsPerSecond,
+    ceiling: ceiling?.requestsPerSecond ?? null,
+    ratio,
+    target,
+    met: judge(ratio, target),
+    bare: bare?.requestsPerSecond ?? null,
+    oursLatencyMs: [ours.p50Ms, ours.p99Ms],
+    ceilingLatencyMs: ceiling === null ? null : [ceiling.p50Ms, ceiling.p99Ms],
+    details: { ours, ceiling, bare, ratiosByRound },
+  };
+}
+
+export function collectResults(m: Measurements, settings: Settings): ScenarioResult[] {
+  const c = settings.connections;
+  const { ours, ceiling, bare } = m;
+  const identity = ours.sizes.find((s) => s.encoding === 'identity')?.bytes ?? 0;
+  const saved = (encoding: string) => {
+    const bytes = ours.sizes.find((s) => s.encoding === encoding)?.bytes ?? 0;
+    return { bodyBytes: bytes, identityBodyBytes: identity, savedPercent: identity === 0 ? null : round((1 - bytes / identity) * 100, 1) };
+  };
+  const compressed = (encoding: 'br' | 'gzip', figures: LoadFigures, identity: LoadFigures): ScenarioResult => {
+    const ratio = round(figures.requestsPerSecond / identity.requestsPerSecond, 2);
+    return {
+      scenario: `GET /candidates?limit=100, ${c} conn, Accept-Encoding: ${encoding} (ceiling: ours, identity)`,
+      metric: 'req/s',
+      ours: figures.requestsPerSecond,
+      ceiling: identity.requestsPerSecond,
+      ratio,
+      target: null,
+      met: null,
+      oursLatencyMs: [figures.p50Ms, figures.p99Ms],
+      ceilingLatencyMs: [identity.p50Ms, identity.p99Ms],
+      details: { ours: figures, identity, ...saved(encoding), sizes: ours.sizes, vacancyPageSizes: ours.vacancySizes, ratiosByRound: m.ratiosByRound[encoding === 'br' ? 'brotli' : 'gzip'] },
+    };
+  };
+  const syncRatio = round(ours.sync.itemsPerSecond / ceiling.sync.itemsPerSecond, 2);
+  const results: ScenarioResult[] = [
+    throughput(`GET /vacancies?limit=100, ${c} conn`, ours.vacancies, ceiling.vacancies, bare.vacancies, TARGETS.list, m.ratiosByRound.vacancies),
+    throughput(`GET /candidates?limit=100, ${c} conn`, ours.candidates, ceiling.candidates, bare.candidates, TARGETS.list, m.ratiosByRound.candidates),
+    compressed('br', ours.brotli, ours.brotliIdentity),
+    compressed('gzip', ours.gzip, ours.gzipIdentity),
+    {
+      scenario: `full sync, limit=${settings.syncLimit}, 1 client`,
+      metric: 'candidates/s',
+      ours: round(ours.sync.itemsPerSecond, 0),
+      ceiling: round(ceiling.sync.itemsPerSecond, 0),
+      ratio: syncRatio,
+      target: TARGETS.sync,
+      met: judge(syncRatio, TARGETS.sync),
+      details: { ours: ours.sync, ceiling: ceiling.sync },
+    },
+    {
+      scenario: `server peak RSS during the full sync (${ours.sync.items} candidates)`,
+      metric: 'MB',
+      ours: ours.sync.peakRssMb,
+      ceiling: ceiling.sync.peakRssMb,
+      ratio: null,
+      target: TARGETS.rssMb,
+      met: judge(ours.sync.peakRssMb, TARGETS.rssMb),
+      details: {
+        oursBeforeMb: ours.sync.rssBeforeMb, oursPeakUnder32ConnectionsMb: round(ours.loadPeakRssMb, 1), oursAtEndMb: round(ours.idleRssMb, 1),
+        ceilingBeforeMb: ceiling.sync.rssBeforeMb,
+      },
+    },
+    {
+      scenario: 'page depth: p50 of a page at 99% of the list / first page (limit=100, 1 conn)',
+      metric: 'ratio',
+      ours: ours.depth?.ratio ?? null,
+      ceiling: ceiling.depth?.ratio ?? null,
+      ratio: ours.depth?.ratio ?? null,
+      target: TARGETS.depth,
+      met: judge(ours.depth?.ratio ?? null, TARGETS.depth),
+      details: { ours: ours.depth, ceiling: ceiling.depth },
+    },
+    throughput(`POST /applications, new externalIds, ${c} conn`, ours.postNew, ceiling.postNew, bare.postNew, TARGETS.post, m.ratiosByRound.postNew),
+    throughput(`POST /applications, duplicates, ${c} conn`, ours.postDuplicate, ceiling.postDuplicate, bare.postNew, TARGETS.post, m.ratiosByRound.duplicate),
+  ];
+  return results;
+}

@@ -1,0 +1,219 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { applicationBody, BENCH_EXTERNAL_ID_PREFIX, newApplications } from './application-bodies.js';
+import {
+  createBenchDatabase, databaseExists, dropBenchDatabase, openBenchServer, readSeedRecord, writeSeedRecord, type BenchServer, type SeedRecord,
+} from './bench-database.js';
+import { parseBenchOptions, type BenchOptions } from './bench-options.js';
+import { bulkSeed } from './bulk-seed.js';
+import type { RecordedAnswer } from './ceilings/bare-ceiling-server.js';
+import { send } from './http-get.js';
+import { round as roundTo, type LoadFigures } from './load.js';
+import { note } from './progress.js';
+import { collectResults, type Measurements } from './results.js';
+import { formatTable, machineInfo, writeResults } from './report.js';
+import { API, encodedSizes, fullSync, listLoad, pageDepth, postLoad, type Settings, type Target } from './scenarios.js';
+import { startServer, type ServerProcess } from './server-process.js';
+
+const DUPLICATE_SET = 64;
+const DUPLICATE_PREFIX = `${BENCH_EXTERNAL_ID_PREFIX}dup-`;
+
+async function main(): Promise<void> {
+  const options = parseBenchOptions(process.argv.slice(2));
+  const started = Date.now();
+  const machine = machineInfo();
+  note(`bench: ${machine.nproc} cores (${machine.cpu}), ${machine.memoryGb} GB, node ${machine.node}`);
+  const server = await openBenchServer(options.dataDir);
+  const name = options.reuseDb ?? `bench_${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}`;
+  const cleanups: (() => Promise<void>)[] = [() => server.stop()];
+  if (options.reuseDb === undefined) cleanups.unshift(() => dropBenchDatabase(server, name));
+  const stopping = async (code: number) => {
+    for (const cleanup of cleanups.splice(0)) await cleanup().catch((error: unknown) => note(`cleanup: ${String(error)}`));
+    process.exit(code);
+  };
+  process.once('SIGINT', () => void stopping(130));
+  try {
+    note(`bench: PostgreSQL from ${server.origin}, database ${name}`);
+    const { url, seed, seededNow, seedSeconds } = await prepareDatabase(server, name, options);
+    const vacancyId = await anOpenVacancy(url, seed.companyId);
+    const settings: Settings = {
+      connections: options.connections, durationS: options.duration, warmupS: options.warmup, syncLimit: options.syncLimit, candidates: seed.candidates,
+    };
+    const measurements = await measureAll(url, seed, vacancyId, settings, options, cleanups);
+    await deleteBenchApplications(url, seed.companyId);
+    const results = collectResults(measurements, settings);
+    const table = formatTable(results);
+    process.stdout.write(`\n${table}\n`);
+    const path = await writeResults(options.out, {
+      date: new Date().toISOString(),
+      machine,
+      database: { server: server.origin, name, vacancies: seed.vacancies, candidates: seed.candidates, seededThisRun: seededNow, seedSeconds },
+      settings: { ...settings, cpuProfile: options.cpuProf ?? null },
+      totalSeconds: Math.round((Date.now() - started) / 1000),
+      scenarios: results,
+    });
+    note(`bench: results in ${path}; ${Math.round((Date.now() - started) / 1000)} s in all`);
+    await stopping(0);
+  } catch (error) {
+    note(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    await stopping(1);
+  }
+}
+
+async function prepareDatabase(server: BenchServer, name: string, options: BenchOptions) {
+  const wanted = { vacancies: options.vacancies, candidates: options.candidates, seed: options.seed };
+  if (options.reuseDb !== undefined && !options.reseed && (await databaseExists(server, name))) {
+    const record = await readSeedRecord(server.urlOf(name));
+    if (record !== null && record.vacancies === wanted.vacancies && record.candidates === wanted.candidates && record.seed === wanted.seed) {
+      note(`bench: reusing ${name} (${record.vacancies} vacancies, ${record.candidates} candidates)`);
+      return { url: server.urlOf(name), seed: record, seededNow: false, seedSeconds: 0 };
+    }
+    note(`bench: ${name} holds ${record === null ? 'no complete seed' : 'another size'}; seeding it afresh`);
+  }
+  await dropBenchDatabase(server, name);
+  const url = await createBenchDatabase(server, name);
+  const started = Date.now();
+  const seed: SeedRecord = await bulkSeed(url, wanted);
+  await writeSeedRecord(url, seed);
+  const seedSeconds = Math.round((Date.now() - started) / 1000);
+  note(`bench: seeded in ${seedSeconds} s`);
+  return { url, seed, seededNow: true, seedSeconds };
+}
+
+async function measureAll(url: string, seed: SeedRecord, vacancyId: string, settings: Settings, options: BenchOptions, cleanups: (() => Promise<void>)[]): Promise<Measurements> {
+  const start = async (spec: Parameters<typeof startServer>[0]): Promise<ServerProcess> => {
+    const server = await startServer(spec);
+    cleanups.unshift(() => server.stop());
+    return server;
+  };
+  // autocannon leaves requests in flight when its time is up: let them finish before the next run starts.
+  const settle = () => new Promise((done) => setTimeout(done, 1_000));
+  const duplicates = Array.from({ length: DUPLICATE_SET }, (_, i) => applicationBody(`${DUPLICATE_PREFIX}${Date.now().toString(36)}-${i}`, vacancyId));
+
+  // All servers stay up, idle while another is measured, so that each figure is taken right next to the one
+  // it is compared with: on a shared machine the background load moves within minutes.
+  const service = await start({
+    name: 'service',
+    script: 'infrastructure/main.ts',
+    readyPath: '/readyz',
+    nodeArgs: options.cpuProf === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.cpuProf],
+    env: { DATABASE_URL: url, KEYS_DATABASE_URL: url, STORE: 'postgres', RATE_LIMIT_POINTS: '1000000000', LOG_LEVEL: 'warn', METRICS: 'off' },
+  });
+  const pgCeiling = await start({
+    name: 'pg-ceiling',
+    script: 'bench/ceilings/pg-ceiling-server.ts',
+    readyPath: '/healthz',
+    env: { DATABASE_URL: url, COMPANY_ID: seed.companyId, DB_POOL_MAX: '10' },
+  });
+  const ours: Target = { server: service, headers: { 'x-api-key': seed.key } };
+  const ceiling: Target = { server: pgCeiling, headers: {} };
+
+  // The syncs first, on fresh processes: the service's memory is then the sync's, not what 32 connections left.
+  const oursSync = await fullSync(ours, settings);
+  const ceilingSync = await fullSync(ceiling, settings);
+  const oursDepth = oursSync.deepCursor === null ? null : await pageDepth(ours, oursSync.deepCursor, settings);
+  const ceilingDepth = ceilingSync.deepCursor === null ? null : await pageDepth(ceiling, ceilingSync.deepCursor, settings);
+
+  const recorded = await recordAnswers(ours, vacancyId, duplicates);
+  const dir = await mkdtemp(join(tmpdir(), 'bench-bare-'));
+  const recordedFile = join(dir, 'recorded.json');
+  await writeFile(recordedFile, JSON.stringify(recorded.answers));
+  const bareServer = await start({ name: 'bare', script: 'bench/ceilings/bare-ceiling-server.ts', readyPath: '/healthz', env: { RECORDED: recordedFile } });
+  const bare: Target = { server: bareServer, headers: {} };
+
+  /**
+   * The runs one after the other (the service first, then what it is compared with), `rounds` times; the round
+   * whose first/second ratio is the median is kept: single runs here swing by a third with the machine's load.
+   */
+  const rounds = async (runs: readonly (() => Promise<LoadFigures>)[]) => {
+    const taken: LoadFigures[][] = [];
+    for (let round = 0; round < options.rounds; round++) {
+      const figures: LoadFigures[] = [];
+      for (const run of runs) figures.push(await run());
+      taken.push(figures);
+      await settle();
+    }
+    const ratio = (f: LoadFigures[]) => roundTo((f[0] as LoadFigures).requestsPerSecond / Math.max((f[1] as LoadFigures).requestsPerSecond, 0.001));
+    taken.sort((a, b) => ratio(a) - ratio(b));
+    const median = taken[Math.floor(taken.length / 2)] as LoadFigures[];
+    return { first: median[0] as LoadFigures, second: median[1] as LoadFigures, third: median[2] ?? null, ratios: taken.map(ratio) };
+  };
+  const list = (target: Target, path: string, headers: Record<string, string> = {}) => () => listLoad(target, path, settings, headers);
+  const post = (target: Target, bodies: { body?: () => string; bodies?: readonly string[] }, title: string) => () => postLoad(target, settings, title, bodies);
+  const vacancies = await rounds([list(ours, '/vacancies?limit=100'), list(ceiling, '/vacancies?limit=100'), list(bare, '/vacancies?limit=100')]);
+  const candidates = await rounds([list(ours, '/candidates?limit=100'), list(ceiling, '/candidates?limit=100'), list(bare, '/candidates?limit=100')]);
+  const sizes = await encodedSizes(ours, '/candidates?limit=100');
+  const vacancySizes = await encodedSizes(ours, '/vacancies?limit=100');
+  // Against the service's own identity run, taken next to it.
+  const brotli = await rounds([list(ours, '/candidates?limit=100', { 'accept-encoding': 'br' }), list(ours, '/candidates?limit=100')]);
+  const gzip = await rounds([list(ours, '/candidates?limit=100', { 'accept-encoding': 'gzip' }), list(ours, '/candidates?limit=100')]);
+  const fresh = newApplications(vacancyId);
+  const postNew = await rounds([post(ours, { body: fresh }, 'new'), post(ceiling, { body: fresh }, 'new'), post(bare, { body: fresh }, 'new')]);
+  const duplicate = await rounds([post(ours, { bodies: duplicates }, 'duplicate'), post(ceiling, { bodies: duplicates }, 'duplicate')]);
+  const loadPeakRssMb = service.peakMb();
+  const idleRssMb = service.rssMb();
+  for (const server of [service, pgCeiling, bareServer]) await server.stop();
+  await rm(dir, { recursive: true, force: true });
+  return {
+    ours: {
+      vacancies: vacancies.first, candidates: candidates.first, sizes, vacancySizes, brotli: brotli.first, brotliIdentity: brotli.second, gzip: gzip.first,
+      gzipIdentity: gzip.second, sync: oursSync, depth: oursDepth, postNew: postNew.first, postDuplicate: duplicate.first, idleRssMb, loadPeakRssMb,
+    },
+    ceiling: {
+      vacancies: vacancies.second, candidates: candidates.second, sync: ceilingSync, depth: ceilingDepth, postNew: postNew.second, postDuplicate: duplicate.second,
+    },
+    ratiosByRound: { vacancies: vacancies.ratios, candidates: candidates.ratios, brotli: brotli.ratios, gzip: gzip.ratios, postNew: postNew.ratios, duplicate: duplicate.ratios },
+    bare: { vacancies: vacancies.third as LoadFigures, candidates: candidates.third as LoadFigures, postNew: postNew.third as LoadFigures },
+  };
+}
+
+/** The service's answers, for the bare ceiling to serve from memory; also makes the duplicate set exist. */
+async function recordAnswers(ours: Target, vacancyId: string, duplicates: readonly string[]) {
+  const answers: Record<string, RecordedAnswer> = {};
+  const keep = async (route: string, answer: Awaited<ReturnType<typeof send>>) => {
+    if (answer.status >= 300) throw new Error(`${route} answered ${answer.status}: ${answer.bytes.toString('utf8').slice(0, 300)}`);
+    answers[route] = { status: answer.status, contentType: String(answer.headers['content-type']), body: answer.bytes.toString('base64') };
+  };
+  const base = `${ours.server.origin}${API}`;
+  await keep(`GET ${API}/vacancies`, await send(`${base}/vacancies?limit=100`, { headers: ours.headers }));
+  await keep(`GET ${API}/candidates`, await send(`${base}/candidates?limit=100`, { headers: ours.headers }));
+  const post = { method: 'POST', headers: { ...ours.headers, 'content-type': 'application/json' } };
+  await keep(`POST ${API}/applications`, await send(`${base}/applications`, { ...post, body: newApplications(vacancyId)() }));
+  for (const body of duplicates) await keep('duplicate set', await send(`${base}/applications`, { ...post, body }));
+  delete answers['duplicate set'];
+  return { answers };
+}
+
+async function anOpenVacancy(url: string, companyId: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const rows = await client.query<{ id: string }>("select id from vacancies where company_id = $1 and status = 'open' order by id limit 1", [companyId]);
+    const id = rows.rows[0]?.id;
+    if (id === undefined) throw new Error('the seeded company has no open vacancy');
+    return id;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The cards the POST scenarios made (but those whose externalId starts with `keep`), so that a reused database stays as seeded. */
+async function deleteBenchApplications(url: string, companyId: string, keep: string | null = null): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const deleted = await client.query(
+      'delete from candidates where company_id = $1 and external_id like $2 and ($3::text is null or not starts_with(external_id, $3))',
+      [companyId, `${BENCH_EXTERNAL_ID_PREFIX}%`, keep],
+    );
+    // Their dead index entries would sit right after the newest cards, on the path of the next run's sync.
+    await client.query('vacuum candidates');
+    note(`bench: deleted the ${deleted.rowCount} cards the POST scenarios made`);
+  } finally {
+    await client.end();
+  }
+}
+
+await main();

@@ -1,0 +1,95 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { send, syncAll, type SyncFigures } from './http-get.js';
+import { measure, round, type LoadFigures } from './load.js';
+import type { ServerProcess } from './server-process.js';
+
+export const API = '/api/integration/v1';
+
+/** A server under load and what its requests carry. */
+export interface Target {
+  readonly server: ServerProcess;
+  readonly headers: Record<string, string>;
+}
+
+export interface Settings {
+  readonly connections: number;
+  readonly durationS: number;
+  readonly warmupS: number;
+  readonly syncLimit: number;
+  readonly candidates: number;
+}
+
+export function listLoad(target: Target, path: string, settings: Settings, extraHeaders: Record<string, string> = {}): Promise<LoadFigures> {
+  return measure({
+    title: `${target.server.name} GET ${path}${extraHeaders['accept-encoding'] ? ` (${extraHeaders['accept-encoding']})` : ''}`,
+    url: `${target.server.origin}${API}${path}`,
+    connections: settings.connections,
+    durationS: settings.durationS,
+    warmupS: settings.warmupS,
+    headers: { ...target.headers, ...extraHeaders },
+  });
+}
+
+export interface SyncResult extends SyncFigures {
+  readonly peakRssMb: number;
+  readonly rssBeforeMb: number;
+}
+
+/** One client pages through every listed candidate; the server's resident memory is watched meanwhile. */
+export async function fullSync(target: Target, settings: Settings): Promise<SyncResult> {
+  const rssBeforeMb = target.server.rssMb();
+  target.server.resetPeak();
+  const figures = await syncAll(`${target.server.origin}${API}`, target.headers, settings.syncLimit, settings.candidates);
+  return { ...figures, peakRssMb: round(target.server.peakMb(), 1), rssBeforeMb: round(rssBeforeMb, 1) };
+}
+
+export interface DepthResult {
+  readonly firstPage: LoadFigures;
+  readonly deepPage: LoadFigures;
+  /** p50 of the deep page over p50 of the first. */
+  readonly ratio: number;
+}
+
+/** The latency of one page near the end of the list against the first page, one request at a time. */
+export async function pageDepth(target: Target, deepCursor: string, settings: Settings): Promise<DepthResult> {
+  const durationS = Math.max(2, Math.ceil(settings.durationS / 2));
+  const one = (title: string, path: string) =>
+    measure({ title: `${target.server.name} ${title}`, url: `${target.server.origin}${API}${path}`, connections: 1, durationS, warmupS: Math.min(1, settings.warmupS), headers: target.headers });
+  const firstPage = await one('first page', '/candidates?limit=100');
+  const deepPage = await one('deep page', `/candidates?limit=100&cursor=${encodeURIComponent(deepCursor)}`);
+  return { firstPage, deepPage, ratio: round(deepPage.p50Ms / Math.max(firstPage.p50Ms, 0.001), 2) };
+}
+
+export function postLoad(target: Target, settings: Settings, title: string, bodies: { body?: () => string; bodies?: readonly string[] }): Promise<LoadFigures> {
+  return measure({
+    title: `${target.server.name} POST /applications ${title}`,
+    url: `${target.server.origin}${API}/applications`,
+    connections: settings.connections,
+    durationS: settings.durationS,
+    warmupS: settings.warmupS,
+    method: 'POST',
+    headers: target.headers,
+    ...bodies,
+  });
+}
+
+export interface EncodedSize {
+  readonly encoding: string;
+  readonly bytes: number;
+  /** Whether the decoded body is the identity body's JSON (apart from nothing: the page is the same). */
+  readonly sameJson: boolean;
+}
+
+/** Body sizes of one page in each encoding, checked to decode to the same JSON. */
+export async function encodedSizes(target: Target, path: string): Promise<EncodedSize[]> {
+  const url = `${target.server.origin}${API}${path}`;
+  const identity = await send(url, { headers: target.headers });
+  const plain = JSON.stringify(JSON.parse(identity.bytes.toString('utf8')));
+  const sizes: EncodedSize[] = [{ encoding: 'identity', bytes: identity.bytes.length, sameJson: true }];
+  for (const [encoding, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+    const answer = await send(url, { headers: { ...target.headers, 'accept-encoding': encoding } });
+    const decoded = answer.headers['content-encoding'] === encoding ? decode(answer.bytes) : answer.bytes;
+    sizes.push({ encoding, bytes: answer.bytes.length, sameJson: JSON.stringify(JSON.parse(decoded.toString('utf8'))) === plain });
+  }
+  return sizes;
+}
