@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Container } from 'inversify';
 import { createHttpApp } from '../adapters/http/create-http-app.js';
@@ -12,7 +12,10 @@ export interface RunningServer {
   readonly origin: string;
   /**
    * Stops accepting connections and waits for requests in flight, closing idle keep-alive connections.
-   * Requests still running after `drainTimeoutMs` (default: wait for them all) have their connections cut.
+   * A request counts as in flight until its handler has finished, also when its client has hung up
+   * meanwhile: its work (an application being stored) still needs the databases, which the caller
+   * closes next. Requests still running after `drainTimeoutMs` (default: wait for them all) have
+   * their connections cut, and are waited for no longer.
    */
   close(options?: { drainTimeoutMs?: number }): Promise<void>;
 }
@@ -21,7 +24,8 @@ export interface RunningServer {
 export async function startHttpServer(container: Container, overrides: { port?: number; host?: string } = {}): Promise<RunningServer> {
   const config = resolve(container, CONFIG);
   const app = createHttpApp(await openHttpDependencies(container));
-  const server = createServer(app.callback());
+  const handlers = new HandlersInFlight(app.callback());
+  const server = createServer(handlers.handle);
   // Bounded waits for slow clients, so that a stuck peer cannot hold a connection forever.
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;
@@ -35,15 +39,45 @@ export async function startHttpServer(container: Container, overrides: { port?: 
   return {
     server,
     origin: `http://${host}:${address.port}`,
-    close: (options = {}) =>
-      new Promise<void>((resolveClose, reject) => {
-        const deadline = options.drainTimeoutMs === undefined ? undefined : setTimeout(() => server.closeAllConnections(), options.drainTimeoutMs);
-        server.close((error) => {
-          clearTimeout(deadline);
-          if (error) reject(error);
-          else resolveClose();
-        });
+    close: async (options = {}) => {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((passed) => {
+        if (options.drainTimeoutMs !== undefined) timer = setTimeout(passed, options.drainTimeoutMs);
+      });
+      const closed = new Promise<void>((resolveClose, reject) => {
+        server.close((error) => (error ? reject(error) : resolveClose()));
         server.closeIdleConnections();
-      }),
+      });
+      const drained = Promise.all([closed, handlers.finished()]).then(() => 'drained' as const);
+      const outcome = await Promise.race([drained, deadline.then(() => 'deadline' as const)]).finally(() => clearTimeout(timer));
+      if (outcome === 'deadline') {
+        server.closeAllConnections();
+        await closed;
+      }
+    },
   };
+}
+
+/** Counts the Koa handlers that have not finished, whether or not their clients are still there. */
+class HandlersInFlight {
+  private running = 0;
+  private waiters: (() => void)[] = [];
+
+  constructor(private readonly handler: (request: IncomingMessage, response: ServerResponse) => Promise<void>) {}
+
+  readonly handle = (request: IncomingMessage, response: ServerResponse): void => {
+    this.running++;
+    // Koa's handler answers errors itself and never rejects; the catch only keeps the count right.
+    this.handler(request, response)
+      .catch(() => undefined)
+      .finally(() => {
+        this.running--;
+        if (this.running === 0) for (const wake of this.waiters.splice(0)) wake();
+      });
+  };
+
+  finished(): Promise<void> {
+    if (this.running === 0) return Promise.resolve();
+    return new Promise((wake) => this.waiters.push(wake));
+  }
 }

@@ -35,11 +35,13 @@ export class SubmitApplication {
     const { companyId, application } = command;
     checkApplicationKeys(application);
     const fingerprint = this.secrets.sha256(canonicalApplication(application));
-    // A repeat usually finds its card already stored: answer it without the company's write lock, which
-    // serialises every write of the company (a stored card does not stop being the answer).
+    // A repeat usually finds its card already stored: answer it without taking the company's lock at all
+    // (a stored card does not stop being the answer).
     const known = await this.candidates.findByExternalId(companyId, application.externalId);
     if (known !== null) return duplicateOf(known, fingerprint);
-    return this.unitOfWork.run(companyId, 'write', async ({ now }) => {
+    // An append: applications of one company are stored side by side, not one after another; two copies
+    // of one externalId racing each other are settled by the store's insert (at most one card).
+    return this.unitOfWork.run(companyId, 'append', async ({ now }) => {
       // Rule 5: a missing vacancy and another company's vacancy look the same.
       const vacancy = await this.vacancies.findById(companyId, application.vacancyId);
       if (vacancy === null) {

@@ -84,5 +84,74 @@ export function unitOfWorkContract(factory: AdapterFactory): void {
       await Promise.all(readers);
       expect(most).to.equal(2);
     });
+
+    it('lets appends of one company run together, and keeps its readers and writes waiting until they end', async () => {
+      const companyId = nextId('co');
+      const hold = gate();
+      const events: string[] = [];
+      let appendsInside = 0;
+      let most = 0;
+      let latestAppendNow = 0;
+      const append = () =>
+        adapters().unitOfWork.run(companyId, 'append', async ({ now }) => {
+          latestAppendNow = Math.max(latestAppendNow, now.getTime());
+          appendsInside++;
+          most = Math.max(most, appendsInside);
+          await hold.opened;
+          appendsInside--;
+          events.push('append done');
+        });
+      const appends = [append(), append()];
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const reader = adapters().unitOfWork.run(companyId, 'read', async ({ now }) => {
+        events.push('read');
+        return now.getTime();
+      });
+      const writer = adapters().unitOfWork.run(companyId, 'write', async () => {
+        events.push('write');
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(most).to.equal(2);
+      events.push('gate opened');
+      hold.open();
+      const readerNow = await reader;
+      await Promise.all([...appends, writer]);
+      expect(events.slice(0, 3)).to.deep.equal(['gate opened', 'append done', 'append done']);
+      expect(events.slice(3).sort()).to.deep.equal(['read', 'write']);
+      expect(readerNow).to.be.at.least(latestAppendNow);
+    });
+
+    it('makes an append wait for an open write of its company', async () => {
+      const companyId = nextId('co');
+      const hold = gate();
+      const events: string[] = [];
+      const writer = adapters().unitOfWork.run(companyId, 'write', async () => {
+        await hold.opened;
+        events.push('write done');
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const append = adapters().unitOfWork.run(companyId, 'append', async () => {
+        events.push('append');
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      events.push('gate opened');
+      hold.open();
+      await Promise.all([writer, append]);
+      expect(events).to.deep.equal(['gate opened', 'write done', 'append']);
+    });
+
+    it('undoes the writes of an append that throws', async () => {
+      const companyId = nextId('co');
+      const lost = aVacancy({ companyId });
+      const failure = adapters().unitOfWork.run(companyId, 'append', async () => {
+        await adapters().vacancies.insert(lost);
+        throw new Error('boom');
+      });
+      await failure.then(
+        () => expect.fail('the work should have failed'),
+        (error: Error) => expect(error.message).to.equal('boom'),
+      );
+      expect(await adapters().vacancies.findById(companyId, lost.id)).to.equal(null);
+    });
   });
 }

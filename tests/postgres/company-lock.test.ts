@@ -7,7 +7,7 @@ import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 describe('The company lock and the clock, taken in one statement', () => {
   const database = usePostgresTestDatabase();
 
-  for (const mode of ['read', 'write'] as const) {
+  for (const mode of ['read', 'append', 'write'] as const) {
     it(`reads the clock only once the ${mode} lock is granted, so that \`now\` is later than the holder's release`, async () => {
       const companyId = `lock-test-${mode}`;
       const holder = new pg.Client({ connectionString: database().businessUrl });

@@ -13,7 +13,7 @@ export class WriteGate {
   held: Promise<Date> = Promise.resolve(new Date(0));
 
   readonly seam: NonNullable<MikroOrmUnitOfWorkOptions['beforeCommit']> = async ({ mode, now }) => {
-    if (mode !== 'write' || !this.armed) return;
+    if (mode === 'read' || !this.armed) return;
     this.armed = false;
     const released = new Promise<void>((resolve) => (this.letGo = resolve));
     this.reportHeld(now);

@@ -2,6 +2,8 @@ import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { expect } from 'chai';
+import pg from 'pg';
+import { COMPANY_LOCK_NAMESPACE } from '../../adapters/persistence/postgres/company-lock.js';
 import { aMinimalApplicationBody } from '../support/http-fixtures.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 import { eventually } from '../rate-limit/support/stores.js';
@@ -68,5 +70,57 @@ describe('SIGTERM (the real server process)', function () {
     const messages = server.logs().map((line) => line.msg);
     expect(messages).to.include.members(['draining requests in flight, then stopping', 'stopped']);
     expect(server.logs().filter((line) => Number(line.level) >= 50), server.output()).to.deep.equal([]);
+  });
+
+  it('finishes requests whose clients hung up before the database answered, then exits 0', async () => {
+    const admin = adminOn(database());
+    const companyId = await admin.company();
+    const key = await admin.issueKey(companyId, { scopes: ['applications:write'] });
+    const vacancyId = await admin.vacancy(companyId);
+    // One connection: the first application holds it while it waits, the second waits for it.
+    server = await startServerProcess({ STORE: 'postgres', DATABASE_URL: database().businessUrl, RATE_LIMIT_STORE: 'memory', DB_POOL_MAX: '1' });
+
+    // Hold the company's lock, as a long write of the platform would: the applications wait for it.
+    const holder = new pg.Client({ connectionString: database().businessUrl });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select pg_advisory_xact_lock($1, hashtext($2))', [COMPANY_LOCK_NAMESPACE, companyId]);
+      const applications = [aMinimalApplicationBody(vacancyId), aMinimalApplicationBody(vacancyId)];
+      const requests = applications.map((application) => {
+        const body = JSON.stringify(application);
+        const request = httpRequest({
+          host: '127.0.0.1',
+          port: server!.port,
+          method: 'POST',
+          path: '/api/integration/v1/applications',
+          agent: false,
+          headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'X-API-Key': key.key },
+        });
+        request.on('error', () => undefined);
+        request.end(body);
+        return request;
+      });
+      const waiting = async () => {
+        const { rows } = await holder.query<{ n: number }>(`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`);
+        return (rows[0]?.n ?? 0) > 0;
+      };
+      expect(await eventually(waiting, 10_000, 20), 'an application waits for the company lock').to.equal(true);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+
+      for (const request of requests) request.destroy();
+      server.child.kill('SIGTERM');
+      expect(await eventually(() => connectionRefused(server!.port), 10_000, 50), 'new connections are refused once draining').to.equal(true);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(server.child.exitCode, 'still running: the hung-up requests have not finished').to.equal(null);
+
+      await holder.query('commit');
+      expect(await server.exited).to.deep.equal({ code: 0, signal: null });
+      expect(server.logs().filter((line) => Number(line.level) >= 50), server.output()).to.deep.equal([]);
+      const { rows } = await holder.query<{ external_id: string }>('select external_id from candidates where company_id = $1', [companyId]);
+      expect(rows.map((row) => row.external_id).sort(), 'both applications were stored').to.deep.equal(applications.map((a) => a.externalId).sort());
+    } finally {
+      await holder.end();
+    }
   });
 });

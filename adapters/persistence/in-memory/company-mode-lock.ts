@@ -1,15 +1,19 @@
-type Waiter = { mode: 'read' | 'write'; grant: () => void };
+import type { LockMode } from '../../../application/ports/unit-of-work.port.js';
+
+type Waiter = { mode: LockMode; grant: () => void };
 
 /**
- * A per-key lock with shared (read) and exclusive (write) holders, granted in arrival order so that
- * a stream of readers cannot starve a writer. It plays the part of PostgreSQL's advisory xact locks.
+ * One company's lock with the three modes of the UnitOfWork port: reads share it with reads, appends
+ * with appends, a write with nobody. Granted in arrival order, so a stream of one mode cannot starve
+ * another. It plays the part of the PostgreSQL adapter's advisory locks; a read holds it for its whole
+ * work here (in-memory writes are visible before they end, PostgreSQL's only once committed).
  */
-export class ReadWriteLock {
-  private readers = 0;
-  private writer = false;
+export class CompanyModeLock {
+  private holders = 0;
+  private heldMode: LockMode | null = null;
   private readonly queue: Waiter[] = [];
 
-  async acquire(mode: 'read' | 'write'): Promise<() => void> {
+  async acquire(mode: LockMode): Promise<() => void> {
     if (this.queue.length === 0 && this.canGrant(mode)) {
       this.take(mode);
     } else {
@@ -19,23 +23,24 @@ export class ReadWriteLock {
     return () => {
       if (released) return;
       released = true;
-      if (mode === 'write') this.writer = false;
-      else this.readers--;
+      this.holders--;
+      if (this.holders === 0) this.heldMode = null;
       this.drain();
     };
   }
 
   get idle(): boolean {
-    return this.readers === 0 && !this.writer && this.queue.length === 0;
+    return this.holders === 0 && this.queue.length === 0;
   }
 
-  private canGrant(mode: 'read' | 'write'): boolean {
-    return mode === 'read' ? !this.writer : !this.writer && this.readers === 0;
+  private canGrant(mode: LockMode): boolean {
+    if (this.heldMode === null) return true;
+    return mode !== 'write' && mode === this.heldMode;
   }
 
-  private take(mode: 'read' | 'write'): void {
-    if (mode === 'write') this.writer = true;
-    else this.readers++;
+  private take(mode: LockMode): void {
+    this.heldMode = mode;
+    this.holders++;
   }
 
   private drain(): void {

@@ -1,11 +1,11 @@
 import type { Clock } from '../../../application/ports/clock.port.js';
 import type { LockMode, TransactionScope, UnitOfWork } from '../../../application/ports/unit-of-work.port.js';
 import type { InMemoryDatabase } from './in-memory-database.js';
-import { ReadWriteLock } from './read-write-lock.js';
+import { CompanyModeLock } from './company-mode-lock.js';
 
 /** Company locks and all-or-nothing writes, as the PostgreSQL adapter gives them. */
 export class InMemoryUnitOfWork implements UnitOfWork {
-  private readonly locks = new Map<string, ReadWriteLock>();
+  private readonly locks = new Map<string, CompanyModeLock>();
 
   constructor(
     private readonly database: InMemoryDatabase,
@@ -24,10 +24,10 @@ export class InMemoryUnitOfWork implements UnitOfWork {
     }
   }
 
-  private lockOf(companyId: string): ReadWriteLock {
+  private lockOf(companyId: string): CompanyModeLock {
     let lock = this.locks.get(companyId);
     if (lock === undefined) {
-      lock = new ReadWriteLock();
+      lock = new CompanyModeLock();
       this.locks.set(companyId, lock);
     }
     return lock;

@@ -7,10 +7,19 @@ import type { LockMode } from '../../../application/ports/unit-of-work.port.js';
  */
 export const COMPANY_LOCK_NAMESPACE = 0x48_49_52_45;
 
-/** Takes the company's lock for the rest of the transaction: exclusive to write, shared to read. */
+/**
+ * The advisory lock function of each mode (the UnitOfWork port): appends share the lock with each other;
+ * a write holds it exclusively; a read takes it exclusively too, but for one autocommit statement only
+ * (see MikroOrmUnitOfWork), as a barrier that waits for every write in flight. Reads therefore wait for
+ * each other only for that statement.
+ */
+function lockFunction(mode: LockMode): string {
+  return mode === 'append' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+}
+
+/** Takes the company's lock in the mode's strength, until the end of the (possibly implicit) transaction. */
 export async function lockCompany(em: EntityManager, companyId: string, mode: LockMode): Promise<void> {
-  const lock = mode === 'write' ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared';
-  await em.execute(`select ${lock}(?, hashtext(?))`, [COMPANY_LOCK_NAMESPACE, companyId]);
+  await em.execute(`select ${lockFunction(mode)}(?, hashtext(?))`, [COMPANY_LOCK_NAMESPACE, companyId]);
 }
 
 /** The database server's clock, cut to whole milliseconds as stored timestamps are. */
@@ -26,9 +35,8 @@ export async function databaseNow(em: EntityManager): Promise<Date> {
  * before the outer row's clock_timestamp() is evaluated, so the clock is read after the lock as `now` must be.
  */
 export async function lockCompanyThenReadClock(em: EntityManager, companyId: string, mode: LockMode): Promise<Date> {
-  const lock = mode === 'write' ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared';
   const rows = await em.execute<{ now_ms: number }[]>(
-    `with locked as materialized (select ${lock}(?, hashtext(?)))
+    `with locked as materialized (select ${lockFunction(mode)}(?, hashtext(?)))
      select floor(extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms from locked`,
     [COMPANY_LOCK_NAMESPACE, companyId],
   );

@@ -12,23 +12,25 @@ export interface MikroOrmUnitOfWorkOptions {
    * read after the lock, so a write that follows a read is always stamped later than that read's watermark.
    */
   readonly clock?: Clock;
-  /** Test seam: awaited after the work succeeded and before COMMIT, with the company's lock still held. */
+  /** Test seam: awaited after a write's work succeeded and before COMMIT, with the company's lock still held. */
   readonly beforeCommit?: (transaction: { readonly companyId: string; readonly mode: LockMode; readonly now: Date }) => Promise<void>;
   /** Test seam: false leaves out the company lock, to show that sync then loses changes. Default true. */
   readonly companyLock?: boolean;
-  /** Test seam: the isolation of reads. Default READ COMMITTED (see `run`). */
-  readonly readIsolation?: IsolationLevel;
 }
 
 /**
- * One PostgreSQL transaction per unit of work, on a fork of the EntityManager. Repositories find the
+ * Writes (`write`, `append`): one PostgreSQL transaction (READ COMMITTED) per unit of work, on a fork of
+ * the EntityManager, that takes the company's advisory lock and then the clock. Repositories find the
  * transaction through the async context (transaction-scope.ts), so use cases hand them nothing.
  *
- * Reads run in READ COMMITTED, not REPEATABLE READ: under REPEATABLE READ the statement that takes the
- * lock would also fix the snapshot, *before* the lock is granted, so a read that waited for a writer would
- * not see that writer's change yet would take its clock after it: the change would be lost. Under READ
- * COMMITTED every statement after the lock sees every write committed before it, and while the shared
- * lock is held no writer of the company can commit, so all statements of the read see the same data.
+ * Reads: no transaction. One autocommit statement takes the company's lock exclusively, which waits for
+ * every write holding it, reads the clock and lets the lock go as it ends; then the work's statements run
+ * in autocommit, each seeing every write committed before it, so every write committed before the clock.
+ * A write whose change they miss took its lock after that statement, so its clock, and the change's
+ * stamp, are later than the read's clock: the watermark (clock - 1 ms) is safe. Two round trips instead of
+ * four (BEGIN, lock, page, COMMIT), and a read holds no lock while it reads, so appends need not wait for
+ * reads. The barrier and the read cannot be one statement: a statement's snapshot is taken when it
+ * starts, before the lock it waits for is granted, so it could miss a write yet read a clock after it.
  *
  * A database that cannot be reached, here or in a repository call inside, surfaces as StoreUnavailableError.
  */
@@ -41,7 +43,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
   async run<T>(companyId: string, mode: LockMode, work: (scope: TransactionScope) => Promise<T>): Promise<T> {
     const outer = activeTransaction(this.orm);
     if (outer !== undefined) return this.join(outer, companyId, mode, work);
-    const isolationLevel = mode === 'read' ? (this.options.readIsolation ?? IsolationLevel.READ_COMMITTED) : IsolationLevel.READ_COMMITTED;
+    if (mode === 'read') return this.read(companyId, work);
     /** What failed inside the transaction: a ROLLBACK that then fails too (the connection is gone) must not hide it. */
     let failure: { readonly error: unknown } | undefined;
     const transact = () =>
@@ -62,7 +64,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
             throw error;
           }
         },
-        { isolationLevel, readOnly: mode === 'read' },
+        { isolationLevel: IsolationLevel.READ_COMMITTED },
       );
     // BEGIN, the lock, COMMIT and ROLLBACK fail outside any repository call: translated here as well.
     return storeCall(() =>
@@ -70,6 +72,11 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
         throw failure === undefined ? error : failure.error;
       }),
     );
+  }
+
+  private async read<T>(companyId: string, work: (scope: TransactionScope) => Promise<T>): Promise<T> {
+    const now = await storeCall(() => this.lockThenReadClock(freshEntityManager(this.orm), companyId, 'read'));
+    return work({ now });
   }
 
   /** The lock, then the clock: one round trip in the usual case, since every request pays for each one. */
@@ -83,7 +90,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
   /** A unit of work inside another joins it: same transaction, same lock, same `now`. */
   private join<T>(outer: ActiveTransaction, companyId: string, mode: LockMode, work: (scope: TransactionScope) => Promise<T>): Promise<T> {
     if (outer.companyId !== companyId) throw new Error('A unit of work cannot run inside one of another company.');
-    if (outer.mode === 'read' && mode === 'write') throw new Error('A write unit of work cannot run inside a read one.');
+    if (outer.mode === 'append' && mode === 'write') throw new Error('A write unit of work cannot run inside an append one.');
     return work({ now: new Date(outer.now.getTime()) });
   }
 }
