@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Container } from 'inversify';
+import { answerClientErrorsWithProblems } from '../adapters/http/client-errors.js';
 import { createHttpApp } from '../adapters/http/create-http-app.js';
 import { CONFIG } from './container/infrastructure.tokens.js';
 import { resolve } from './container/typed-binding.js';
@@ -26,6 +27,7 @@ export async function startHttpServer(container: Container, overrides: { port?: 
   const app = createHttpApp(await openHttpDependencies(container));
   const handlers = new HandlersInFlight(app.callback());
   const server = createServer(handlers.handle);
+  answerClientErrorsWithProblems(server);
   // Bounded waits for slow clients, so that a stuck peer cannot hold a connection forever.
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;

@@ -60,6 +60,13 @@ const INTERNAL: MappedProblem = {
   detail: 'An unexpected error occurred. Quote the requestId when you report it.',
 };
 
+/** The fields at fault: a validation's problems, or the cursor parameter of an invalid cursor. */
+function fieldProblemsOf(error: DomainError): ProblemItem[] | undefined {
+  if (error instanceof ValidationError) return error.problems.map(({ pointer, message }) => ({ pointer, message }));
+  if (error instanceof InvalidCursorError) return [{ pointer: '/cursor', parameter: 'cursor', message: error.message }];
+  return undefined;
+}
+
 /** What a thrown value becomes on the wire; `expected` is false for errors that are a defect of ours. */
 export function mapError(error: unknown): { problem: MappedProblem; expected: boolean } {
   if (error instanceof HttpProblem) {
@@ -69,7 +76,7 @@ export function mapError(error: unknown): { problem: MappedProblem; expected: bo
   if (error instanceof DomainError) {
     const mapping = mappingOf(error.constructor);
     if (mapping === undefined) return { problem: INTERNAL, expected: false };
-    const errors = error instanceof ValidationError ? error.problems.map(({ pointer, message }) => ({ pointer, message })) : undefined;
+    const errors = fieldProblemsOf(error);
     return {
       problem: {
         status: mapping.status,

@@ -2,7 +2,7 @@ import { portToken } from './port-token.js';
 
 /**
  * How a unit of work stands towards the other units of work of the same company. This is what makes
- * sync lose no change (DESIGN 3, No lost changes; docs/no-lost-changes.md):
+ * sync lose no change (DESIGN 3, No lost changes; docs/adr/0009-appends-and-barrier-reads.md):
  *
  * - `write`: excludes every other unit of work of the company, reads and writes, for its whole transaction.
  *   For changes that read, decide and write (a move checks the board, a batch replaces records).

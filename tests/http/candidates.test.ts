@@ -129,6 +129,7 @@ describe('GET /candidates', () => {
       const response = await tenant.api.get(`/candidates?${query}`);
       expect(response.status, query).to.equal(400);
       expect(response.body.code).to.equal('invalid_cursor');
+      expect(response.body.errors).to.deep.equal([{ pointer: '/cursor', parameter: 'cursor', message: response.body.detail }]);
     }
   });
 

@@ -148,6 +148,8 @@ describe('GET /vacancies', () => {
       const response = await tenant.api.get(`/vacancies?${query}`);
       expect(response.status, query).to.equal(400);
       expect(response.body.code, query).to.equal('invalid_cursor');
+      expect(response.body.errors, query).to.have.length(1);
+      expect(response.body.errors[0], query).to.include({ pointer: '/cursor', parameter: 'cursor' });
     }
   });
 

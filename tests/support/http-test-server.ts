@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { answerClientErrorsWithProblems } from '../../adapters/http/client-errors.js';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { createHttpApp } from '../../adapters/http/create-http-app.js';
@@ -49,6 +50,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
   });
   const app = createHttpApp({ ...httpDependencies(container), ...options.overrides });
   const server = createServer(app.callback());
+  answerClientErrorsWithProblems(server);
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

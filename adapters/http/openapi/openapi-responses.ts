@@ -50,6 +50,7 @@ const queryProblemExamples = {
     code: 'invalid_cursor',
     title: 'Invalid cursor',
     detail: 'The cursor belongs to another query: keep since, status and vacancyId as they were on the first page.',
+    errors: [{ pointer: '/cursor', parameter: 'cursor', message: 'The cursor belongs to another query: keep since, status and vacancyId as they were on the first page.' }],
   },
 } satisfies Record<string, ProblemExample>;
 

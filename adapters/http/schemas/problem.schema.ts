@@ -20,6 +20,10 @@ const PROBLEM_CODES = [
   'internal_error',
   'service_unavailable',
   'not_ready',
+  // Refused by Node's HTTP parser before routing (adapters/http/client-errors.ts).
+  'malformed_request',
+  'headers_too_large',
+  'request_timeout',
 ] as const;
 
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
@@ -40,9 +44,11 @@ export const problemItemSchema = {
  */
 export function problemSchema(status: number, code: ProblemCode, description: string) {
   const validation = code === 'validation_failed';
+  // An invalid cursor is a problem with one parameter too, and names it like a validation problem does.
+  const namesField = validation || code === 'invalid_cursor';
   return {
     type: 'object',
-    required: ['type', 'title', 'status', 'code', 'detail', 'requestId', ...(validation ? ['errors'] : [])],
+    required: ['type', 'title', 'status', 'code', 'detail', 'requestId', ...(namesField ? ['errors'] : [])],
     description,
     properties: {
       type: { type: 'string', const: problemType(code), description: 'Names the problem; stable.' },
@@ -53,6 +59,9 @@ export function problemSchema(status: number, code: ProblemCode, description: st
       requestId: { type: 'string', description: 'The X-Request-Id of the response: quote it when you report a problem.' },
       ...(validation
         ? { errors: { type: 'array', minItems: 1, items: { $ref: '#/components/schemas/ProblemItem' }, description: 'Every problem found, not just the first.' } }
+        : {}),
+      ...(code === 'invalid_cursor'
+        ? { errors: { type: 'array', minItems: 1, maxItems: 1, items: { $ref: '#/components/schemas/ProblemItem' }, description: 'The cursor parameter, at `/cursor`.' } }
         : {}),
     },
   };

@@ -381,6 +381,8 @@ export interface components {
             detail: string;
             /** @description The X-Request-Id of the response: quote it when you report a problem. */
             requestId: string;
+            /** @description The cursor parameter, at `/cursor`. */
+            errors: components["schemas"]["ProblemItem"][];
         };
         /** @description A 401: no valid key. */
         UnauthorizedProblem: {
