@@ -32,10 +32,12 @@ export interface CandidateRepository {
    */
   insertMany(cards: readonly CandidateCard[]): Promise<void>;
   /**
-   * Inserts an application's card unless the company already has a card with its externalId; then it
-   * inserts nothing and returns that earlier card. Two concurrent calls can never both insert.
+   * Inserts applications' cards (of one company, each with an externalId) in one go, except where the
+   * company already has a card with the externalId: for each card, in order, null when it was inserted,
+   * else the earlier card that holds its externalId (also one earlier in the same call). Concurrent calls
+   * can never insert two cards with one externalId.
    */
-  insertApplication(card: CandidateCard): Promise<CandidateCard | null>;
+  insertApplications(cards: readonly CandidateCard[]): Promise<(CandidateCard | null)[]>;
   update(card: CandidateCard): Promise<void>;
   /** Deletes the card and the technical cards transferred from it. */
   delete(companyId: string, id: string): Promise<boolean>;

@@ -9,6 +9,8 @@ import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { Secrets } from '../ports/secrets.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { VacancyRepository } from '../ports/vacancy-repository.port.js';
+import type { Vacancy } from '../../domain/vacancy/vacancy.js';
+import { CompanyBatches, type ItemOutcome } from './company-batches.js';
 
 export interface SubmitApplicationCommand {
   readonly companyId: string;
@@ -20,8 +22,26 @@ export type SubmitApplicationResult =
   /** `bodyDiffers`: the earlier application under this externalId had another body. */
   | { readonly status: 'duplicate'; readonly id: string; readonly bodyDiffers: boolean };
 
-/** Spec 4.3: creates a card in the first column of the vacancy's board, once per externalId and company. */
+/** A batch of one company's new applications stored by one process at the same time, at most. */
+const CONCURRENT_BATCHES = 4;
+/** Applications in one batch at most (one INSERT statement of as many rows). */
+const MAX_BATCH = 64;
+
+interface PendingApplication {
+  readonly application: InboundApplication;
+  readonly fingerprint: string;
+}
+
+/**
+ * Spec 4.3: creates a card in the first column of the vacancy's board, once per externalId and company.
+ *
+ * New applications of a company that arrive while others are being stored are stored together, in one
+ * transaction (CompanyBatches: group commit); each request is still answered for its own application,
+ * and one that fails (a missing vacancy) fails alone.
+ */
 export class SubmitApplication {
+  private readonly batches: CompanyBatches<PendingApplication, SubmitApplicationResult>;
+
   constructor(
     private readonly vacancies: VacancyRepository,
     private readonly boards: BoardRepository,
@@ -29,7 +49,12 @@ export class SubmitApplication {
     private readonly unitOfWork: UnitOfWork,
     private readonly ids: IdGenerator,
     private readonly secrets: Secrets,
-  ) {}
+  ) {
+    this.batches = new CompanyBatches((companyId, pending) => this.store(companyId, pending), {
+      concurrency: CONCURRENT_BATCHES,
+      maxItems: MAX_BATCH,
+    });
+  }
 
   async execute(command: SubmitApplicationCommand): Promise<SubmitApplicationResult> {
     const { companyId, application } = command;
@@ -39,37 +64,71 @@ export class SubmitApplication {
     // (a stored card does not stop being the answer).
     const known = await this.candidates.findByExternalId(companyId, application.externalId);
     if (known !== null) return duplicateOf(known, fingerprint);
-    // An append: applications of one company are stored side by side, not one after another; two copies
-    // of one externalId racing each other are settled by the store's insert (at most one card).
-    return this.unitOfWork.run(companyId, 'append', async ({ now }) => {
-      // Rule 5: a missing vacancy and another company's vacancy look the same.
-      const vacancy = await this.vacancies.findById(companyId, application.vacancyId);
-      if (vacancy === null) {
-        // A repeat stays a duplicate after its vacancy was deleted, also when its first copy was stored meanwhile.
-        const earlier = await this.candidates.findByExternalId(companyId, application.externalId);
-        if (earlier !== null) return duplicateOf(earlier, fingerprint);
-        throw new NotFoundError('vacancy', `Vacancy ${application.vacancyId} not found.`);
-      }
-      const board = (await this.boards.find(companyId, vacancy.id)) ?? Board.create(companyId, vacancy.id);
+    return this.batches.submit(companyId, { application, fingerprint });
+  }
 
-      const card = CandidateCard.fromApplication({
-        id: this.ids.newId(),
-        companyId,
-        vacancyId: vacancy.id,
-        stage: board.firstColumn,
-        externalId: application.externalId,
-        source: application.source ?? DEFAULT_APPLICATION_SOURCE,
-        coverLetter: application.coverLetter,
-        person: { ...application.candidate, gender: null, citizenship: [] },
-        resume: application.resume,
-        referral: application.referral,
-        requestFingerprint: fingerprint,
-        now,
+  /**
+   * An append: applications of one company are stored side by side, not one after another; copies of one
+   * externalId racing each other, in this batch or another, are settled by the store's insert (one card).
+   */
+  private store(companyId: string, pending: readonly PendingApplication[]): Promise<ItemOutcome<SubmitApplicationResult>[]> {
+    return this.unitOfWork.run(companyId, 'append', async ({ now }) => {
+      const outcomes: ItemOutcome<SubmitApplicationResult>[] = [];
+      const vacancies = new Map<string, Vacancy | null>();
+      const boards = new Map<string, Board>();
+      const cards: { readonly index: number; readonly card: CandidateCard }[] = [];
+      const missingVacancy: number[] = [];
+      for (const [index, { application, fingerprint }] of pending.entries()) {
+        if (!vacancies.has(application.vacancyId)) vacancies.set(application.vacancyId, await this.vacancies.findById(companyId, application.vacancyId));
+        const vacancy = vacancies.get(application.vacancyId) ?? null;
+        // Rule 5: a missing vacancy and another company's vacancy look the same.
+        if (vacancy === null) {
+          missingVacancy.push(index);
+          continue;
+        }
+        let board = boards.get(vacancy.id);
+        if (board === undefined) {
+          board = (await this.boards.find(companyId, vacancy.id)) ?? Board.create(companyId, vacancy.id);
+          boards.set(vacancy.id, board);
+        }
+        try {
+          cards.push({ index, card: this.cardOf(companyId, vacancy, board, application, fingerprint, now) });
+        } catch (error) {
+          outcomes[index] = { error };
+        }
+      }
+      const earlier = await this.candidates.insertApplications(cards.map(({ card }) => card));
+      cards.forEach(({ index, card }, position) => {
+        const raced = earlier[position] ?? null;
+        outcomes[index] = { value: raced === null ? { status: 'created', id: card.id } : duplicateOf(raced, pending[index]?.fingerprint as string) };
       });
-      // A first copy stored since the check above (a concurrent request) makes the insert a no-op.
-      const raced = await this.candidates.insertApplication(card);
-      if (raced !== null) return duplicateOf(raced, fingerprint);
-      return { status: 'created', id: card.id };
+      // A repeat stays a duplicate after its vacancy was deleted, also when its first copy was stored meanwhile.
+      for (const index of missingVacancy) {
+        const { application, fingerprint } = pending[index] as PendingApplication;
+        const stored = await this.candidates.findByExternalId(companyId, application.externalId);
+        outcomes[index] =
+          stored !== null
+            ? { value: duplicateOf(stored, fingerprint) }
+            : { error: new NotFoundError('vacancy', `Vacancy ${application.vacancyId} not found.`) };
+      }
+      return outcomes;
+    });
+  }
+
+  private cardOf(companyId: string, vacancy: Vacancy, board: Board, application: InboundApplication, fingerprint: string, now: Date): CandidateCard {
+    return CandidateCard.fromApplication({
+      id: this.ids.newId(),
+      companyId,
+      vacancyId: vacancy.id,
+      stage: board.firstColumn,
+      externalId: application.externalId,
+      source: application.source ?? DEFAULT_APPLICATION_SOURCE,
+      coverLetter: application.coverLetter,
+      person: { ...application.candidate, gender: null, citizenship: [] },
+      resume: application.resume,
+      referral: application.referral,
+      requestFingerprint: fingerprint,
+      now,
     });
   }
 }

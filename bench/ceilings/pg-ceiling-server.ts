@@ -6,7 +6,8 @@ import { v7 } from 'uuid';
 /**
  * The in-run ceiling of the bench: node:http and pg with nothing between them. It runs the SQL of the
  * service's list queries (adapters/persistence/postgres/vacancy-list-query.ts, candidate-list-query.ts) and of
- * its application insert (mikro-orm-candidate-repository.ts, insertApplication) with bound parameters, on a
+ * its application insert (mikro-orm-candidate-repository.ts, insertApplications, one row a request: the ceiling
+ * does not batch) with bound parameters, on a
  * pool of the service's size, and answers with JSON.stringify. No framework, no key check, no rate limit,
  * no transaction or company lock, no validation beyond JSON.parse: what is left is what any implementation
  * pays for the database and the bytes. Env: DATABASE_URL, PORT, HOST, COMPANY_ID, DB_POOL_MAX (10).

@@ -28,18 +28,36 @@ export function candidateRepositoryContract(factory: AdapterFactory): void {
       const { companyId, vacancyId } = await aCompanyWithVacancy();
       const first = anApplicationCard({ companyId, vacancyId, externalId: 'same' });
       const second = anApplicationCard({ companyId, vacancyId, externalId: 'same' });
-      expect(await adapters().candidates.insertApplication(first)).to.equal(null);
-      expect((await adapters().candidates.insertApplication(second))?.id).to.equal(first.id);
+      expect(await adapters().candidates.insertApplications([first])).to.deep.equal([null]);
+      expect((await adapters().candidates.insertApplications([second])).map((earlier) => earlier?.id)).to.deep.equal([first.id]);
       const other = await aCompanyWithVacancy();
-      expect(await adapters().candidates.insertApplication(anApplicationCard({ ...other, externalId: 'same' }))).to.equal(null);
+      expect(await adapters().candidates.insertApplications([anApplicationCard({ ...other, externalId: 'same' })])).to.deep.equal([null]);
       const listed = await adapters().candidates.list({ companyId, since: null, vacancyId: null, after: null, limit: 10 });
       expect(listed.map((c) => c.id)).to.deep.equal([first.id]);
+    });
+
+    it('inserts a batch of applications, answering each with null or the earlier card of its externalId', async () => {
+      const { companyId, vacancyId } = await aCompanyWithVacancy();
+      const stored = anApplicationCard({ companyId, vacancyId, externalId: 'stored' });
+      await adapters().candidates.insertApplications([stored]);
+      const batch = [
+        anApplicationCard({ companyId, vacancyId, externalId: 'new-1' }),
+        anApplicationCard({ companyId, vacancyId, externalId: 'stored' }),
+        anApplicationCard({ companyId, vacancyId, externalId: 'new-2' }),
+        anApplicationCard({ companyId, vacancyId, externalId: 'new-1' }),
+        anApplicationCard({ companyId, vacancyId, externalId: "o'; drop table candidates; --\\\"{}" }),
+      ];
+      const results = await adapters().candidates.insertApplications(batch);
+      expect(results.map((earlier) => earlier?.id ?? null)).to.deep.equal([null, stored.id, null, batch[0]?.id, null]);
+      const listed = await adapters().candidates.list({ companyId, since: null, vacancyId: null, after: null, limit: 10 });
+      expect(listed.map((c) => c.externalId).sort()).to.deep.equal(["o'; drop table candidates; --\\\"{}", 'new-1', 'new-2', 'stored'].sort());
+      expect((await adapters().candidates.insertApplications([batch[4] as CandidateCard])).map((earlier) => earlier?.id)).to.deep.equal([batch[4]?.id]);
     });
 
     it('never inserts two cards for concurrent applications with one externalId', async () => {
       const { companyId, vacancyId } = await aCompanyWithVacancy();
       const cards = Array.from({ length: 10 }, () => anApplicationCard({ companyId, vacancyId, externalId: 'race' }));
-      const results = await Promise.all(cards.map((card) => adapters().candidates.insertApplication(card)));
+      const results = (await Promise.all(cards.map((card) => adapters().candidates.insertApplications([card])))).map(([result]) => result);
       expect(results.filter((r) => r === null)).to.have.length(1);
       const winner = cards[results.indexOf(null)] as CandidateCard;
       expect(results.filter((r) => r !== null).every((r) => r?.id === winner.id)).to.equal(true);

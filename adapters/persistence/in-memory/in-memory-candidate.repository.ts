@@ -38,13 +38,16 @@ export class InMemoryCandidateRepository implements CandidateRepository {
     }
   }
 
-  async insertApplication(card: CandidateCard): Promise<CandidateCard | null> {
+  async insertApplications(cards: readonly CandidateCard[]): Promise<(CandidateCard | null)[]> {
     // Check and insert in one synchronous step, as the unique index makes them one step in PostgreSQL.
-    const externalId = card.toSnapshot().externalId;
-    const earlier = externalId === null ? null : this.findWhere(card.companyId, (row) => row.externalId === externalId);
-    if (earlier !== null) return earlier;
-    this.insertNow(card);
-    return null;
+    return cards.map((card) => {
+      const externalId = card.toSnapshot().externalId;
+      if (externalId === null) throw new Error('insertApplications needs cards with an externalId.');
+      const earlier = this.findWhere(card.companyId, (row) => row.externalId === externalId);
+      if (earlier !== null) return earlier;
+      this.insertNow(card);
+      return null;
+    });
   }
 
   /** The unique constraints of the PostgreSQL schema, enforced the same way. */

@@ -2,11 +2,32 @@ import type { EntityManager, Knex, MikroORM } from '@mikro-orm/postgresql';
 import type { CandidateListQuery, CandidateRepository, CandidateView } from '../../../application/ports/candidate-repository.port.js';
 import type { CandidateCard } from '../../../domain/candidate/candidate-card.js';
 import { listCandidateViews } from './candidate-list-query.js';
-import { readCandidateRow } from './point-reads.js';
-import { CandidateRowSchema } from './entities/candidate.entity.js';
+import { readCandidateRow, readCandidateRowsByExternalIds } from './point-reads.js';
+import { CandidateRowSchema, type CandidateRow } from './entities/candidate.entity.js';
 import { candidateColumns, fromCandidateRow, toCandidateRow } from './row-mapping/candidate-row-mapping.js';
 import { jsonb } from './sql-values.js';
 import { activeTransaction, withEntityManager } from './transaction-scope.js';
+
+const APPLICATION_COLUMNS = `company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral,
+  technical, origin_card_id, request_fingerprint, source_ref, created_at, card_updated_at, resume_updated_at`;
+const APPLICATION_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?::timestamptz, ?::timestamptz, ?::timestamptz)';
+
+/** Inserts the rows that no card of the company holds the externalId of; returns the externalIds inserted. */
+async function insertApplicationRows(em: EntityManager, rows: readonly CandidateRow[]): Promise<Set<string>> {
+  const inserted = await em.execute<{ external_id: string }[]>(
+    `insert into candidates (${APPLICATION_COLUMNS})
+     values ${rows.map(() => APPLICATION_VALUES).join(', ')}
+     on conflict (company_id, external_id) where external_id is not null do nothing
+     returning external_id`,
+    rows.flatMap((row) => [
+      row.companyId, row.id, row.vacancyId, row.stage, row.source, row.externalId, row.coverLetter,
+      jsonb(row.person), jsonb(row.resume), row.referral === null ? null : jsonb(row.referral),
+      row.technical, row.originCardId, row.requestFingerprint, row.sourceRef,
+      row.createdAt, row.cardUpdatedAt, row.resumeUpdatedAt,
+    ]),
+  );
+  return new Set(inserted.map((row) => row.external_id));
+}
 
 /** Rows per INSERT statement of insertMany: big enough to save round trips, small enough for one statement. */
 const INSERT_MANY_CHUNK = 200;
@@ -50,35 +71,40 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
   }
 
   /**
-   * INSERT ... ON CONFLICT DO NOTHING on the unique index of (company_id, external_id): of two concurrent
-   * calls PostgreSQL lets one insert and makes the other wait for it, then do nothing. The loser then
-   * reads the winner's row (READ COMMITTED: the next statement sees the commit it waited for).
+   * One multi-row INSERT … ON CONFLICT DO NOTHING for the batch; the cards it did not insert lost to an
+   * earlier card with their externalId, committed or committing: the unique index made the insert wait for
+   * that one, and a read in the next statement sees it (READ COMMITTED). A card whose earlier holder was
+   * deleted between the two statements is tried again.
    */
-  insertApplication(card: CandidateCard): Promise<CandidateCard | null> {
-    const row = toCandidateRow(card);
-    const externalId = row.externalId;
-    if (externalId === null) return Promise.reject(new Error('insertApplication needs a card with an externalId.'));
+  insertApplications(cards: readonly CandidateCard[]): Promise<(CandidateCard | null)[]> {
+    const rows = cards.map(toCandidateRow);
+    const companyId = rows[0]?.companyId;
+    if (companyId === undefined) return Promise.resolve([]);
+    if (rows.some((row) => row.externalId === null || row.companyId !== companyId)) {
+      return Promise.reject(new Error('insertApplications needs cards of one company, each with an externalId.'));
+    }
+    const externalIdOf = (index: number) => rows[index]?.externalId as string;
+    // The first card of each externalId is the one to insert; later ones in the batch answer with it.
+    const firstOf = new Map<string, number>();
+    rows.forEach((_, index) => {
+      if (!firstOf.has(externalIdOf(index))) firstOf.set(externalIdOf(index), index);
+    });
     return withEntityManager(this.orm, async (em) => {
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const inserted = await em.execute<{ id: string }[]>(
-          `insert into candidates (company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral,
-                                   technical, origin_card_id, request_fingerprint, source_ref, created_at, card_updated_at, resume_updated_at)
-           values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?::timestamptz, ?::timestamptz, ?::timestamptz)
-           on conflict (company_id, external_id) where external_id is not null do nothing
-           returning id`,
-          [
-            row.companyId, row.id, row.vacancyId, row.stage, row.source, externalId, row.coverLetter,
-            jsonb(row.person), jsonb(row.resume), row.referral === null ? null : jsonb(row.referral),
-            row.technical, row.originCardId, row.requestFingerprint, row.sourceRef,
-            row.createdAt, row.cardUpdatedAt, row.resumeUpdatedAt,
-          ],
-        );
-        if (inserted.length > 0) return null;
-        const earlier = await this.findByExternalId(row.companyId, externalId);
-        // Deleted between the conflict and the read: the externalId is free again, so try once more.
-        if (earlier !== null) return earlier;
+      const earlier = new Map<string, CandidateCard>();
+      let pending = [...firstOf.values()];
+      for (let attempt = 0; attempt < 3 && pending.length > 0; attempt++) {
+        const inserted = await insertApplicationRows(em, pending.map((index) => rows[index] as CandidateRow));
+        const lost = pending.filter((index) => !inserted.has(externalIdOf(index)));
+        const holders = await readCandidateRowsByExternalIds(em, companyId, lost.map(externalIdOf));
+        for (const holder of holders) earlier.set(holder.externalId as string, fromCandidateRow(holder));
+        pending = lost.filter((index) => !earlier.has(externalIdOf(index)));
       }
-      throw new Error(`Could not insert or find the application with externalId ${externalId}.`);
+      if (pending.length > 0) throw new Error(`Could not insert or find the applications with externalIds ${pending.map(externalIdOf).join(', ')}.`);
+      return rows.map((row, index) => {
+        const externalId = row.externalId as string;
+        const first = firstOf.get(externalId) as number;
+        return earlier.get(externalId) ?? (first === index ? null : (cards[first] as CandidateCard));
+      });
     });
   }
 

@@ -18,8 +18,22 @@ const CANDIDATE_COLUMNS = `company_id, id, vacancy_id, stage, source, external_i
 /** The card with this id, externalId or board reference, of the company; technical cards included. */
 export async function readCandidateRow(em: EntityManager, companyId: string, key: 'id' | 'external_id' | 'source_ref', value: string): Promise<CandidateRow | null> {
   const rows = await em.execute<Raw[]>(`select ${CANDIDATE_COLUMNS} from candidates where company_id = ? and ${key} = ?`, [companyId, value]);
-  const r = rows[0];
-  if (r === undefined) return null;
+  return rows[0] === undefined ? null : candidateRowOf(rows[0]);
+}
+
+/** The company's cards with these externalIds (in no particular order). */
+export async function readCandidateRowsByExternalIds(em: EntityManager, companyId: string, externalIds: readonly string[]): Promise<CandidateRow[]> {
+  if (externalIds.length === 0) return [];
+  // The ids travel as one JSON parameter: no quoting of our own, and one statement shape whatever their number.
+  const rows = await em.execute<Raw[]>(
+    `select ${CANDIDATE_COLUMNS} from candidates
+      where company_id = ? and external_id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
+    [companyId, JSON.stringify(externalIds)],
+  );
+  return rows.map(candidateRowOf);
+}
+
+function candidateRowOf(r: Raw): CandidateRow {
   return {
     companyId: r.company_id, id: r.id, vacancyId: r.vacancy_id, stage: r.stage, source: r.source, externalId: r.external_id,
     coverLetter: r.cover_letter, person: r.person, resume: r.resume, referral: r.referral, technical: r.technical,

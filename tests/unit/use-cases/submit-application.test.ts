@@ -159,6 +159,31 @@ describe('SubmitApplication (POST /applications)', () => {
     expect(await world().allCandidates(companyId)).to.deep.equal([]);
   });
 
+  it('answers each of many concurrent applications for itself: created, duplicate, not found or invalid', async () => {
+    const companyId = await world().company();
+    const vacancy = await world().vacancy(companyId);
+    // The first few start batches of their own; the five after them wait and are stored as one batch.
+    const fillers = ['f1', 'f2', 'f3', 'f4'].map((externalId) => world().apply(companyId, { vacancyId: vacancy.id, externalId }));
+    const settled = await Promise.all(
+      [
+        world().apply(companyId, { vacancyId: vacancy.id, externalId: 'a' }),
+        world().apply(companyId, { vacancyId: 'missing', externalId: 'b' }),
+        world().apply(companyId, { vacancyId: vacancy.id, externalId: 'a' }),
+        world().apply(companyId, { vacancyId: vacancy.id, externalId: 'c', candidate: { name: ' ', email: null, phone: null, location: null, birthDate: null } }),
+        world().apply(companyId, { vacancyId: vacancy.id, externalId: 'd' }),
+      ].map((answer) => answer.then((result) => result, (error: Error) => error)),
+    );
+    const [first, missing, repeat, invalid, other] = settled;
+    expect(first).to.include({ status: 'created' });
+    expect(missing).to.be.instanceOf(NotFoundError);
+    expect(repeat).to.deep.equal({ status: 'duplicate', id: (first as { id: string }).id, bodyDiffers: false });
+    expect(invalid).to.be.instanceOf(ValidationError);
+    expect(pointersOf(invalid)).to.deep.equal(['/candidate/name']);
+    expect(other).to.include({ status: 'created' });
+    expect((await Promise.all(fillers)).map((result) => result.status)).to.deep.equal(['created', 'created', 'created', 'created']);
+    expect((await world().allCandidates(companyId)).map((card) => card.externalId).sort()).to.deep.equal(['a', 'd', 'f1', 'f2', 'f3', 'f4']);
+  });
+
   it('keeps a card without referral as not a referral', async () => {
     const companyId = await world().company();
     const { id } = await world().apply(companyId, { vacancyId: (await world().vacancy(companyId)).id, referral: null });
