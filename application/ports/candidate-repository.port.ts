@@ -24,6 +24,8 @@ export interface CandidateRepository {
   /** Any card of the company, technical ones included. */
   findById(companyId: string, id: string): Promise<CandidateCard | null>;
   findByExternalId(companyId: string, externalId: string): Promise<CandidateCard | null>;
+  /** The company's cards that hold these externalIds, in no particular order (one read for many). */
+  findByExternalIds(companyId: string, externalIds: readonly string[]): Promise<CandidateCard[]>;
   findBySourceRef(companyId: string, sourceRef: string): Promise<CandidateCard | null>;
   insert(card: CandidateCard): Promise<void>;
   /**

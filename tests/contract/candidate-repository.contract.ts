@@ -54,6 +54,17 @@ export function candidateRepositoryContract(factory: AdapterFactory): void {
       expect((await adapters().candidates.insertApplications([batch[4] as CandidateCard])).map((earlier) => earlier?.id)).to.deep.equal([batch[4]?.id]);
     });
 
+    it('finds the cards of many externalIds in one call, of the company only', async () => {
+      const { companyId, vacancyId } = await aCompanyWithVacancy();
+      const cards = ['x-1', 'x-2', "x'3\\"].map((externalId) => anApplicationCard({ companyId, vacancyId, externalId }));
+      await adapters().candidates.insertApplications(cards);
+      const other = await aCompanyWithVacancy();
+      await adapters().candidates.insertApplications([anApplicationCard({ ...other, externalId: 'x-4' })]);
+      const found = await adapters().candidates.findByExternalIds(companyId, ['x-1', "x'3\\", 'x-4', 'absent']);
+      expect(found.map((card) => card.id).sort()).to.deep.equal([cards[0]?.id, cards[2]?.id].sort());
+      expect(await adapters().candidates.findByExternalIds(companyId, [])).to.deep.equal([]);
+    });
+
     it('never inserts two cards for concurrent applications with one externalId', async () => {
       const { companyId, vacancyId } = await aCompanyWithVacancy();
       const cards = Array.from({ length: 10 }, () => anApplicationCard({ companyId, vacancyId, externalId: 'race' }));

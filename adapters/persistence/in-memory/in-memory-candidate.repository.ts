@@ -16,6 +16,15 @@ export class InMemoryCandidateRepository implements CandidateRepository {
     return this.findWhere(companyId, (row) => row.externalId === externalId);
   }
 
+  async findByExternalIds(companyId: string, externalIds: readonly string[]): Promise<CandidateCard[]> {
+    const wanted = new Set(externalIds);
+    const found: CandidateCard[] = [];
+    for (const row of this.db.candidates.values()) {
+      if (row.companyId === companyId && row.externalId !== null && wanted.has(row.externalId)) found.push(CandidateCard.restore(row));
+    }
+    return found;
+  }
+
   async findBySourceRef(companyId: string, sourceRef: string): Promise<CandidateCard | null> {
     return this.findWhere(companyId, (row) => row.sourceRef === sourceRef);
   }

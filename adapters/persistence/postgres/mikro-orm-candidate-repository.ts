@@ -43,6 +43,11 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
     return this.findOne(companyId, 'external_id', externalId);
   }
 
+  async findByExternalIds(companyId: string, externalIds: readonly string[]): Promise<CandidateCard[]> {
+    const rows = await withEntityManager(this.orm, (em) => readCandidateRowsByExternalIds(em, companyId, externalIds));
+    return rows.map(fromCandidateRow);
+  }
+
   findBySourceRef(companyId: string, sourceRef: string): Promise<CandidateCard | null> {
     return this.findOne(companyId, 'source_ref', sourceRef);
   }
