@@ -119,19 +119,24 @@ describe('Sync on PostgreSQL never loses a change whose write was open during a 
   }
 
   it('delivers an application stored while a pass was running, with the company lock', async () => {
-    expect(await applicationScenario({})).to.deep.equal({ seen: ['late'], readerWaited: true });
+    expect(await applicationScenario({ barrierReuseMs: 0 })).to.deep.equal({ seen: ['late'], readerWaited: true });
   });
 
   it('loses that application without the company lock', async () => {
-    expect(await applicationScenario({ companyLock: false })).to.deep.equal({ seen: [], readerWaited: false });
+    expect(await applicationScenario({ companyLock: false, barrierReuseMs: 0 })).to.deep.equal({ seen: [], readerWaited: false });
   });
 
   it('delivers a candidate change committed while a pass was running, with the company lock', async () => {
-    expect(await candidateScenario({})).to.deep.equal({ seen: ['NEW', 'INTERVIEW'], readerWaited: true });
+    expect(await candidateScenario({ barrierReuseMs: 0 })).to.deep.equal({ seen: ['NEW', 'INTERVIEW'], readerWaited: true });
+  });
+
+  it('delivers it as well when the pass reuses a barrier taken before the write began, without waiting for it', async () => {
+    // The first pass's barrier serves the second: the write took the lock after it, so its stamp is later.
+    expect(await candidateScenario({ barrierReuseMs: 60_000 })).to.deep.equal({ seen: ['NEW', 'INTERVIEW'], readerWaited: false });
   });
 
   it('loses that change without the company lock: the protocol is what delivers it', async () => {
-    expect(await candidateScenario({ companyLock: false })).to.deep.equal({ seen: ['NEW'], readerWaited: false });
+    expect(await candidateScenario({ companyLock: false, barrierReuseMs: 0 })).to.deep.equal({ seen: ['NEW'], readerWaited: false });
   });
 
   /** The same with a vacancy whose status changes; returns the statuses the client saw. */
@@ -159,10 +164,34 @@ describe('Sync on PostgreSQL never loses a change whose write was open during a 
   }
 
   it('delivers a vacancy change committed while a pass was running, with the company lock', async () => {
-    expect(await vacancyScenario({})).to.deep.equal({ seen: ['open', 'paused'], readerWaited: true });
+    expect(await vacancyScenario({ barrierReuseMs: 0 })).to.deep.equal({ seen: ['open', 'paused'], readerWaited: true });
   });
 
   it('loses that vacancy change without the company lock', async () => {
-    expect(await vacancyScenario({ companyLock: false })).to.deep.equal({ seen: ['open'], readerWaited: false });
+    expect(await vacancyScenario({ companyLock: false, barrierReuseMs: 0 })).to.deep.equal({ seen: ['open'], readerWaited: false });
+  });
+
+  it('lets concurrent reads of a company share one barrier, each seeing the write it waited for', async () => {
+    const gate = new WriteGate();
+    const useCases = postgresUseCases(database(), { beforeCommit: gate.seam, barrierReuseMs: 0 });
+    const { id: companyId } = await useCases.createCompany.execute({ name: 'ТОО «Синхрон»' });
+    const [vacancy] = await useCases.upsertVacancies.execute({ companyId, vacancies: [aVacancyInput()] });
+    const { id } = await useCases.submitApplication.execute({ companyId, application: anApplication({ vacancyId: vacancy?.id as string, externalId: 'a' }) });
+
+    gate.arm();
+    const writer = useCases.moveCandidate.execute({ companyId, id, stage: 'INTERVIEW' });
+    const writeNow = await gate.held;
+    const reads = Array.from({ length: 6 }, () => useCases.listCandidates.execute({ companyId, since: null, vacancyId: null, limit: 10, cursor: null }));
+    for (let i = 0; i < 200 && (await probe.lockWaiters()) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const waiters = await probe.lockWaiters();
+    gate.release();
+    await writer;
+    const results = await Promise.all(reads);
+
+    expect(waiters, 'one barrier statement waits for the write, not one per read').to.equal(1);
+    expect(results.map((r) => r.page.items.map((c) => c.stage))).to.deep.equal(results.map(() => ['INTERVIEW']));
+    expect(new Set(results.map((r) => r.watermark.getTime())).size).to.equal(1);
+    expect(results[0]?.watermark.getTime()).to.be.at.least(writeNow.getTime());
   });
 });

@@ -65,6 +65,15 @@ export class DatabaseProbe {
     }
   }
 
+  /** How many advisory lock requests of this database are waiting now. */
+  async lockWaiters(): Promise<number> {
+    const { rows } = await this.client.query<{ n: number }>(
+      `select count(*)::int as n from pg_locks l join pg_database d on d.oid = l.database
+        where l.locktype = 'advisory' and not l.granted and d.datname = current_database()`,
+    );
+    return rows[0]?.n ?? 0;
+  }
+
   /** Waits until the database clock has passed `moment` by at least a millisecond. */
   async waitForClockPast(moment: Date): Promise<void> {
     for (;;) {

@@ -16,6 +16,20 @@ export interface MikroOrmUnitOfWorkOptions {
   readonly beforeCommit?: (transaction: { readonly companyId: string; readonly mode: LockMode; readonly now: Date }) => Promise<void>;
   /** Test seam: false leaves out the company lock, to show that sync then loses changes. Default true. */
   readonly companyLock?: boolean;
+  /**
+   * How long a company's completed read barrier serves later reads, in ms (default 100; 0: only reads
+   * that arrive while it is in flight share it). Longer saves a round trip on more reads and makes their
+   * watermarks that much older, which is safe (see `barrier`).
+   */
+  readonly barrierReuseMs?: number;
+}
+
+const DEFAULT_BARRIER_REUSE_MS = 100;
+
+interface Barrier {
+  readonly now: Promise<Date>;
+  /** performance.now() when it completed; undefined while in flight. */
+  completedAt?: number;
 }
 
 /**
@@ -35,6 +49,9 @@ export interface MikroOrmUnitOfWorkOptions {
  * A database that cannot be reached, here or in a repository call inside, surfaces as StoreUnavailableError.
  */
 export class MikroOrmUnitOfWork implements UnitOfWork {
+  /** The latest barrier of each company: in flight, or completed not long ago. */
+  private readonly barriers = new Map<string, Barrier>();
+
   constructor(
     private readonly orm: MikroORM,
     private readonly options: MikroOrmUnitOfWorkOptions = {},
@@ -75,8 +92,37 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
   }
 
   private async read<T>(companyId: string, work: (scope: TransactionScope) => Promise<T>): Promise<T> {
-    const now = await storeCall(() => this.lockThenReadClock(freshEntityManager(this.orm), companyId, 'read'));
-    return work({ now });
+    const now = await this.barrier(companyId);
+    return work({ now: new Date(now.getTime()) });
+  }
+
+  /**
+   * Reads of a company share barriers: the one in flight, or one that completed less than
+   * `barrierReuseMs` ago. Any barrier that ended before a read's statements start serves that read
+   * (ADR 9): a write those statements miss had not committed when they started, so it did not hold the
+   * lock when the barrier was granted (the barrier waited for every holder to commit), and took it after
+   * the barrier let go: its clock, and its rows' stamps, are later than the barrier's clock. An older
+   * barrier only makes the watermark older (a client's next pass then sees a little again), never unsafe.
+   */
+  private barrier(companyId: string): Promise<Date> {
+    const reuseMs = this.options.barrierReuseMs ?? DEFAULT_BARRIER_REUSE_MS;
+    const latest = this.barriers.get(companyId);
+    if (latest !== undefined && (latest.completedAt === undefined || performance.now() - latest.completedAt <= reuseMs)) return latest.now;
+    const barrier: Barrier = { now: storeCall(() => this.lockThenReadClock(freshEntityManager(this.orm), companyId, 'read')) };
+    this.barriers.set(companyId, barrier);
+    barrier.now.then(
+      () => {
+        barrier.completedAt = performance.now();
+        // Forgotten once too old to serve, so that the map holds only the companies read just now.
+        setTimeout(() => {
+          if (this.barriers.get(companyId) === barrier) this.barriers.delete(companyId);
+        }, reuseMs).unref();
+      },
+      () => {
+        if (this.barriers.get(companyId) === barrier) this.barriers.delete(companyId);
+      },
+    );
+    return barrier.now;
   }
 
   /** The lock, then the clock: one round trip in the usual case, since every request pays for each one. */
