@@ -56,12 +56,21 @@ describe('Sync on PostgreSQL never loses a change whose write was open during a 
   afterEach(() => probe.close());
 
   /**
-   * A client synced up to a watermark. A write (a candidate moves to INTERVIEW) is held open at COMMIT
-   * while the client makes its next pass; it commits; the client makes one more pass from the watermark
-   * it was given. Returns the stages the client saw for that candidate, in order, and whether its pass
-   * had to wait for the write.
+   * With a write held open at the gate: the client's pass from `since`, whether it waited for the write,
+   * then the write let go, and one more pass from the watermark that pass gave.
    */
-  async function candidateScenario(options: Omit<MikroOrmUnitOfWorkOptions, 'beforeCommit'>): Promise<Outcome> {
+  async function passesAroundHeldWrite<T>(gate: WriteGate, writer: Promise<unknown>, pass: (since: Date) => Promise<Pass<T>>, since: Date) {
+    const second = pass(since);
+    const readerWaited = await probe.waitsForLock(second);
+    gate.release();
+    await writer;
+    const secondPass = await second;
+    const third = await pass(secondPass.watermark);
+    return { passes: [secondPass, third], readerWaited };
+  }
+
+  /** A company with one vacancy and three applications (externalIds a, b, c), on use cases with a write gate. */
+  async function threeApplications(options: Omit<MikroOrmUnitOfWorkOptions, 'beforeCommit'>) {
     const gate = new WriteGate();
     const useCases = postgresUseCases(database(), { ...options, beforeCommit: gate.seam });
     const { id: companyId } = await useCases.createCompany.execute({ name: 'ТОО «Синхрон»' });
@@ -69,6 +78,17 @@ describe('Sync on PostgreSQL never loses a change whose write was open during a 
     const vacancyId = vacancy?.id as string;
     const ids: string[] = [];
     for (const externalId of ['a', 'b', 'c']) ids.push((await useCases.submitApplication.execute({ companyId, application: anApplication({ vacancyId, externalId }) })).id);
+    return { gate, useCases, companyId, vacancyId, ids };
+  }
+
+  /**
+   * A client synced up to a watermark. A write (a candidate moves to INTERVIEW) is held open at COMMIT
+   * while the client makes its next pass; it commits; the client makes one more pass from the watermark
+   * it was given. Returns the stages the client saw for that candidate, in order, and whether its pass
+   * had to wait for the write.
+   */
+  async function candidateScenario(options: Omit<MikroOrmUnitOfWorkOptions, 'beforeCommit'>): Promise<Outcome> {
+    const { gate, useCases, companyId, ids } = await threeApplications(options);
     const moved = ids[1] as string;
     const first = await candidatePass(useCases, companyId, null);
     const seen = first.items.filter((c) => c.id === moved).map((c) => c.stage as string);
@@ -78,14 +98,9 @@ describe('Sync on PostgreSQL never loses a change whose write was open during a 
     const writeNow = await gate.held;
     // Make "the change is older than the reader's clock" certain, not a matter of milliseconds.
     await probe.waitForClockPast(writeNow);
-    const second = candidatePass(useCases, companyId, first.watermark);
-    const readerWaited = await probe.waitsForLock(second);
-    gate.release();
-    await writer;
-    const secondPass = await second;
-    const third = await candidatePass(useCases, companyId, secondPass.watermark);
+    const { passes, readerWaited } = await passesAroundHeldWrite(gate, writer, (since) => candidatePass(useCases, companyId, since), first.watermark);
 
-    for (const pass of [secondPass, third]) seen.push(...pass.items.filter((c) => c.id === moved).map((c) => c.stage as string));
+    for (const pass of passes) seen.push(...pass.items.filter((c) => c.id === moved).map((c) => c.stage as string));
     return { seen, readerWaited };
   }
 
@@ -94,12 +109,7 @@ describe('Sync on PostgreSQL never loses a change whose write was open during a 
    * them): returns the externalIds of the new cards the client saw, pass after pass.
    */
   async function applicationScenario(options: Omit<MikroOrmUnitOfWorkOptions, 'beforeCommit'>): Promise<Outcome> {
-    const gate = new WriteGate();
-    const useCases = postgresUseCases(database(), { ...options, beforeCommit: gate.seam });
-    const { id: companyId } = await useCases.createCompany.execute({ name: 'ТОО «Синхрон»' });
-    const [vacancy] = await useCases.upsertVacancies.execute({ companyId, vacancies: [aVacancyInput()] });
-    const vacancyId = vacancy?.id as string;
-    for (const externalId of ['a', 'b', 'c']) await useCases.submitApplication.execute({ companyId, application: anApplication({ vacancyId, externalId }) });
+    const { gate, useCases, companyId, vacancyId } = await threeApplications(options);
     const first = await candidatePass(useCases, companyId, null);
 
     gate.arm();
@@ -107,14 +117,9 @@ describe('Sync on PostgreSQL never loses a change whose write was open during a 
     await probe.waitForClockPast(await gate.held);
     // Another application is stored meanwhile: appends do not queue behind the open one.
     await useCases.submitApplication.execute({ companyId, application: anApplication({ vacancyId, externalId: 'alongside' }) });
-    const second = candidatePass(useCases, companyId, first.watermark);
-    const readerWaited = await probe.waitsForLock(second);
-    gate.release();
-    await writer;
-    const secondPass = await second;
-    const third = await candidatePass(useCases, companyId, secondPass.watermark);
+    const { passes, readerWaited } = await passesAroundHeldWrite(gate, writer, (since) => candidatePass(useCases, companyId, since), first.watermark);
 
-    const seen = [first, secondPass, third].flatMap((pass) => pass.items.map((c) => c.externalId as string).filter((id) => id === 'late'));
+    const seen = [first, ...passes].flatMap((pass) => pass.items.map((c) => c.externalId as string).filter((id) => id === 'late'));
     return { seen, readerWaited };
   }
 
@@ -152,14 +157,9 @@ describe('Sync on PostgreSQL never loses a change whose write was open during a 
     const changed = { ...aVacancyInput({ status: 'paused' }), id: 'v2' };
     const writer = useCases.upsertVacancies.execute({ companyId, vacancies: [changed] });
     await probe.waitForClockPast(await gate.held);
-    const second = vacancyPass(useCases, companyId, first.watermark);
-    const readerWaited = await probe.waitsForLock(second);
-    gate.release();
-    await writer;
-    const secondPass = await second;
-    const third = await vacancyPass(useCases, companyId, secondPass.watermark);
+    const { passes, readerWaited } = await passesAroundHeldWrite(gate, writer, (since) => vacancyPass(useCases, companyId, since), first.watermark);
 
-    for (const pass of [secondPass, third]) seen.push(...pass.items.filter((v) => v.id === 'v2').map((v) => v.status as string));
+    for (const pass of passes) seen.push(...pass.items.filter((v) => v.id === 'v2').map((v) => v.status as string));
     return { seen, readerWaited };
   }
 

@@ -177,12 +177,17 @@ describe(`Two instances on one PostgreSQL under concurrent traffic (RATE_LIMIT_S
       return { watermark: watermark!, pages };
     }
 
+    // The pass starts once the writers are in full swing; how much they write during it depends on the
+    // machine's speed (the pass must also outrun them to end), so the test asks only that they did.
+    while (writes < 10 && failures.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const writesBefore = writes;
     const full = await pass(null);
+    const writesDuring = writes - writesBefore;
     writing = false;
     await Promise.all([...posters, recruiter]);
     expect(failures).to.deep.equal([]);
-    expect(full.pages, 'the pass ran while the writers wrote').to.be.greaterThan(4);
-    expect(writes).to.be.greaterThan(20);
+    expect(full.pages, 'a pass of several pages').to.be.greaterThan(4);
+    expect(writesDuring, 'the writers wrote while the pass ran').to.be.greaterThan(0);
 
     await pass(full.watermark);
     const truth = await allCards(writerApi);
