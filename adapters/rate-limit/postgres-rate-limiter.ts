@@ -12,25 +12,52 @@ export interface PostgresRateLimiterOptions extends SharedStoreOptions {
 
 export const RATE_LIMIT_TABLE = 'rate_limit_buckets';
 
+/** Key of the advisory lock under which instances create the table, one after another. */
+const TABLE_CREATION_LOCK = 0x52_41_54_45;
+
 /**
  * One budget for every instance on this PostgreSQL database: a row per bucket, counted with an atomic
- * upsert. Resolves once the table exists (the library creates it with CREATE TABLE IF NOT EXISTS,
- * which concurrent starts tolerate); rejects when it cannot, so that the service does not start on a
- * store it cannot use. Once running, a failing database degrades to per-process limits.
+ * upsert. Resolves once the table exists; rejects when it cannot be created, so that the service does not
+ * start on a store it cannot use. Once running, a failing database degrades to per-process limits.
  */
-export function createPostgresRateLimiter(options: PostgresRateLimiterOptions): Promise<RateLimiter> {
+export async function createPostgresRateLimiter(options: PostgresRateLimiterOptions): Promise<RateLimiter> {
+  const tableName = options.tableName ?? RATE_LIMIT_TABLE;
+  try {
+    await createTable(options.pool, tableName);
+  } catch (error) {
+    throw new Error(`The rate-limit table could not be created: ${error instanceof Error ? error.message : String(error)}`);
+  }
   const guard = new StoreOutageGuard(options);
-  return new Promise((resolveLimiter, reject) => {
-    const limiter: RateLimiterPostgres = new RateLimiterPostgres(
-      {
-        ...budgetOptions(options.budget),
-        storeClient: options.pool,
-        storeType: 'pool',
-        tableName: options.tableName ?? RATE_LIMIT_TABLE,
-        tableCreated: false,
-        insuranceLimiter: guard.insurance(),
-      },
-      (error?: Error) => (error ? reject(new Error(`The rate-limit table could not be created: ${error.message}`)) : resolveLimiter(guard.limiterOf(limiter))),
-    );
+  const limiter = new RateLimiterPostgres({
+    ...budgetOptions(options.budget),
+    storeClient: options.pool,
+    storeType: 'pool',
+    tableName,
+    tableCreated: true,
+    insuranceLimiter: guard.insurance(),
   });
+  return guard.limiterOf(limiter);
+}
+
+/**
+ * The table rate-limiter-flexible counts in (its own layout: key, points, expire in epoch ms), created here
+ * rather than by the library: two instances starting at once both ran its CREATE TABLE IF NOT EXISTS, and
+ * PostgreSQL lets one of them fail ("type … already exists"). Under a transaction advisory lock the
+ * second waits, then finds the table.
+ */
+async function createTable(pool: pg.Pool, tableName: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query('select pg_advisory_xact_lock($1)', [TABLE_CREATION_LOCK]);
+    await client.query(
+      `create table if not exists "${tableName.replace(/"/g, '""')}" (key varchar(255) primary key, points integer not null default 0, expire bigint)`,
+    );
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
 }
