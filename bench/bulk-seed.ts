@@ -8,7 +8,7 @@ import { apportion } from '../adapters/cli/seed/seed-demo.js';
 import { SeededRandom } from '../adapters/cli/seed/seeded-random.js';
 import { NodeCryptoSecrets } from '../adapters/system/node-crypto-secrets.js';
 import { UuidV7IdGenerator } from '../adapters/system/uuid-v7-id-generator.js';
-import { canonicalApplication } from '../domain/application/inbound-application.js';
+import { canonicalApplication } from '../domain/inbound-application/inbound-application.js';
 import { CandidateCard, type NewCardParams } from '../domain/candidate/candidate-card.js';
 import { SCOPES } from '../domain/service-key/scope.js';
 import { Vacancy } from '../domain/vacancy/vacancy.js';

@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { InboundApplication } from '../../domain/application/inbound-application.js';
+import type { InboundApplication } from '../../domain/inbound-application/inbound-application.js';
 import { resumeOf } from '../../domain/candidate/resume.js';
 import { pointerToken } from '../../domain/shared/domain-error.js';
 import { validationProblem, type ProblemItem } from './problem.js';

@@ -1,4 +1,4 @@
-import { canonicalApplication } from '../../domain/application/inbound-application.js';
+import { canonicalApplication } from '../../domain/inbound-application/inbound-application.js';
 import { CandidateCard, type NewCardParams } from '../../domain/candidate/candidate-card.js';
 import type { Person, Referral } from '../../domain/candidate/person.js';
 import type { Resume } from '../../domain/candidate/resume.js';

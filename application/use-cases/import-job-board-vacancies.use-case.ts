@@ -1,4 +1,4 @@
-import { SOURCE_MAX_LENGTH } from '../../domain/application/application-limits.js';
+import { SOURCE_MAX_LENGTH } from '../../domain/inbound-application/application-limits.js';
 import { Board } from '../../domain/board/board.js';
 import { ProblemCollector, ValidationError } from '../../domain/shared/domain-error.js';
 import { checkText } from '../../domain/shared/text-rules.js';

@@ -4,7 +4,7 @@ import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import { watermarkOf } from './watermark.js';
 import { ProblemCollector } from '../../domain/shared/domain-error.js';
 import { checkText } from '../../domain/shared/text-rules.js';
-import { VACANCY_ID_MAX_LENGTH, VACANCY_ID_MIN_LENGTH } from '../../domain/application/application-limits.js';
+import { VACANCY_ID_MAX_LENGTH, VACANCY_ID_MIN_LENGTH } from '../../domain/inbound-application/application-limits.js';
 
 export interface ListCandidatesCommand {
   readonly companyId: string;

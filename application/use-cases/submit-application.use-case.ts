@@ -1,5 +1,5 @@
-import { DEFAULT_APPLICATION_SOURCE } from '../../domain/application/application-limits.js';
-import { canonicalApplication, checkApplicationKeys, type InboundApplication } from '../../domain/application/inbound-application.js';
+import { DEFAULT_APPLICATION_SOURCE } from '../../domain/inbound-application/application-limits.js';
+import { canonicalApplication, checkApplicationKeys, type InboundApplication } from '../../domain/inbound-application/inbound-application.js';
 import { Board } from '../../domain/board/board.js';
 import { CandidateCard } from '../../domain/candidate/candidate-card.js';
 import { NotFoundError } from '../../domain/shared/domain-error.js';
@@ -63,7 +63,7 @@ export class SubmitApplication {
 
   /** The stored card of each externalId, or null: one read for the batch. */
   private async findStored(companyId: string, externalIds: readonly string[]): Promise<ItemOutcome<CandidateCard | null>[]> {
-    const stored = new Map((await this.candidates.findByExternalIds(companyId, externalIds)).map((card) => [card.toSnapshot().externalId, card]));
+    const stored = new Map((await this.candidates.findByExternalIds(companyId, externalIds)).map((card) => [card.externalId, card]));
     return externalIds.map((externalId) => ({ value: stored.get(externalId) ?? null }));
   }
 

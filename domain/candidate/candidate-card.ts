@@ -1,4 +1,4 @@
-import { MANUAL_SOURCE, SOURCE_MAX_LENGTH, COVER_LETTER_MAX_LENGTH, EXTERNAL_ID_MAX_LENGTH } from '../application/application-limits.js';
+import { MANUAL_SOURCE, SOURCE_MAX_LENGTH, COVER_LETTER_MAX_LENGTH, EXTERNAL_ID_MAX_LENGTH } from '../inbound-application/application-limits.js';
 import { ConflictError, ProblemCollector } from '../shared/domain-error.js';
 import { checkText, sameData } from '../shared/text-rules.js';
 import { copyDate, laterOf } from '../shared/time.js';
@@ -128,6 +128,11 @@ export class CandidateCard {
 
   get requestFingerprint(): string | null {
     return this.state.requestFingerprint;
+  }
+
+  /** The client's own id of an application's card; null for cards made on the platform or imported. */
+  get externalId(): string | null {
+    return this.state.externalId;
   }
 
   /** The later of the card's and the resume's modification times: what `since` and the list order use. */

@@ -1,4 +1,4 @@
-import * as L from '../application/application-limits.js';
+import * as L from '../inbound-application/application-limits.js';
 import type { ProblemCollector } from '../shared/domain-error.js';
 import { checkList, checkText } from '../shared/text-rules.js';
 import type { Person, Referral } from './person.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import * as L from '../../domain/application/application-limits.js';
+import * as L from '../../domain/inbound-application/application-limits.js';
 import { aMinimalApplicationBody, aTenant, uniqueId, type Tenant } from '../support/http-fixtures.js';
 import { startTestServer, type TestServer } from '../support/http-test-server.js';
 

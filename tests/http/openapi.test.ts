@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import * as L from '../../domain/application/application-limits.js';
+import * as L from '../../domain/inbound-application/application-limits.js';
 import { PAGE_LIMIT_MAX } from '../../domain/paging/cursor.js';
 import { aFullApplicationBody, aTenant, type Tenant } from '../support/http-fixtures.js';
 import { startTestServer, type TestServer } from '../support/http-test-server.js';

@@ -4,7 +4,7 @@ import { resumeOf, type Resume } from '../../domain/candidate/resume.js';
 import { Company } from '../../domain/company/company.js';
 import { ServiceKey } from '../../domain/service-key/service-key.js';
 import { Vacancy, type VacancyInput } from '../../domain/vacancy/vacancy.js';
-import type { InboundApplication } from '../../domain/application/inbound-application.js';
+import type { InboundApplication } from '../../domain/inbound-application/inbound-application.js';
 
 let sequence = 0;
 /** A unique, readable id for test records; ascending in creation order. */

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import * as L from '../../domain/application/application-limits.js';
+import * as L from '../../domain/inbound-application/application-limits.js';
 import { hostileName, hostileText } from './hostile-input.js';
 
 /** E-mail addresses that are valid but carry quotes, plus signs and punycode. */

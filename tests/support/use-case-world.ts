@@ -3,7 +3,7 @@ import type { PortToken } from '../../application/ports/port-token.js';
 import type { CandidateView } from '../../application/ports/candidate-repository.port.js';
 import type { VacancyView } from '../../application/ports/vacancy-repository.port.js';
 import type { SubmitApplicationResult } from '../../application/use-cases/submit-application.use-case.js';
-import type { InboundApplication } from '../../domain/application/inbound-application.js';
+import type { InboundApplication } from '../../domain/inbound-application/inbound-application.js';
 import type { VacancySnapshot, VacancyInput } from '../../domain/vacancy/vacancy.js';
 import type { VacancyStatusFilter } from '../../domain/vacancy/vacancy-status.js';
 import { buildContainer, disposeContainer } from '../../infrastructure/container/build-container.js';

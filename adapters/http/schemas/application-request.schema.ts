@@ -1,4 +1,4 @@
-import * as L from '../../../domain/application/application-limits.js';
+import * as L from '../../../domain/inbound-application/application-limits.js';
 
 /**
  * The request body of POST /applications (spec 4.3): the single source of truth for validation (ajv)

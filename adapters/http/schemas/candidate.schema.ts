@@ -1,4 +1,4 @@
-import { DEFAULT_APPLICATION_SOURCE } from '../../../domain/application/application-limits.js';
+import { DEFAULT_APPLICATION_SOURCE } from '../../../domain/inbound-application/application-limits.js';
 import { closedObject, nullableNum, nullableStr, ref, str, strList, timestamp } from './schema-helpers.js';
 
 const items = (description: string, properties: Record<string, object>) => ({ type: 'array', description, items: closedObject(properties) });

@@ -1,4 +1,4 @@
-import { VACANCY_ID_MAX_LENGTH, VACANCY_ID_MIN_LENGTH } from '../../../domain/application/application-limits.js';
+import { VACANCY_ID_MAX_LENGTH, VACANCY_ID_MIN_LENGTH } from '../../../domain/inbound-application/application-limits.js';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../../../domain/paging/cursor.js';
 import { DEFAULT_VACANCY_STATUS_FILTER, VACANCY_STATUS_FILTERS } from '../../../domain/vacancy/vacancy-status.js';
 

@@ -50,7 +50,7 @@ export class InMemoryCandidateRepository implements CandidateRepository {
   async insertApplications(cards: readonly CandidateCard[]): Promise<(CandidateCard | null)[]> {
     // Check and insert in one synchronous step, as the unique index makes them one step in PostgreSQL.
     return cards.map((card) => {
-      const externalId = card.toSnapshot().externalId;
+      const externalId = card.externalId;
       if (externalId === null) throw new Error('insertApplications needs cards with an externalId.');
       const earlier = this.findWhere(card.companyId, (row) => row.externalId === externalId);
       if (earlier !== null) return earlier;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { canonicalApplication } from '../../../domain/application/inbound-application.js';
+import { canonicalApplication } from '../../../domain/inbound-application/inbound-application.js';
 import { ProblemCollector, ValidationError } from '../../../domain/shared/domain-error.js';
 import { canonicalJson, checkText, codePointLength, sameData } from '../../../domain/shared/text-rules.js';
 import { anApplication } from '../../support/builders.js';
