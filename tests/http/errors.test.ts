@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { DOMAIN_ERROR_MAPPINGS } from '../../adapters/http/error-mapping.js';
-import { ConflictError, DomainError } from '../../domain/shared/domain-error.js';
+import { ConflictError } from '../../domain/shared/domain-error.js';
 import { ApiClient } from '../support/api-client.js';
 import { aTenant } from '../support/http-fixtures.js';
 import { startTestServer } from '../support/http-test-server.js';
@@ -11,15 +11,16 @@ import { startTestServer } from '../support/http-test-server.js';
 const domainDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../domain');
 
 /**
- * Every class exported from a module under domain/ that extends DomainError. The mapping table is
- * imported the same way (dynamically), so that the classes compare by identity: under mocha with tsx
- * a static import of the test file can load a second copy of a module.
+ * Every class exported from a module under `dir` (domain/ unless a test says otherwise), in any folder
+ * depth, that extends DomainError. The mapping table is imported the same way (dynamically), so that the
+ * classes compare by identity: under mocha with tsx a static import of the test file can load a second
+ * copy of a module.
  */
-async function domainErrorClasses(DomainErrorBase: Function): Promise<Function[]> {
-  const files = readdirSync(domainDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+async function domainErrorClasses(DomainErrorBase: Function, dir = domainDir): Promise<Function[]> {
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
   const classes = new Set<Function>();
   for (const file of files) {
-    const module: Record<string, unknown> = await import(pathToFileURL(path.join(domainDir, file)).href);
+    const module: Record<string, unknown> = await import(pathToFileURL(path.join(dir, file)).href);
     for (const value of Object.values(module)) {
       if (typeof value === 'function' && value.prototype instanceof DomainErrorBase) classes.add(value);
     }
@@ -38,11 +39,35 @@ describe('Error responses', () => {
     for (const c of classes) expect(mappingOfClass(c)!.status, c.name).to.be.within(400, 499);
   });
 
-  it('would notice a new error class without a mapping', () => {
-    class BrandNewError extends DomainError {
-      readonly code = 'brand_new';
+  it('would notice a new error class without a mapping: the discovery finds one exported from a nested domain module', async () => {
+    const { DomainError: DomainErrorBase } = await import('../../domain/shared/domain-error.js');
+    const { DOMAIN_ERROR_MAPPINGS: mappings } = await import('../../adapters/http/error-mapping.js');
+    // A stand-in for domain/ with one new module two folders down, importing DomainError as domain code
+    // does; an ES module, as the project's are (outside the project, .ts would load as CommonJS).
+    const fakeDomain = mkdtempSync(path.join(tmpdir(), 'domain-errors-'));
+    try {
+      writeFileSync(path.join(fakeDomain, 'package.json'), JSON.stringify({ type: 'module' }));
+      mkdirSync(path.join(fakeDomain, 'billing', 'invoices'), { recursive: true });
+      const base = pathToFileURL(path.join(domainDir, 'shared', 'domain-error.js')).href;
+      writeFileSync(
+        path.join(fakeDomain, 'billing', 'invoices', 'invoice-errors.ts'),
+        [
+          `import { DomainError, ConflictError } from ${JSON.stringify(base)};`,
+          `export class InvoiceOverdueError extends DomainError { readonly code = 'invoice_overdue'; }`,
+          `export class InvoiceLockedError extends ConflictError {}`,
+          `export class NotAnError {}`,
+          `class UnexportedError extends DomainError { readonly code = 'unexported'; }`,
+          `export const unexported = new UnexportedError();`,
+        ].join('\n'),
+      );
+      const classes = await domainErrorClasses(DomainErrorBase, fakeDomain);
+      expect(classes.map((c) => c.name).sort()).to.deep.equal(['InvoiceLockedError', 'InvoiceOverdueError']);
+      // The previous test's check: a subclass of a mapped class needs its own entry too.
+      const unmapped = classes.filter((c) => !mappings.has(c as never)).map((c) => c.name);
+      expect(unmapped.sort()).to.deep.equal(['InvoiceLockedError', 'InvoiceOverdueError']);
+    } finally {
+      rmSync(fakeDomain, { recursive: true, force: true });
     }
-    expect(DOMAIN_ERROR_MAPPINGS.has(BrandNewError)).to.equal(false);
   });
 
   it('answer a domain error with its status, stable code and message as a problem document', async () => {
