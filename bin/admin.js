@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The package's bin (`integration-admin <command>`): the admin CLI, in TypeScript, run through tsx
-// in this process, exactly as `npm run admin -- <command>` runs it.
-import { register } from 'tsx/esm/api';
+// The package's bin (`integration-admin <command>`) and `npm run admin -- <command>`: the admin CLI, compiled
+// into dist/ (built first when dist/ is missing or older than the sources), run in this process.
+import { ensureBuilt } from './build.js';
 
-register();
-await import('../infrastructure/admin-cli.ts');
+ensureBuilt({ quiet: !process.stderr.isTTY });
+process.setSourceMapsEnabled(true);
+await import('../dist/infrastructure/admin-cli.js');

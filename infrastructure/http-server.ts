@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Container } from 'inversify';
 import { answerClientErrorsWithProblems } from '../adapters/http/client-errors.js';
@@ -7,16 +7,24 @@ import { CONFIG } from './container/infrastructure.tokens.js';
 import { resolve } from './container/typed-binding.js';
 import { openHttpDependencies } from './http-dependencies.js';
 
+/**
+ * Once every request in flight is answered, a connection still open has no request of ours on it: it is
+ * idle, or a client is half-way through sending a request it started after the drain began. The latter
+ * gets this long to finish (and is then answered with `Connection: close`) before it is cut.
+ */
+const STRAGGLER_GRACE_MS = 1_000;
+
 export interface RunningServer {
   readonly server: Server;
   /** http://host:port, without a path. */
   readonly origin: string;
   /**
-   * Stops accepting connections and waits for requests in flight, closing idle keep-alive connections.
-   * A request counts as in flight until its handler has finished, also when its client has hung up
-   * meanwhile: its work (an application being stored) still needs the databases, which the caller
-   * closes next. Requests still running after `drainTimeoutMs` (default: wait for them all) have
-   * their connections cut, and are waited for no longer.
+   * Drains: stops accepting connections, answers every later response with `Connection: close` (so each
+   * busy keep-alive connection closes right after its answer), closes idle connections at once, and
+   * resolves as soon as the last request in flight has been answered and its handler has finished. A
+   * handler counts as in flight also when its client has hung up meanwhile: its work (an application being
+   * stored) still needs the databases, which the caller closes next. Requests still running after
+   * `drainTimeoutMs` (default: wait for them all) have their connections cut, and are waited for no longer.
    */
   close(options?: { drainTimeoutMs?: number }): Promise<void>;
 }
@@ -25,8 +33,8 @@ export interface RunningServer {
 export async function startHttpServer(container: Container, overrides: { port?: number; host?: string } = {}): Promise<RunningServer> {
   const config = resolve(container, CONFIG);
   const app = createHttpApp(await openHttpDependencies(container));
-  const handlers = new HandlersInFlight(app.callback());
-  const server = createServer(handlers.handle);
+  const inFlight = new RequestsInFlight(app.callback());
+  const server = createServer({ ServerResponse: inFlight.responseClass }, inFlight.handle);
   answerClientErrorsWithProblems(server);
   // Bounded waits for slow clients, so that a stuck peer cannot hold a connection forever.
   server.requestTimeout = 30_000;
@@ -41,45 +49,75 @@ export async function startHttpServer(container: Container, overrides: { port?: 
   return {
     server,
     origin: `http://${host}:${address.port}`,
-    close: async (options = {}) => {
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<void>((passed) => {
-        if (options.drainTimeoutMs !== undefined) timer = setTimeout(passed, options.drainTimeoutMs);
-      });
-      const closed = new Promise<void>((resolveClose, reject) => {
-        server.close((error) => (error ? reject(error) : resolveClose()));
-        server.closeIdleConnections();
-      });
-      const drained = Promise.all([closed, handlers.finished()]).then(() => 'drained' as const);
-      const outcome = await Promise.race([drained, deadline.then(() => 'deadline' as const)]).finally(() => clearTimeout(timer));
-      if (outcome === 'deadline') {
-        server.closeAllConnections();
-        await closed;
-      }
-    },
+    close: (options = {}) => drain(server, inFlight, options.drainTimeoutMs),
   };
 }
 
-/** Counts the Koa handlers that have not finished, whether or not their clients are still there. */
-class HandlersInFlight {
-  private running = 0;
-  private waiters: (() => void)[] = [];
+async function drain(server: Server, inFlight: RequestsInFlight, drainTimeoutMs: number | undefined): Promise<void> {
+  inFlight.startDraining();
+  const closed = new Promise<void>((resolveClose, reject) => server.close((error) => (error ? reject(error) : resolveClose())));
+  server.closeIdleConnections();
+  const timers: NodeJS.Timeout[] = [];
+  const deadline = new Promise<'deadline'>((passed) => {
+    if (drainTimeoutMs !== undefined) timers.push(setTimeout(() => passed('deadline'), drainTimeoutMs));
+  });
+  const answered = inFlight.finished().then(() => {
+    // Connections whose last answer carried `Connection: close` end by themselves once it is flushed.
+    server.closeIdleConnections();
+    timers.push(setTimeout(() => server.closeAllConnections(), STRAGGLER_GRACE_MS));
+    return closed.then(() => 'drained' as const);
+  });
+  const outcome = await Promise.race([answered, deadline]).finally(() => timers.forEach(clearTimeout));
+  if (outcome === 'deadline') {
+    server.closeAllConnections();
+    await closed;
+  }
+}
 
-  constructor(private readonly handler: (request: IncomingMessage, response: ServerResponse) => Promise<void>) {}
+type Headers = OutgoingHttpHeaders | OutgoingHttpHeader[];
+
+/**
+ * Counts requests until their handler has finished and their response is done (sent, or its connection
+ * gone), and marks every response written after the drain began `Connection: close`.
+ */
+class RequestsInFlight {
+  private running = 0;
+  private draining = false;
+  private waiters: (() => void)[] = [];
+  readonly responseClass: typeof ServerResponse;
+
+  constructor(private readonly handler: (request: IncomingMessage, response: ServerResponse) => Promise<void>) {
+    const requests = this;
+    // Headers are decided when they are written, after Koa (which clears headers on errors) is done with them.
+    // The cast: Node's option is typed generically over the request class; this server uses IncomingMessage.
+    this.responseClass = class DrainAwareResponse extends ServerResponse {
+      override writeHead(statusCode: number, reasonOrHeaders?: string | Headers, headers?: Headers): this {
+        if (requests.draining && !this.headersSent) this.setHeader('Connection', 'close');
+        return typeof reasonOrHeaders === 'string' ? super.writeHead(statusCode, reasonOrHeaders, headers) : super.writeHead(statusCode, reasonOrHeaders);
+      }
+    } as unknown as typeof ServerResponse;
+  }
 
   readonly handle = (request: IncomingMessage, response: ServerResponse): void => {
-    this.running++;
+    this.running += 2;
+    response.once('close', () => this.done());
     // Koa's handler answers errors itself and never rejects; the catch only keeps the count right.
     this.handler(request, response)
       .catch(() => undefined)
-      .finally(() => {
-        this.running--;
-        if (this.running === 0) for (const wake of this.waiters.splice(0)) wake();
-      });
+      .finally(() => this.done());
   };
+
+  startDraining(): void {
+    this.draining = true;
+  }
 
   finished(): Promise<void> {
     if (this.running === 0) return Promise.resolve();
     return new Promise((wake) => this.waiters.push(wake));
+  }
+
+  private done(): void {
+    this.running--;
+    if (this.running === 0) for (const wake of this.waiters.splice(0)) wake();
   }
 }

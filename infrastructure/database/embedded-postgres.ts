@@ -8,7 +8,7 @@ import {
 import { EmbeddedPostgresLog } from './embedded-postgres-log.js';
 import { ensureDatabase, otherConnections, waitUntilReachable } from './embedded-postgres-probes.js';
 import {
-  binariesDir, freePort, killAndWait, loadEmbeddedPostgres, postgresUser, type EmbeddedPostgresClass,
+  binariesDir, freePort, killAndWait, loadEmbeddedPostgres, postgresUser, PostmasterProcess, type EmbeddedPostgresClass,
 } from './embedded-postgres-process.js';
 
 export interface EmbeddedPostgresOptions {
@@ -90,21 +90,19 @@ async function joinRunning(dataDir: string, state: EmbeddedPostgresState, runnin
 async function launch(dataDir: string, pgData: string, state: EmbeddedPostgresState, options: EmbeddedPostgresOptions, log: EmbeddedPostgresLog): Promise<Server> {
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   if (isRoot) {
-    const user = await postgresUser();
-    await assertReachableBy(user, pgData, 'the data directory');
-    await assertReachableBy(user, binariesDir(), 'the PostgreSQL binaries');
+    const owner = await postgresUser();
+    await assertReachableBy(owner, pgData, 'the data directory');
+    await assertReachableBy(owner, binariesDir(), 'the PostgreSQL binaries');
   }
   await writeState(dataDir, { password: state.password });
   if (!existsSync(join(pgData, 'PG_VERSION'))) await initialise(EmbeddedPostgres, pgData, state.password, log);
   const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
   if (options.ephemeral) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+  const user = isRoot ? await postgresUser() : null;
+  if (isRoot && user === null) throw new Error('Embedded PostgreSQL runs as the "postgres" system user, which does not exist; initdb should have created it.');
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await freePort());
-    const server = new EmbeddedPostgres({
-      ...clusterOptions(pgData, state.password, log),
-      port,
-      postgresFlags: flags,
-    });
+    const server = new PostmasterProcess({ pgData, port, flags, user, onLog: log.add });
     try {
       await server.start();
     } catch (error) {
@@ -117,7 +115,7 @@ async function launch(dataDir: string, pgData: string, state: EmbeddedPostgresSt
     if (postmaster === null) throw new Error(`Embedded PostgreSQL started but left no postmaster.pid in ${pgData}.\n${log.tail()}`);
     await writeState(dataDir, { password: state.password, port, postmasterPid: postmaster.pid, ownerPid: process.pid });
     const serverUrl = urlOf(state.password, port, 'postgres');
-    const shutdown: Shutdown = { postmasterPid: postmaster.pid, serverUrl, stop: () => server.stop(), leave: () => detach(server) };
+    const shutdown: Shutdown = { postmasterPid: postmaster.pid, serverUrl, stop: () => killAndWait(postmaster.pid), leave: () => detach(server) };
     const stop = (options?: { force?: boolean }) => stopServer(dataDir, shutdown, options?.force);
     return { serverUrl, port, startedHere: true, stop: once(stop) };
   }
@@ -175,7 +173,7 @@ async function stopServer(dataDir: string, shutdown: Shutdown, force = false): P
   });
 }
 
-/** The server process that embedded-postgres spawned, to let go of its pipes when others still use it. */
+/** The server process spawned here, to let go of its pipes when others still use it. */
 function detach(server: object): void {
   const child = (server as { process?: ChildProcess }).process;
   child?.stdin?.destroy();

@@ -1,0 +1,82 @@
+import { Agent, request } from 'node:http';
+import { aMinimalApplicationBody } from '../../support/http-fixtures.js';
+
+export interface Answer {
+  readonly externalId: string;
+  readonly status: number;
+  /** The card id of a 201/200. */
+  readonly id: string | null;
+  /** When the answer arrived, and whether it said `Connection: close`. */
+  readonly at: number;
+  readonly connectionClose: boolean;
+}
+
+/**
+ * Clients that post applications back to back, each on its own keep-alive connection, until told to stop
+ * or until the server no longer takes their connection (refused or reset: the drain closed it). What they
+ * were answered is what the test checks against the store.
+ */
+export class KeepAlivePosters {
+  readonly answers: Answer[] = [];
+  readonly transportErrors: string[] = [];
+  private stopped = false;
+  private readonly loops: Promise<void>[];
+  private readonly agent: Agent;
+
+  constructor(
+    private readonly apiUrl: string,
+    private readonly key: string,
+    private readonly vacancyId: string,
+    clients: number,
+  ) {
+    this.agent = new Agent({ keepAlive: true, maxSockets: clients });
+    this.loops = Array.from({ length: clients }, (_, client) => this.loop(client));
+  }
+
+  /** Resolves once every client has stopped (told to, or its connection gone). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.all(this.loops);
+    this.agent.destroy();
+  }
+
+  finished(): Promise<void> {
+    return Promise.all(this.loops).then(() => undefined);
+  }
+
+  private async loop(client: number): Promise<void> {
+    for (let n = 0; !this.stopped; n++) {
+      const body = aMinimalApplicationBody(this.vacancyId, { externalId: `drain-${client}-${n}` });
+      try {
+        this.answers.push(await this.post(body));
+      } catch (error) {
+        this.transportErrors.push((error as NodeJS.ErrnoException).code ?? String(error));
+        return;
+      }
+    }
+  }
+
+  private post(body: { externalId: string }): Promise<Answer> {
+    const payload = Buffer.from(JSON.stringify(body));
+    return new Promise((answered, failed) => {
+      const req = request(`${this.apiUrl}/applications`, {
+        method: 'POST',
+        agent: this.agent,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': payload.length, 'X-API-Key': this.key },
+      });
+      req.once('error', failed);
+      req.once('response', (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        response.once('error', failed);
+        response.once('end', () => {
+          const status = response.statusCode ?? 0;
+          let id: string | null = null;
+          if (status === 200 || status === 201) id = (JSON.parse(text) as { id: string }).id;
+          answered({ externalId: body.externalId, status, id, at: Date.now(), connectionClose: response.headers.connection === 'close' });
+        });
+      });
+      req.end(payload);
+    });
+  }
+}

@@ -1,0 +1,69 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Settings of the test run's own environment that must not leak into the started service. */
+const SERVICE_ENV = [
+  'PORT', 'HOST', 'STORE', 'DATABASE_URL', 'KEYS_DATABASE_URL', 'DATA_DIR', 'REGION', 'PUBLIC_BASE_URL',
+  'RATE_LIMIT_POINTS', 'RATE_LIMIT_WINDOW_S', 'RATE_LIMIT_STORE', 'REDIS_URL', 'KEY_CACHE_TTL_MS', 'LOG_LEVEL', 'METRICS',
+  'DB_POOL_MAX', 'DB_STATEMENT_TIMEOUT_MS', 'DB_CONNECT_TIMEOUT_MS', 'DB_ACQUIRE_TIMEOUT_MS', 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+];
+
+export interface NpmStart {
+  /** The `npm` process: the leader of a process group of its own, as a terminal's foreground job is. */
+  readonly npm: ChildProcess;
+  readonly apiUrl: string;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  output(): string;
+  /** The service's JSON log lines so far. */
+  logs(): Record<string, unknown>[];
+  /** SIGKILL to the whole group, for clean-up after a failed test. */
+  kill(): void;
+}
+
+export function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of SERVICE_ENV) delete childEnv[name];
+  return { ...childEnv, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env };
+}
+
+/** `npm start`, exactly as the README says, on a port of its choosing (read from its "listening" line). */
+export async function npmStart(env: Record<string, string>, startTimeoutMs = 90_000): Promise<NpmStart> {
+  const npm = spawn('npm', ['start'], { cwd: REPO_ROOT, env: cleanEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  npm.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  npm.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => npm.once('exit', (code, signal) => done({ code, signal })));
+  const logs = () =>
+    output.split('\n').flatMap((line) => {
+      try {
+        return line.startsWith('{') ? [JSON.parse(line) as Record<string, unknown>] : [];
+      } catch {
+        return [];
+      }
+    });
+  const kill = () => {
+    try {
+      if (npm.pid !== undefined) process.kill(-npm.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  const apiUrl = await new Promise<string>((listening, failed) => {
+    const timer = setTimeout(() => failed(new Error(`npm start did not listen within ${startTimeoutMs} ms:\n${output}`)), startTimeoutMs);
+    const check = () => {
+      const line = logs().find((l) => l.msg === 'integration API listening');
+      if (line === undefined) return;
+      clearTimeout(timer);
+      npm.stdout?.off('data', check);
+      listening(`${String(line.origin)}/api/integration/v1`);
+    };
+    npm.stdout?.on('data', check);
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      failed(new Error(`npm start exited (${code ?? signal}) before it listened:\n${output}`));
+    });
+  });
+  return { npm, apiUrl, exited, output: () => output, logs, kill };
+}
