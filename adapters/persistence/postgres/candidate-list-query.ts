@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CandidateListQuery, CandidateView } from '../../../application/ports/candidate-repository.port.js';
 import { readPerson, readReferral, readResume } from './row-mapping/json-documents.js';
-import { dateFromMs, epochMs } from './sql-values.js';
+import { TIMESTAMP_PARAM, dateFromMs, epochMs, timestampParams } from './sql-values.js';
 
 interface CandidateListRow {
   id: string;
@@ -31,12 +31,12 @@ export async function listCandidateViews(em: EntityManager, query: CandidateList
     params.push(query.vacancyId);
   }
   if (query.since !== null) {
-    where.push('c.modified_at > ?::timestamptz');
-    params.push(query.since);
+    where.push(`c.modified_at > ${TIMESTAMP_PARAM}`);
+    params.push(...timestampParams(query.since));
   }
   if (query.after !== null) {
-    where.push('(c.modified_at, c.id) > (?::timestamptz, ?)');
-    params.push(query.after.modifiedAt, query.after.id);
+    where.push(`(c.modified_at, c.id) > (${TIMESTAMP_PARAM}, ?)`);
+    params.push(...timestampParams(query.after.modifiedAt), query.after.id);
   }
   params.push(query.limit);
   // The page is cut first and only its rows are joined: with the join inside, near the end of a long list the

@@ -4,6 +4,27 @@
  * ORM runs with forceUtcTimezone).
  */
 
+const MS_PER_HOUR = 3_600_000;
+
+/**
+ * An exact timestamptz built from the two `?` that timestampParams gives, for an instant a request chose
+ * (since, a cursor's position). A Date inlined as its ISO string fails outside years 0001..9999 ("0000-…",
+ * "-000001-…", "+010000-…"), though timestamptz holds 4713 BC to 294276 AD. A number is inlined as its
+ * digits. Interval products go through float8: milliseconds times 1 ms lose microseconds beyond about year
+ * 4250 (and before 300 BC), whole hours times 1 h plus the rest of the hour in ms stay exact over the whole
+ * range. Every step is immutable, so the planner folds it to a constant that the column's index serves;
+ * `timestamp` plus an interval does not depend on the session's time zone.
+ */
+export const TIMESTAMP_PARAM = "((timestamp 'epoch' + ? * interval '1 hour' + ? * interval '1 millisecond') at time zone 'UTC')";
+
+/** The parameters of TIMESTAMP_PARAM for `date`: whole hours since the epoch, then milliseconds 0..3599999. */
+export function timestampParams(date: Date): [number, number] {
+  const ms = date.getTime();
+  if (!Number.isSafeInteger(ms)) throw new RangeError('A timestamp parameter must be a valid Date.');
+  const hours = Math.floor(ms / MS_PER_HOUR);
+  return [hours, ms - hours * MS_PER_HOUR];
+}
+
 /** A timestamptz column as epoch milliseconds: exact, and independent of the session's time zone. */
 export function epochMs(column: string): string {
   return `round(extract(epoch from ${column}) * 1000)::float8`;

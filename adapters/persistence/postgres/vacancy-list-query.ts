@@ -3,7 +3,7 @@ import type { VacancyListQuery, VacancyView } from '../../../application/ports/v
 import type { VacancyStatus } from '../../../domain/vacancy/vacancy-status.js';
 import type { WorkFormat } from '../../../domain/vacancy/work-format.js';
 import { readStrings } from './row-mapping/json-documents.js';
-import { dateFromMs, epochMs, nullableDateFromMs } from './sql-values.js';
+import { TIMESTAMP_PARAM, dateFromMs, epochMs, nullableDateFromMs, timestampParams } from './sql-values.js';
 
 interface VacancyListRow {
   id: string;
@@ -50,12 +50,12 @@ export async function listVacancyViews(em: EntityManager, query: VacancyListQuer
     params.push(query.status);
   }
   if (query.since !== null) {
-    where.push('updated_at > ?::timestamptz');
-    params.push(query.since);
+    where.push(`updated_at > ${TIMESTAMP_PARAM}`);
+    params.push(...timestampParams(query.since));
   }
   if (query.after !== null) {
-    where.push('(updated_at, id) > (?::timestamptz, ?)');
-    params.push(query.after.modifiedAt, query.after.id);
+    where.push(`(updated_at, id) > (${TIMESTAMP_PARAM}, ?)`);
+    params.push(...timestampParams(query.after.modifiedAt), query.after.id);
   }
   params.push(query.limit);
   const rows = await em.execute<VacancyListRow[]>(
