@@ -96,7 +96,8 @@ async function measureAll(url: string, seed: SeedRecord, vacancyId: string, sett
   // it is compared with: on a shared machine the background load moves within minutes.
   const service = await start({
     name: 'service',
-    script: 'infrastructure/main.ts',
+    // What `npm start` runs: the compiled service (built first when dist/ is stale).
+    script: 'bin/start.js',
     readyPath: '/readyz',
     nodeArgs: options.cpuProf === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.cpuProf],
     env: { DATABASE_URL: url, KEYS_DATABASE_URL: url, STORE: 'postgres', RATE_LIMIT_POINTS: '1000000000', LOG_LEVEL: 'warn', METRICS: 'off' },

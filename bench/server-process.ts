@@ -18,7 +18,7 @@ export interface ServerProcess {
 
 export interface ServerSpec {
   readonly name: string;
-  /** The script, run as `node [nodeArgs] --import tsx <script>`. */
+  /** The script, run as `node [nodeArgs] <script>`, through tsx when it is TypeScript. */
   readonly script: string;
   readonly env: Record<string, string>;
   readonly nodeArgs?: readonly string[];
@@ -39,7 +39,8 @@ export async function freePort(): Promise<number> {
 
 export async function startServer(spec: ServerSpec): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...(spec.nodeArgs ?? []), '--import', 'tsx', spec.script], {
+  const loader = spec.script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...(spec.nodeArgs ?? []), ...loader, spec.script], {
     env: { ...process.env, ...spec.env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'inherit', 'pipe'],
   });
