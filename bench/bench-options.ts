@@ -32,7 +32,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     .description(
       'Seeds a throwaway PostgreSQL database (DATABASE_URL\'s server, else 127.0.0.1:5432 if it answers, else an embedded one), ' +
         'starts the service as its own process and measures it with autocannon against two in-run ceilings: a bare node:http ' +
-        'server answering recorded bytes, and node:http + pg running the list queries' SQL and an unbatched insert per application (bench/README.md says where each differs from the service). Prints a table on stdout, progress on stderr, ' +
+        'server answering recorded bytes, and node:http + pg running the SQL of the list queries and an unbatched insert per application (bench/README.md says where each differs from the service). Prints a table on stdout, progress on stderr, ' +
         'and writes bench/results/<date>.json.\n\nA quick run: npm run bench -- --candidates 20000 --vacancies 1000 --duration 3 --warmup 1',
     )
     .option('--vacancies <n>', 'vacancies to seed', count(5, 1_000_000), 20_000)
