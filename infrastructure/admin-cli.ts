@@ -2,7 +2,7 @@ import { processIo } from '../adapters/cli/cli-io.js';
 import { runAdminCli } from '../adapters/cli/run-admin-cli.js';
 import { pino } from 'pino';
 import { adminCliDependencies } from './admin-cli-dependencies.js';
-import { loadConfig, type AppConfig } from './config.js';
+import { ConfigError, loadConfig, type AppConfig } from './config.js';
 import { createLogger } from './logger.js';
 
 /**
@@ -15,7 +15,12 @@ async function main(): Promise<void> {
   try {
     config = loadConfig();
   } catch (error) {
-    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    // One line on stderr, as for every failure of the CLI, with every problem of the settings on it.
+    const message =
+      error instanceof ConfigError && error.problems.length > 1
+        ? `${error.problems.length} settings are invalid: ${error.problems.join(' ')}`
+        : error instanceof Error ? error.message : String(error);
+    process.stderr.write(`error: ${message}\n`);
     process.exitCode = 1;
     return;
   }

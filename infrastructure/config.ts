@@ -1,13 +1,10 @@
 import path from 'node:path';
+import { checkSettings, CONFIG_VARIABLES, KEY_CACHE_TTL_MAX_MS, type ConfigVariable, type LOG_LEVELS } from './config.schema.js';
 
 export type StoreKind = 'postgres' | 'memory';
 export type RateLimitStoreKind = 'memory' | 'postgres' | 'redis';
 export type Region = 'kz' | 'uz';
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
-
-/** A revocation must shut a key out of every instance within 5 s (issue 5): the cache may not hold longer. */
-const KEY_CACHE_TTL_MAX_MS = 5_000;
 
 /** The service's settings, read once from the environment (DESIGN 4). */
 export interface AppConfig {
@@ -60,74 +57,63 @@ export interface DatabaseTimeouts {
 }
 
 export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
+  /** Every problem found, one sentence each; the message lists them all. */
+  readonly problems: readonly string[];
+
+  constructor(problems: string | readonly string[]) {
+    const list = typeof problems === 'string' ? [problems] : [...problems];
+    super(list.length === 1 ? (list[0] as string) : `${list.length} settings are invalid:\n${list.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
+    this.problems = list;
   }
 }
 
+/**
+ * The settings, validated as a whole against CONFIG_SCHEMA before any is used: every problem is reported
+ * at once, each naming its variable, and no password is ever echoed.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const port = integer(env, 'PORT', 8080, 0, 65_535);
-  const host = text(env, 'HOST', '127.0.0.1');
-  const databaseUrl = optional(env, 'DATABASE_URL');
+  const { settings, problems } = checkSettings(variablesSet(env));
+  if (problems.length > 0) throw new ConfigError(problems);
+  const text = (name: ConfigVariable, fallback: string) => (settings[name] as string | undefined) ?? fallback;
+  const integer = (name: ConfigVariable, fallback: number) => (settings[name] as number | undefined) ?? fallback;
+  const port = integer('PORT', 8080);
+  const host = text('HOST', '127.0.0.1');
+  const databaseUrl = (settings.DATABASE_URL as string | undefined) ?? null;
   return {
     port,
     host,
-    store: oneOf(env, 'STORE', ['postgres', 'memory'] as const, 'postgres'),
+    store: text('STORE', 'postgres') as StoreKind,
     databaseUrl,
-    keysDatabaseUrl: optional(env, 'KEYS_DATABASE_URL') ?? databaseUrl,
-    dbPoolMax: integer(env, 'DB_POOL_MAX', 10, 1, 1_000),
+    keysDatabaseUrl: (settings.KEYS_DATABASE_URL as string | undefined) ?? databaseUrl,
+    dbPoolMax: integer('DB_POOL_MAX', 10),
     dbTimeouts: {
-      statementMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 10_000, 0, 3_600_000),
-      connectMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 3_000, 100, 600_000),
-      acquireMs: integer(env, 'DB_ACQUIRE_TIMEOUT_MS', 5_000, 100, 600_000),
-      idleInTransactionMs: integer(env, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 30_000, 0, 3_600_000),
+      statementMs: integer('DB_STATEMENT_TIMEOUT_MS', 10_000),
+      connectMs: integer('DB_CONNECT_TIMEOUT_MS', 3_000),
+      acquireMs: integer('DB_ACQUIRE_TIMEOUT_MS', 5_000),
+      idleInTransactionMs: integer('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 30_000),
     },
-    dataDir: path.resolve(text(env, 'DATA_DIR', './var')),
-    region: oneOf(env, 'REGION', ['kz', 'uz'] as const, 'kz'),
-    publicBaseUrl: text(env, 'PUBLIC_BASE_URL', `http://${host}:${port}/api`).replace(/\/+$/, ''),
-    rateLimitPoints: integer(env, 'RATE_LIMIT_POINTS', 600, 1, 1_000_000_000),
-    rateLimitWindowS: integer(env, 'RATE_LIMIT_WINDOW_S', 60, 1, 86_400),
-    rateLimitStore: oneOf(env, 'RATE_LIMIT_STORE', ['memory', 'postgres', 'redis'] as const, 'memory'),
-    redisUrl: text(env, 'REDIS_URL', 'redis://127.0.0.1:6379'),
-    keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_MS', KEY_CACHE_TTL_MAX_MS, 0, KEY_CACHE_TTL_MAX_MS),
-    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
-    metrics: oneOf(env, 'METRICS', ['on', 'off'] as const, 'off') === 'on',
-    trustProxy: oneOf(env, 'TRUST_PROXY', ['on', 'off'] as const, 'off') === 'on',
-    jobBoardLabel: jobBoardLabel(env),
+    dataDir: path.resolve(text('DATA_DIR', './var')),
+    region: text('REGION', 'kz') as Region,
+    publicBaseUrl: text('PUBLIC_BASE_URL', `http://${host}:${port}/api`).replace(/\/+$/, ''),
+    rateLimitPoints: integer('RATE_LIMIT_POINTS', 600),
+    rateLimitWindowS: integer('RATE_LIMIT_WINDOW_S', 60),
+    rateLimitStore: text('RATE_LIMIT_STORE', 'memory') as RateLimitStoreKind,
+    redisUrl: text('REDIS_URL', 'redis://127.0.0.1:6379'),
+    keyCacheTtlMs: integer('KEY_CACHE_TTL_MS', KEY_CACHE_TTL_MAX_MS),
+    logLevel: text('LOG_LEVEL', 'info') as LogLevel,
+    metrics: text('METRICS', 'off') === 'on',
+    trustProxy: text('TRUST_PROXY', 'off') === 'on',
+    jobBoardLabel: text('JOB_BOARD_LABEL', 'hh'),
   };
 }
 
-function optional(env: NodeJS.ProcessEnv, name: string): string | null {
-  const value = env[name];
-  return value === undefined || value.trim() === '' ? null : value.trim();
-}
-
-function text(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
-  return optional(env, name) ?? fallback;
-}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = optional(env, name);
-  if (raw === null) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; got "${raw}".`);
+/** The variables of CONFIG_SCHEMA that are set, trimmed; a blank one counts as unset. */
+function variablesSet(env: NodeJS.ProcessEnv): Record<string, string> {
+  const set: Record<string, string> = {};
+  for (const name of CONFIG_VARIABLES) {
+    const value = env[name]?.trim();
+    if (value !== undefined && value !== '') set[name] = value;
   }
-  return Number(raw);
-}
-
-function oneOf<const T extends readonly string[]>(env: NodeJS.ProcessEnv, name: string, allowed: T, fallback: T[number]): T[number] {
-  const raw = optional(env, name);
-  if (raw === null) return fallback;
-  if (!allowed.includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}; got "${raw}".`);
-  return raw as T[number];
-}
-
-/** The label is stored as `source` (at most 60 characters) and prefixes sourceRef, so it has no colon. */
-function jobBoardLabel(env: NodeJS.ProcessEnv): string {
-  const label = text(env, 'JOB_BOARD_LABEL', 'hh');
-  if (!/^[A-Za-z0-9._-]{1,60}$/.test(label)) {
-    throw new ConfigError(`JOB_BOARD_LABEL must be 1 to 60 letters, digits, dots, dashes or underscores; got "${label}".`);
-  }
-  return label;
+  return set;
 }

@@ -1,0 +1,148 @@
+import { expect } from 'chai';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../infrastructure/config.js';
+
+/** The problems loadConfig reports for an environment; fails when it accepts it. */
+function problemsOf(env: Record<string, string>): readonly string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).to.be.instanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+function onlyProblemOf(env: Record<string, string>): string {
+  const problems = problemsOf(env);
+  expect(problems, problems.join('\n')).to.have.length(1);
+  return problems[0] as string;
+}
+
+const PASSWORD = 'Tr0ub4dor-s3cret';
+
+describe('loadConfig: every variable, validated as a whole', () => {
+  it('answers the documented defaults for an empty environment, and treats blank values as unset', () => {
+    for (const env of [{}, { PORT: ' ', DATABASE_URL: '', REDIS_URL: '  ', PUBLIC_BASE_URL: '' }]) {
+      const config = loadConfig(env);
+      expect(config).to.deep.include({
+        port: 8080, host: '127.0.0.1', store: 'postgres', databaseUrl: null, keysDatabaseUrl: null, dbPoolMax: 10,
+        dataDir: path.resolve('./var'), region: 'kz', publicBaseUrl: 'http://127.0.0.1:8080/api', rateLimitPoints: 600,
+        rateLimitWindowS: 60, rateLimitStore: 'memory', redisUrl: 'redis://127.0.0.1:6379', keyCacheTtlMs: 5000,
+        logLevel: 'info', metrics: false, trustProxy: false, jobBoardLabel: 'hh',
+      });
+    }
+  });
+
+  it('takes good values of every variable, trimmed', () => {
+    const config = loadConfig({
+      PORT: ' 9000 ', HOST: '0.0.0.0', STORE: 'memory', DATABASE_URL: 'postgresql://app:pw@db.internal:5432/kz',
+      KEYS_DATABASE_URL: 'postgres://app:pw@registry.internal/keys', DATA_DIR: '/srv/api', REGION: 'uz',
+      PUBLIC_BASE_URL: 'https://uz.example.com/api/', RATE_LIMIT_POINTS: '100', RATE_LIMIT_WINDOW_S: '10',
+      RATE_LIMIT_STORE: 'redis', REDIS_URL: 'rediss://:pw@cache.internal:6380/2', KEY_CACHE_TTL_MS: '0', LOG_LEVEL: 'warn',
+      METRICS: 'on', TRUST_PROXY: 'on', JOB_BOARD_LABEL: 'hh.kz',
+    });
+    expect(config).to.deep.include({
+      port: 9000, host: '0.0.0.0', store: 'memory', databaseUrl: 'postgresql://app:pw@db.internal:5432/kz',
+      keysDatabaseUrl: 'postgres://app:pw@registry.internal/keys', dataDir: '/srv/api', region: 'uz',
+      publicBaseUrl: 'https://uz.example.com/api', rateLimitPoints: 100, rateLimitWindowS: 10, rateLimitStore: 'redis',
+      redisUrl: 'rediss://:pw@cache.internal:6380/2', keyCacheTtlMs: 0, logLevel: 'warn', metrics: true, trustProxy: true,
+      jobBoardLabel: 'hh.kz',
+    });
+  });
+
+  it('accepts a PostgreSQL URL that names a Unix socket by ?host=', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgresql:///integration?host=/var/run/postgresql' }).databaseUrl).to.equal('postgresql:///integration?host=/var/run/postgresql');
+  });
+
+  const wholeNumbers: [string, string][] = [
+    ['PORT', 'must be a whole number from 0 to 65535'],
+    ['DB_POOL_MAX', 'must be a whole number from 1 to 1000'],
+    ['DB_STATEMENT_TIMEOUT_MS', 'must be a whole number from 0 to 3600000'],
+    ['DB_CONNECT_TIMEOUT_MS', 'must be a whole number from 100 to 600000'],
+    ['DB_ACQUIRE_TIMEOUT_MS', 'must be a whole number from 100 to 600000'],
+    ['DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 'must be a whole number from 0 to 3600000'],
+    ['RATE_LIMIT_POINTS', 'must be a whole number from 1 to 1000000000'],
+    ['RATE_LIMIT_WINDOW_S', 'must be a whole number from 1 to 86400'],
+    ['KEY_CACHE_TTL_MS', 'must be a whole number from 0 to 5000'],
+  ];
+  for (const [name, rule] of wholeNumbers) {
+    it(`refuses ${name} that is not a whole number in range, naming it and echoing the value`, () => {
+      for (const bad of ['x', '1.5', '-1', '1e3', '99999999999999999999']) {
+        expect(onlyProblemOf({ [name]: bad })).to.equal(`${name} ${rule}; got "${bad}".`);
+      }
+    });
+  }
+
+  const choices: [string, string][] = [
+    ['STORE', 'postgres, memory'],
+    ['REGION', 'kz, uz'],
+    ['RATE_LIMIT_STORE', 'memory, postgres, redis'],
+    ['LOG_LEVEL', 'fatal, error, warn, info, debug, trace, silent'],
+    ['METRICS', 'on, off'],
+    ['TRUST_PROXY', 'on, off'],
+  ];
+  for (const [name, allowed] of choices) {
+    it(`refuses ${name} outside its choices, listing them`, () => {
+      expect(onlyProblemOf({ [name]: 'Yes' })).to.equal(`${name} must be one of ${allowed}; got "Yes".`);
+    });
+  }
+
+  it('refuses a HOST with spaces and a JOB_BOARD_LABEL with a colon', () => {
+    expect(onlyProblemOf({ HOST: 'local host' })).to.match(/^HOST must be a host name or an IP address, without spaces; got "local host"\.$/);
+    expect(onlyProblemOf({ JOB_BOARD_LABEL: 'hh:kz' })).to.equal('JOB_BOARD_LABEL must be 1 to 60 letters, digits, dots, dashes or underscores; got "hh:kz".');
+  });
+
+  for (const name of ['DATABASE_URL', 'KEYS_DATABASE_URL']) {
+    it(`refuses a ${name} that is not a PostgreSQL URL, and never shows its password`, () => {
+      expect(onlyProblemOf({ [name]: 'not a url' })).to.equal(`${name} must be a PostgreSQL URL such as postgresql://user:password@host:5432/database; got "not a url".`);
+      expect(onlyProblemOf({ [name]: `mysql://root:${PASSWORD}@db/app` })).to.contain(`got "mysql://root:***@db/app"`);
+      // Not even a URL (the port is out of range): masked all the same.
+      const malformed = onlyProblemOf({ [name]: `postgresql://app:${PASSWORD}@db:99999/app` });
+      expect(malformed).to.match(new RegExp(`^${name} must be a PostgreSQL URL`)).and.contain('postgresql://app:***@db:99999/app');
+      expect(onlyProblemOf({ [name]: `host=db user=app password=${PASSWORD}` })).to.contain('password=***').and.not.contain(PASSWORD);
+      expect(onlyProblemOf({ [name]: 'postgresql://' })).to.match(new RegExp(`^${name} must be`));
+    });
+  }
+
+  it('refuses a REDIS_URL that is not a redis:// or rediss:// URL, without its password', () => {
+    expect(onlyProblemOf({ REDIS_URL: 'localhost:6379' })).to.equal('REDIS_URL must be a redis:// or rediss:// URL with a host, such as redis://127.0.0.1:6379; got "localhost:6379".');
+    const problem = onlyProblemOf({ REDIS_URL: `http://:${PASSWORD}@cache:6379` });
+    expect(problem).to.match(/^REDIS_URL must be/).and.contain('http://:***@cache:6379').and.not.contain(PASSWORD);
+  });
+
+  it('refuses a PUBLIC_BASE_URL that is not an absolute http(s) URL without credentials, query or fragment', () => {
+    expect(onlyProblemOf({ PUBLIC_BASE_URL: 'notaurl' })).to.equal(
+      'PUBLIC_BASE_URL must be an http:// or https:// URL with a host and no user, password, query or fragment, such as https://api.example.com/api; got "notaurl".',
+    );
+    for (const bad of ['/api', 'ftp://example.com/api', 'https://example.com/api?x=1', 'https://example.com/api#top', `https://u:${PASSWORD}@example.com/api`]) {
+      const problem = onlyProblemOf({ PUBLIC_BASE_URL: bad });
+      expect(problem).to.match(/^PUBLIC_BASE_URL must be/);
+      expect(problem).not.to.contain(PASSWORD);
+    }
+  });
+
+  it('refuses RATE_LIMIT_STORE=postgres with STORE=memory and no DATABASE_URL, naming both', () => {
+    expect(onlyProblemOf({ STORE: 'memory', RATE_LIMIT_STORE: 'postgres' })).to.match(/^RATE_LIMIT_STORE=postgres needs DATABASE_URL when STORE=memory/);
+    expect(loadConfig({ STORE: 'memory', RATE_LIMIT_STORE: 'postgres', DATABASE_URL: 'postgresql://db/app' }).rateLimitStore).to.equal('postgres');
+  });
+
+  it('reports every problem at once, in one message, each naming its variable', () => {
+    const env = {
+      PORT: 'eighty', DATABASE_URL: 'not a url', KEYS_DATABASE_URL: `postgresql://keys:${PASSWORD}@db:0x/keys`,
+      REDIS_URL: 'cache', PUBLIC_BASE_URL: 'notaurl', METRICS: 'yes',
+    };
+    const problems = problemsOf(env);
+    const message = (() => {
+      try {
+        return JSON.stringify(loadConfig(env));
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(problems.map((p) => p.split(' ')[0])).to.deep.equal(['PORT', 'DATABASE_URL', 'KEYS_DATABASE_URL', 'PUBLIC_BASE_URL', 'REDIS_URL', 'METRICS']);
+    expect(message).to.match(/^6 settings are invalid:/);
+    for (const problem of problems) expect(message).to.contain(problem);
+    expect(message).not.to.contain(PASSWORD);
+  });
+});
