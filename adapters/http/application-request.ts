@@ -5,7 +5,10 @@ import { resumeOf } from '../../domain/candidate/resume.js';
 import { pointerToken } from '../../domain/shared/domain-error.js';
 import { validationProblem, type ProblemItem } from './problem.js';
 import { applicationRequestSchema, type ApplicationRequestBody } from './schemas/application-request.schema.js';
-import { unstorableTextProblems } from './storable-text.js';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE, unstorableTextProblems } from './storable-text.js';
+import { CALENDAR_DATE_PATTERN } from '../../domain/candidate/candidate-rules.js';
+import { EMAIL_ADDRESS_PATTERN } from '../../domain/candidate/email-address.js';
+import { NON_BLANK_TEXT_PATTERN } from '../../domain/shared/text-patterns.js';
 
 // ajv-formats is CommonJS; under NodeNext its function is the default export's `default`.
 const addFormats = addFormatsModule.default;
@@ -17,8 +20,10 @@ const ajv = new Ajv({
   coerceTypes: false,
   allowUnionTypes: true,
   strict: true,
+  // Each error carries the value it is about, so that a failed pattern can say which rule the value broke.
+  verbose: true,
 });
-addFormats(ajv, ['email', 'date']);
+addFormats(ajv, ['date']);
 
 const validateBody: ValidateFunction<ApplicationRequestBody> = ajv.compile<ApplicationRequestBody>(applicationRequestSchema);
 
@@ -112,12 +117,21 @@ function problemOf(error: ErrorObject): ProblemItem {
     case 'maximum':
       return { pointer: at, message: `must be at most ${String(params.limit)}` };
     case 'pattern':
-      return { pointer: at, message: 'must not be blank' };
+      return { pointer: at, message: patternMessage(String(params.pattern), error.data) };
     case 'format':
-      return { pointer: at, message: params.format === 'email' ? 'must be an e-mail address' : 'must be a date, YYYY-MM-DD' };
+      return { pointer: at, message: 'must be a date, YYYY-MM-DD' };
     default:
       return { pointer: at, message: error.message ?? 'is invalid' };
   }
+}
+
+/** The patterns of the request schema, in words. */
+function patternMessage(pattern: string, value: unknown): string {
+  if (pattern === EMAIL_ADDRESS_PATTERN) return 'must be an e-mail address';
+  if (typeof value === 'string' && !isStorableText(value)) return UNSTORABLE_TEXT_MESSAGE;
+  if (pattern === NON_BLANK_TEXT_PATTERN) return 'must not be blank';
+  if (pattern === CALENDAR_DATE_PATTERN) return 'must be a date, YYYY-MM-DD';
+  return 'does not have the form the document gives';
 }
 
 const TYPE_WORDS: Record<string, string> = {

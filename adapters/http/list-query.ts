@@ -6,8 +6,8 @@ import { limitParameter, statusParameter, vacancyIdParameter } from './schemas/q
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from './storable-text.js';
 
 const DIGITS = /^[0-9]+$/;
-/** `+05:00` sent unencoded arrives as ` 05:00`. */
-const SPACE_FOR_PLUS_OFFSET = / (\d{2}:?\d{2})$/;
+/** `+05:00` sent unencoded arrives as ` 05:00`: refused (the document cannot admit it), with a hint. */
+const SPACE_FOR_PLUS_OFFSET = /[0-9] [0-9]{2}:?[0-9]{2}$/;
 
 /**
  * Reads list parameters strictly and collects every problem before failing. Problems point at
@@ -34,8 +34,11 @@ export class ListQueryReader {
   since(): Date | null {
     const raw = this.single('since');
     if (raw === undefined) return null;
-    const value = parseSince(raw.replace(SPACE_FOR_PLUS_OFFSET, '+$1'));
-    if (value === undefined) this.fail('since', 'must be an RFC 3339 date-time with a time zone, or a date YYYY-MM-DD');
+    const value = parseSince(raw);
+    if (value === undefined) {
+      const hint = SPACE_FOR_PLUS_OFFSET.test(raw) ? ' (send the "+" of an offset as %2B: a bare "+" is a space)' : '';
+      this.fail('since', `must be an RFC 3339 date-time with a time zone, or a date YYYY-MM-DD${hint}`);
+    }
     return value ?? null;
   }
 

@@ -1,17 +1,19 @@
 import { pointerToken } from '../../domain/shared/domain-error.js';
+import { STORABLE_TEXT_PATTERN } from '../../domain/shared/text-patterns.js';
 import type { ProblemItem } from './problem.js';
 
 /**
  * U+0000 and unpaired surrogates are valid in a JSON string, but PostgreSQL's text and jsonb refuse NUL
  * and UTF-8 has no form for half a surrogate pair: stored, they would fail or come back changed. They are
- * refused at the edge, so both stores behave alike and what is accepted comes back byte for byte.
+ * refused at the edge, so both stores behave alike and what is accepted comes back byte for byte. The rule
+ * is the pattern the OpenAPI document publishes for every string of a request.
  */
-const UNSTORABLE = /\u0000|\p{Cs}/u;
+const STORABLE = new RegExp(STORABLE_TEXT_PATTERN, 'u');
 
 export const UNSTORABLE_TEXT_MESSAGE = 'must not contain NUL (U+0000) or unpaired surrogate characters';
 
 export function isStorableText(text: string): boolean {
-  return !UNSTORABLE.test(text);
+  return STORABLE.test(text);
 }
 
 /**

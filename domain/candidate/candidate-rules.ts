@@ -3,15 +3,13 @@ import type { ProblemCollector } from '../shared/domain-error.js';
 import { checkList, checkText } from '../shared/text-rules.js';
 import type { Person, Referral } from './person.js';
 import type { Resume } from './resume.js';
+import { isEmailAddress } from './email-address.js';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** The shape of a date YYYY-MM-DD; isCalendarDate also wants the day to exist. Published as birthDate's pattern. */
+export const CALENDAR_DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
+const DATE = new RegExp(CALENDAR_DATE_PATTERN);
 const SHORT = 300;
 const LONG = 5_000;
-
-export function isEmail(value: string): boolean {
-  return EMAIL.test(value);
-}
 
 /** A calendar date written YYYY-MM-DD that exists. */
 export function isCalendarDate(value: string): boolean {
@@ -22,7 +20,7 @@ export function isCalendarDate(value: string): boolean {
 
 function checkEmail(problems: ProblemCollector, pointer: string, value: string | null): void {
   checkText(problems, pointer, value, { max: L.EMAIL_MAX_LENGTH });
-  if (value !== null && !isEmail(value)) problems.add(pointer, 'must be an e-mail address');
+  if (value !== null && !isEmailAddress(value)) problems.add(pointer, 'must be an e-mail address');
 }
 
 function checkName(problems: ProblemCollector, pointer: string, value: string, max: number): void {
@@ -76,8 +74,8 @@ export function checkResume(problems: ProblemCollector, pointer: string, resume:
   checkItems(problems, `${pointer}/certificates`, resume.certificates, 100, { title: SHORT, date: L.PERIOD_MAX_LENGTH, url: LONG });
   checkItems(problems, `${pointer}/portfolio`, resume.portfolio, 100, { url: LONG, description: LONG });
   const salary = resume.expectedSalary;
-  if (salary !== null && !(Number.isSafeInteger(salary) && salary >= L.EXPECTED_SALARY_MIN)) {
-    problems.add(`${pointer}/expectedSalary`, 'must be an integer, at least 0');
+  if (salary !== null && !(Number.isInteger(salary) && salary >= L.EXPECTED_SALARY_MIN && salary <= L.EXPECTED_SALARY_MAX)) {
+    problems.add(`${pointer}/expectedSalary`, `must be an integer from ${L.EXPECTED_SALARY_MIN} to ${L.EXPECTED_SALARY_MAX}`);
   }
   checkText(problems, `${pointer}/expectedSalaryCurrency`, resume.expectedSalaryCurrency, { max: L.EXPECTED_SALARY_CURRENCY_MAX_LENGTH });
   checkList(problems, `${pointer}/preferredWorkFormat`, resume.preferredWorkFormat, { maxItems: 20, maxLength: SHORT });

@@ -27,6 +27,8 @@ export const EDUCATION_MAX_ITEMS = 100;
 export const EDUCATION_INSTITUTION_MAX_LENGTH = 300;
 export const EDUCATION_DEGREE_MAX_LENGTH = 300;
 export const EXPECTED_SALARY_MIN = 0;
+/** Larger integers have no exact double: 2^53 + 1 would be stored as 2^53. */
+export const EXPECTED_SALARY_MAX = Number.MAX_SAFE_INTEGER;
 export const EXPECTED_SALARY_CURRENCY_MAX_LENGTH = 10;
 
 export const REFERRAL_NAME_MIN_LENGTH = 1;

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { EMAIL_ADDRESS_PATTERN } from '../../domain/candidate/email-address.js';
 import * as L from '../../domain/inbound-application/application-limits.js';
 import { PAGE_LIMIT_MAX } from '../../domain/paging/cursor.js';
 import { aFullApplicationBody, aTenant, type Tenant } from '../support/http-fixtures.js';
@@ -48,7 +49,9 @@ describe('GET /openapi.json', () => {
     const request = document.components.schemas.ApplicationRequest;
     expect(request.required).to.have.members(['externalId', 'vacancyId', 'candidate']);
     expect(request.properties.externalId).to.include({ minLength: L.EXTERNAL_ID_MIN_LENGTH, maxLength: L.EXTERNAL_ID_MAX_LENGTH });
-    expect(request.properties.candidate.properties.email).to.include({ format: 'email', maxLength: L.EMAIL_MAX_LENGTH });
+    expect(request.properties.candidate.properties.email).to.include({ pattern: EMAIL_ADDRESS_PATTERN, maxLength: L.EMAIL_MAX_LENGTH });
+    expect(request.properties.referral.properties.email).to.include({ pattern: EMAIL_ADDRESS_PATTERN, maxLength: L.EMAIL_MAX_LENGTH });
+    expect(request.properties.candidate.properties.email, 'format email admits addresses the service refuses').to.not.have.property('format');
     expect(request.properties.resume.properties.experience.items.properties.description).to.include({ maxLength: L.EXPERIENCE_DESCRIPTION_MAX_LENGTH, default: '' });
     const limit = document.paths['/integration/v1/vacancies'].get.parameters.find((p: any) => p.name === 'limit');
     expect(limit.schema).to.include({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: 100 });

@@ -95,7 +95,11 @@ describe('GET /vacancies', () => {
     const atTime = new Date(t + 5 * 3_600_000).toISOString().replace('Z', '+05:00');
     expect(await idsFor(encodeURIComponent(before))).to.equal(1);
     expect(await idsFor(encodeURIComponent(atTime))).to.equal(0);
-    expect(await idsFor(before), 'an unencoded + arrives as a space').to.equal(1);
+    // An unencoded + arrives as a space, which no RFC 3339 date-time has: refused (the document could not admit it), with a hint.
+    const unencoded = await tenant.api.get(`/vacancies?since=${before}`);
+    expect(unencoded.status).to.equal(400);
+    expect(unencoded.body.errors[0]).to.include({ pointer: '/since', parameter: 'since' });
+    expect(unencoded.body.errors[0].message).to.contain('%2B');
     const day = new Date(t - 1).toISOString().slice(0, 10);
     const nextDay = new Date(Date.parse(day) + 86_400_000).toISOString().slice(0, 10);
     expect(await idsFor(day)).to.equal(1);

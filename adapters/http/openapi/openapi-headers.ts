@@ -76,12 +76,17 @@ export const failureHeaders = {
   RateLimit: sometimes('RateLimit', 'when the failure came after the rate limiter counted the request'),
 };
 
-/** A request may name itself; the response echoes the id. */
+/**
+ * A request may name itself; the response echoes the id. Any value is taken (one that is not an id is replaced,
+ * never refused), so the schema admits every string and the rule for echoing is in the description.
+ */
 export const requestIdParameter = {
   name: 'X-Request-Id',
   in: 'header',
   required: false,
-  description: 'An id of your own for this request (1..128 visible ASCII characters), echoed in the response, its error body and our log.',
-  schema: { type: 'string', pattern: '^[!-~]{1,128}$' },
+  description:
+    'An id of your own for this request. 1..128 visible ASCII characters (! to ~) are echoed in the response, its error body ' +
+    'and our log; any other value is not refused but replaced by a generated UUID.',
+  schema: { type: 'string' },
   example: 'portal-7f3a91c2',
 };

@@ -1,20 +1,39 @@
 import * as L from '../../../domain/inbound-application/application-limits.js';
+import { CALENDAR_DATE_PATTERN } from '../../../domain/candidate/candidate-rules.js';
+import { EMAIL_ADDRESS_PATTERN } from '../../../domain/candidate/email-address.js';
+import { NON_BLANK_TEXT_PATTERN, STORABLE_TEXT_PATTERN } from '../../../domain/shared/text-patterns.js';
 
 /**
  * The request body of POST /applications (spec 4.3): the single source of truth for validation (ajv)
- * and for the OpenAPI document. Bounds are the domain's constants. Unknown fields are stripped before
- * anything reads the body, so they are ignored and never stored; `default`s are filled in by ajv.
- * Lengths count Unicode code points.
+ * and for the OpenAPI document. Bounds and patterns are the domain's constants. Unknown fields are
+ * stripped before anything reads the body, so they are ignored and never stored; `default`s are filled
+ * in by ajv. Lengths count Unicode code points. Every string admits no U+0000 and no unpaired surrogate.
  */
 const text = (maxLength: number, description?: string) => ({
   type: 'string',
   maxLength,
+  pattern: STORABLE_TEXT_PATTERN,
   ...(description === undefined ? {} : { description }),
 });
+const id = (minLength: number, maxLength: number, description?: string) => ({ ...text(maxLength, description), minLength });
 /** Required names must hold a character other than white space. */
-const name = (minLength: number, maxLength: number) => ({ type: 'string', minLength, maxLength, pattern: '\\S' });
-const email = () => ({ type: 'string', format: 'email', maxLength: L.EMAIL_MAX_LENGTH });
-const itemText = (maxLength: number) => ({ type: 'string', maxLength, default: '' });
+const name = (minLength: number, maxLength: number) => ({
+  type: 'string',
+  minLength,
+  maxLength,
+  pattern: NON_BLANK_TEXT_PATTERN,
+  description: 'Must hold a character other than white space.',
+});
+const email = () => ({
+  type: 'string',
+  maxLength: L.EMAIL_MAX_LENGTH,
+  pattern: EMAIL_ADDRESS_PATTERN,
+  description:
+    'An e-mail address as HTML\'s <input type="email"> takes it (WHATWG "valid e-mail address"), with letters and digits of ' +
+    'any script allowed where that rule allows ASCII ones: user@example.kz, user@localhost, имя@почта.рф. Quoted local ' +
+    'parts and address literals ("a b"@example.kz, user@[127.0.0.1]) are refused.',
+});
+const itemText = (maxLength: number) => ({ ...text(maxLength), default: '' });
 
 export const candidateInputSchema = {
   type: 'object',
@@ -24,7 +43,7 @@ export const candidateInputSchema = {
     email: email(),
     phone: text(L.PHONE_MAX_LENGTH),
     location: text(L.LOCATION_MAX_LENGTH),
-    birthDate: { type: ['string', 'null'], format: 'date', description: 'A calendar date YYYY-MM-DD, or null.' },
+    birthDate: { type: ['string', 'null'], format: 'date', pattern: CALENDAR_DATE_PATTERN, description: 'A calendar date YYYY-MM-DD, or null.' },
   },
 };
 
@@ -53,10 +72,10 @@ export const resumeInputSchema = {
     role: text(L.RESUME_ROLE_MAX_LENGTH),
     summary: text(L.RESUME_SUMMARY_MAX_LENGTH),
     experienceYears: { type: 'integer', minimum: L.EXPERIENCE_YEARS_MIN, maximum: L.EXPERIENCE_YEARS_MAX },
-    skills: { type: 'array', maxItems: L.SKILLS_MAX_ITEMS, items: { type: 'string', maxLength: L.SKILL_MAX_LENGTH }, default: [] },
+    skills: { type: 'array', maxItems: L.SKILLS_MAX_ITEMS, items: text(L.SKILL_MAX_LENGTH), default: [] },
     experience: { type: 'array', maxItems: L.EXPERIENCE_MAX_ITEMS, items: experienceInputSchema, default: [] },
     education: { type: 'array', maxItems: L.EDUCATION_MAX_ITEMS, items: educationInputSchema, default: [] },
-    expectedSalary: { type: 'integer', minimum: L.EXPECTED_SALARY_MIN },
+    expectedSalary: { type: 'integer', minimum: L.EXPECTED_SALARY_MIN, maximum: L.EXPECTED_SALARY_MAX },
     expectedSalaryCurrency: text(L.EXPECTED_SALARY_CURRENCY_MAX_LENGTH),
   },
 };
@@ -81,8 +100,8 @@ export const applicationRequestSchema = {
     'Fields not listed here are ignored and not stored. No type coercion: a wrong type is a 400. No string may contain ' +
     'U+0000 (NUL) or an unpaired surrogate, and no object a __proto__ key (400). Of duplicate keys the last one counts.',
   properties: {
-    externalId: { type: 'string', minLength: L.EXTERNAL_ID_MIN_LENGTH, maxLength: L.EXTERNAL_ID_MAX_LENGTH, description: "The client's own identifier; unique within the company." },
-    vacancyId: { type: 'string', minLength: L.VACANCY_ID_MIN_LENGTH, maxLength: L.VACANCY_ID_MAX_LENGTH },
+    externalId: id(L.EXTERNAL_ID_MIN_LENGTH, L.EXTERNAL_ID_MAX_LENGTH, "The client's own identifier; unique within the company."),
+    vacancyId: id(L.VACANCY_ID_MIN_LENGTH, L.VACANCY_ID_MAX_LENGTH, 'The id of a vacancy of the company (any status); another id is a 404.'),
     source: text(L.SOURCE_MAX_LENGTH, `The client's label, returned as the candidate's source. Absent or empty: "${L.DEFAULT_APPLICATION_SOURCE}".`),
     candidate: candidateInputSchema,
     coverLetter: text(L.COVER_LETTER_MAX_LENGTH),

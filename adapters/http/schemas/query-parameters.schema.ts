@@ -1,5 +1,7 @@
 import { VACANCY_ID_MAX_LENGTH, VACANCY_ID_MIN_LENGTH } from '../../../domain/inbound-application/application-limits.js';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../../../domain/paging/cursor.js';
+import { SINCE_DATE_PATTERN, SINCE_DATE_TIME_PATTERN, SINCE_NO_FILTER } from '../../../domain/paging/since.js';
+import { STORABLE_TEXT_PATTERN } from '../../../domain/shared/text-patterns.js';
 import { DEFAULT_VACANCY_STATUS_FILTER, VACANCY_STATUS_FILTERS } from '../../../domain/vacancy/vacancy-status.js';
 
 /**
@@ -32,10 +34,18 @@ export const sinceParameter = {
   in: 'query',
   required: false,
   description:
-    'Only records modified strictly later than this moment: an RFC 3339 date-time with a time zone (any offset) or a date ' +
-    'YYYY-MM-DD (midnight UTC). Empty or the literal null means no filter. For a sync, pass the X-Sync-Watermark of the first ' +
-    'page of the previous pass. A "+" of an offset that arrived as a space (an unencoded plus sign) is read as "+".',
-  schema: { type: 'string' },
+    'Only records modified strictly later than this moment: an RFC 3339 date-time with a time zone (Z or an offset ±hh:mm, ' +
+    'years 0000 to 9999, any fraction of a second, finer than a millisecond cut) or a date YYYY-MM-DD (midnight UTC). Empty ' +
+    'or the literal null means no filter. A leap second (second 60, only where the time is 23:59 in UTC) is read as ' +
+    '23:59:59.999 UTC. Percent-encode the "+" of an offset as %2B: a bare "+" in a query string is a space, and the value ' +
+    'is then refused. For a sync, pass the X-Sync-Watermark of the first page of the previous pass.',
+  schema: {
+    anyOf: [
+      { type: 'string', enum: [...SINCE_NO_FILTER], description: 'No filter.' },
+      { type: 'string', format: 'date', pattern: SINCE_DATE_PATTERN, description: 'A date: from midnight UTC.' },
+      { type: 'string', format: 'date-time', pattern: SINCE_DATE_TIME_PATTERN, description: 'A date-time with a time zone.' },
+    ],
+  },
   example: '2026-11-01T10:00:00.000Z',
 } as const;
 
@@ -52,7 +62,7 @@ export const vacancyIdParameter = {
   name: 'vacancyId',
   in: 'query',
   required: false,
-  description: 'Only applications to this vacancy.',
-  schema: { type: 'string', minLength: VACANCY_ID_MIN_LENGTH, maxLength: VACANCY_ID_MAX_LENGTH },
+  description: 'Only applications to this vacancy. An id no vacancy has gives an empty page, not an error.',
+  schema: { type: 'string', minLength: VACANCY_ID_MIN_LENGTH, maxLength: VACANCY_ID_MAX_LENGTH, pattern: STORABLE_TEXT_PATTERN },
   example: '019a44f1-8c00-7c3e-a5b1-3f6d9a2e4b10',
 } as const;

@@ -257,12 +257,14 @@ export interface components {
         ApplicationRequest: {
             /** @description The client's own identifier; unique within the company. */
             externalId: string;
+            /** @description The id of a vacancy of the company (any status); another id is a 404. */
             vacancyId: string;
             /** @description The client's label, returned as the candidate's source. Absent or empty: "api". */
             source?: string;
             candidate: {
+                /** @description Must hold a character other than white space. */
                 name: string;
-                /** Format: email */
+                /** @description An e-mail address as HTML's <input type="email"> takes it (WHATWG "valid e-mail address"), with letters and digits of any script allowed where that rule allows ASCII ones: user@example.kz, user@localhost, имя@почта.рф. Quoted local parts and address literals ("a b"@example.kz, user@[127.0.0.1]) are refused. */
                 email?: string;
                 phone?: string;
                 location?: string;
@@ -304,8 +306,9 @@ export interface components {
             };
             /** @description Present exactly when the application is a referral. */
             referral?: {
+                /** @description Must hold a character other than white space. */
                 name: string;
-                /** Format: email */
+                /** @description An e-mail address as HTML's <input type="email"> takes it (WHATWG "valid e-mail address"), with letters and digits of any script allowed where that rule allows ASCII ones: user@example.kz, user@localhost, имя@почта.рф. Quoted local parts and address literals ("a b"@example.kz, user@[127.0.0.1]) are refused. */
                 email?: string;
                 phone?: string;
                 company?: string;
@@ -580,7 +583,7 @@ export interface components {
     responses: never;
     parameters: {
         /**
-         * @description An id of your own for this request (1..128 visible ASCII characters), echoed in the response, its error body and our log.
+         * @description An id of your own for this request. 1..128 visible ASCII characters (! to ~) are echoed in the response, its error body and our log; any other value is not refused but replaced by a generated UUID.
          * @example portal-7f3a91c2
          */
         RequestId: string;
@@ -636,10 +639,10 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only records modified strictly later than this moment: an RFC 3339 date-time with a time zone (any offset) or a date YYYY-MM-DD (midnight UTC). Empty or the literal null means no filter. For a sync, pass the X-Sync-Watermark of the first page of the previous pass. A "+" of an offset that arrived as a space (an unencoded plus sign) is read as "+".
+                 * @description Only records modified strictly later than this moment: an RFC 3339 date-time with a time zone (Z or an offset ±hh:mm, years 0000 to 9999, any fraction of a second, finer than a millisecond cut) or a date YYYY-MM-DD (midnight UTC). Empty or the literal null means no filter. A leap second (second 60, only where the time is 23:59 in UTC) is read as 23:59:59.999 UTC. Percent-encode the "+" of an offset as %2B: a bare "+" in a query string is a space, and the value is then refused. For a sync, pass the X-Sync-Watermark of the first page of the previous pass.
                  * @example 2026-11-01T10:00:00.000Z
                  */
-                since?: string;
+                since?: ("" | "null") | string;
                 /**
                  * @description Page size: a base-10 integer. It may change from page to page. Given at most once, like every parameter.
                  * @example 500
@@ -658,7 +661,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description An id of your own for this request (1..128 visible ASCII characters), echoed in the response, its error body and our log.
+                 * @description An id of your own for this request. 1..128 visible ASCII characters (! to ~) are echoed in the response, its error body and our log; any other value is not refused but replaced by a generated UUID.
                  * @example portal-7f3a91c2
                  */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
@@ -777,10 +780,10 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only records modified strictly later than this moment: an RFC 3339 date-time with a time zone (any offset) or a date YYYY-MM-DD (midnight UTC). Empty or the literal null means no filter. For a sync, pass the X-Sync-Watermark of the first page of the previous pass. A "+" of an offset that arrived as a space (an unencoded plus sign) is read as "+".
+                 * @description Only records modified strictly later than this moment: an RFC 3339 date-time with a time zone (Z or an offset ±hh:mm, years 0000 to 9999, any fraction of a second, finer than a millisecond cut) or a date YYYY-MM-DD (midnight UTC). Empty or the literal null means no filter. A leap second (second 60, only where the time is 23:59 in UTC) is read as 23:59:59.999 UTC. Percent-encode the "+" of an offset as %2B: a bare "+" in a query string is a space, and the value is then refused. For a sync, pass the X-Sync-Watermark of the first page of the previous pass.
                  * @example 2026-11-01T10:00:00.000Z
                  */
-                since?: string;
+                since?: ("" | "null") | string;
                 /**
                  * @description Page size: a base-10 integer. It may change from page to page. Given at most once, like every parameter.
                  * @example 500
@@ -792,14 +795,14 @@ export interface operations {
                  */
                 cursor?: string;
                 /**
-                 * @description Only applications to this vacancy.
+                 * @description Only applications to this vacancy. An id no vacancy has gives an empty page, not an error.
                  * @example 019a44f1-8c00-7c3e-a5b1-3f6d9a2e4b10
                  */
                 vacancyId?: string;
             };
             header?: {
                 /**
-                 * @description An id of your own for this request (1..128 visible ASCII characters), echoed in the response, its error body and our log.
+                 * @description An id of your own for this request. 1..128 visible ASCII characters (! to ~) are echoed in the response, its error body and our log; any other value is not refused but replaced by a generated UUID.
                  * @example portal-7f3a91c2
                  */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
@@ -932,7 +935,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description An id of your own for this request (1..128 visible ASCII characters), echoed in the response, its error body and our log.
+                 * @description An id of your own for this request. 1..128 visible ASCII characters (! to ~) are echoed in the response, its error body and our log; any other value is not refused but replaced by a generated UUID.
                  * @example portal-7f3a91c2
                  */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
@@ -1117,7 +1120,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description An id of your own for this request (1..128 visible ASCII characters), echoed in the response, its error body and our log.
+                 * @description An id of your own for this request. 1..128 visible ASCII characters (! to ~) are echoed in the response, its error body and our log; any other value is not refused but replaced by a generated UUID.
                  * @example portal-7f3a91c2
                  */
                 "X-Request-Id"?: components["parameters"]["RequestId"];
