@@ -4,6 +4,7 @@ import { LOGGER } from './container/infrastructure.tokens.js';
 import { RATE_LIMIT_STORE } from './container/rate-limit.module.js';
 import { resolve } from './container/typed-binding.js';
 import { USE_CASES } from './container/use-case.tokens.js';
+import { holdServiceLock, type ServiceLock } from './database/embedded-postgres-service-lock.js';
 import { startHttpServer } from './http-server.js';
 
 /** Requests still running this long after SIGTERM are cut off, within the usual 30 s grace of an orchestrator. */
@@ -41,6 +42,9 @@ async function main(): Promise<void> {
     return;
   }
   const config = loadConfig();
+  // One service per DATA_DIR when it runs the embedded PostgreSQL there (the admin CLI may still join it):
+  // two would each stop the database under the other. Taken before anything touches the cluster.
+  const lock: ServiceLock | null = config.store === 'postgres' && config.databaseUrl === null ? await holdServiceLock(config.dataDir) : null;
   const container = await buildContainer({ config });
   const logger = resolve(container, LOGGER);
   const running = await startHttpServer(container).catch(async (error: unknown) => {
@@ -69,6 +73,8 @@ async function main(): Promise<void> {
       await resolve(container, USE_CASES.authenticateKey).settle();
       await resolve(container, RATE_LIMIT_STORE).close();
       await disposeContainer(container);
+      // Only now, with the embedded server stopped, may the next service start on DATA_DIR.
+      await lock?.release();
       logger.info('stopped');
       process.exit(0);
     } catch (error) {
