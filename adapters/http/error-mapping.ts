@@ -1,4 +1,5 @@
 import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
+import { TransferToOwnVacancyError } from '../../domain/candidate/transfer-errors.js';
 import { InvalidCursorError } from '../../domain/paging/cursor.js';
 import { ForbiddenError, UnauthorizedError } from '../../domain/service-key/service-key.js';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../domain/shared/domain-error.js';
@@ -32,6 +33,7 @@ export const DOMAIN_ERROR_MAPPINGS: ReadonlyMap<DomainErrorClass, ProblemMapping
   [ForbiddenError, { status: 403, title: 'Forbidden' }],
   [NotFoundError, { status: 404, title: 'Not found' }],
   [ConflictError, { status: 409, title: 'Conflict' }],
+  [TransferToOwnVacancyError, { status: 409, title: 'Conflict' }],
   [StoreUnavailableError, { status: 503, title: 'Service unavailable', retryAfterS: STORE_UNAVAILABLE_RETRY_AFTER_S }],
 ]);
 

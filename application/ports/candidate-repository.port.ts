@@ -40,6 +40,12 @@ export interface CandidateRepository {
    * can never insert two cards with one externalId.
    */
   insertApplications(cards: readonly CandidateCard[]): Promise<(CandidateCard | null)[]>;
+  /**
+   * Inserts a technical card unless the company already has one transferred from the same card to the
+   * same vacancy: null when it was inserted, else that earlier technical card, unchanged. Concurrent calls
+   * can never insert two technical cards of one card on one vacancy.
+   */
+  insertTechnicalCard(card: CandidateCard): Promise<CandidateCard | null>;
   update(card: CandidateCard): Promise<void>;
   /** Deletes the card and the technical cards transferred from it. */
   delete(companyId: string, id: string): Promise<boolean>;

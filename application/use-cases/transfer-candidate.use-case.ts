@@ -1,4 +1,5 @@
-import { ConflictError, NotFoundError } from '../../domain/shared/domain-error.js';
+import { TransferToOwnVacancyError } from '../../domain/candidate/transfer-errors.js';
+import { NotFoundError } from '../../domain/shared/domain-error.js';
 import type { BoardRepository } from '../ports/board-repository.port.js';
 import type { CandidateRepository } from '../ports/candidate-repository.port.js';
 import type { IdGenerator } from '../ports/id-generator.port.js';
@@ -15,6 +16,10 @@ export interface TransferCandidateCommand {
 /**
  * Transfers a card to another vacancy: a technical card appears on that vacancy's board, and the
  * original stays the one listed, so that one application is not counted twice (spec 2.6.2).
+ *
+ * Idempotent: a card has at most one technical card on a vacancy, so a repeated transfer (the platform
+ * feed delivers at least once) answers with the technical card already there and changes nothing. The
+ * store settles it (insertTechnicalCard), so it holds without the company's write lock too.
  */
 export class TransferCandidate {
   constructor(
@@ -30,11 +35,11 @@ export class TransferCandidate {
       const card = await requireCard(this.candidates, command.companyId, command.id);
       const target = await this.vacancies.findById(command.companyId, command.vacancyId);
       if (target === null) throw new NotFoundError('vacancy', `Vacancy ${command.vacancyId} not found.`);
-      if (card.vacancyId === target.id) throw new ConflictError(`Candidate ${card.id} already belongs to vacancy ${target.id}.`);
+      if (card.vacancyId === target.id) throw new TransferToOwnVacancyError(card.id, target.id);
       const board = await boardOf(this.boards, command.companyId, target.id);
       const technical = card.technicalCopy({ id: this.ids.newId(), vacancyId: target.id, stage: board.firstColumn, now });
-      await this.candidates.insert(technical);
-      return { technicalCardId: technical.id };
+      const earlier = await this.candidates.insertTechnicalCard(technical);
+      return { technicalCardId: (earlier ?? technical).id };
     });
   }
 }

@@ -139,6 +139,10 @@ describe('admin CLI: vacancies, candidates and boards (processes on PostgreSQL)'
     expect(Object.keys(transfer)).to.deep.equal(['technicalCardId']);
     expect((await admin().database.adapters().candidates.findById(companyId, transfer.technicalCardId))?.toSnapshot()).to.deep.include({ technical: true, vacancyId: b.id, stage: 'NEW' });
     expect((await admin().candidates(companyId)).map((c) => c.id).sort()).to.deep.equal([first.id, second.id].sort());
+    // A repeated transfer prints the technical card already there; one to the card's own vacancy is refused.
+    expect(jsonOf(await inProcess(['candidate', 'transfer', '--company', companyId, '--id', first.id, '--vacancy', b.id]))).to.deep.equal(transfer);
+    const ownVacancy = await inProcess(['candidate', 'transfer', '--company', companyId, '--id', first.id, '--vacancy', first.vacancyId as string]);
+    expect([ownVacancy.status, errorOf(ownVacancy)]).to.deep.equal([1, `error: Candidate ${first.id} already belongs to vacancy ${first.vacancyId}; a transfer needs another vacancy.`]);
 
     // vacancy delete: its cards stay, without a vacancy, and can no longer be moved.
     expect(jsonOf(await run(['vacancy', 'delete', '--company', companyId, '--id', 'vac-kz-1']))).to.deep.equal({ id: 'vac-kz-1', deleted: true });

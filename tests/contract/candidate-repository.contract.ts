@@ -74,6 +74,43 @@ export function candidateRepositoryContract(factory: AdapterFactory): void {
       expect(results.filter((r) => r !== null).every((r) => r?.id === winner.id)).to.equal(true);
     });
 
+    it('inserts one technical card per card and vacancy, and hands back the earlier one unchanged', async () => {
+      const { companyId, vacancyId } = await aCompanyWithVacancy();
+      const target = aVacancy({ companyId });
+      await adapters().vacancies.insert(target);
+      const card = aManualCard({ companyId, vacancyId });
+      await adapters().candidates.insert(card);
+      const first = card.technicalCopy({ id: nextId('tech'), vacancyId: target.id, stage: 'NEW', now: at(1) });
+      const repeat = card.technicalCopy({ id: nextId('tech'), vacancyId: target.id, stage: 'OFFER', now: at(2) });
+      expect(await adapters().candidates.insertTechnicalCard(first)).to.equal(null);
+      expect((await adapters().candidates.insertTechnicalCard(repeat))?.toSnapshot()).to.deep.equal(first.toSnapshot());
+      expect(await adapters().candidates.findById(companyId, repeat.id)).to.equal(null);
+      expect(await adapters().candidates.stagesInUse(companyId, target.id)).to.deep.equal(['NEW']);
+      // Another card, or the same card to another vacancy, is another transfer.
+      const other = aManualCard({ companyId, vacancyId });
+      await adapters().candidates.insert(other);
+      expect(await adapters().candidates.insertTechnicalCard(other.technicalCopy({ id: nextId('tech'), vacancyId: target.id, stage: 'NEW', now: at(3) }))).to.equal(null);
+      expect(await adapters().candidates.insertTechnicalCard(card.technicalCopy({ id: nextId('tech'), vacancyId, stage: 'NEW', now: at(4) }))).to.equal(null);
+      // A plain insert of a repeat breaks the same rule.
+      const failure = await adapters().candidates.insert(repeat).then(() => null, (error: unknown) => error);
+      expect(failure, 'insert of a second technical card of one card on one vacancy').to.be.instanceOf(Error);
+    });
+
+    it('never inserts two technical cards for concurrent transfers of one card to one vacancy', async () => {
+      const { companyId, vacancyId } = await aCompanyWithVacancy();
+      const target = aVacancy({ companyId });
+      await adapters().vacancies.insert(target);
+      const card = aManualCard({ companyId, vacancyId });
+      await adapters().candidates.insert(card);
+      const copies = Array.from({ length: 10 }, (_, i) => card.technicalCopy({ id: nextId('tech'), vacancyId: target.id, stage: 'NEW', now: at(i) }));
+      const results = await Promise.all(copies.map((copy) => adapters().candidates.insertTechnicalCard(copy)));
+      expect(results.filter((r) => r === null)).to.have.length(1);
+      const winner = copies[results.indexOf(null)] as CandidateCard;
+      expect(results.filter((r) => r !== null).map((r) => r?.id)).to.deep.equal(Array.from({ length: 9 }, () => winner.id));
+      const stored = await Promise.all(copies.map((copy) => adapters().candidates.findById(companyId, copy.id)));
+      expect(stored.filter((found) => found !== null).map((found) => found?.id)).to.deep.equal([winner.id]);
+    });
+
     it('lists with the vacancy title at read time, the later of card and resume times, and never technical cards', async () => {
       const { companyId, vacancyId } = await aCompanyWithVacancy('Повар');
       const card = aManualCard({ companyId, vacancyId, now: at(0) });

@@ -59,6 +59,15 @@ export class InMemoryCandidateRepository implements CandidateRepository {
     });
   }
 
+  async insertTechnicalCard(card: CandidateCard): Promise<CandidateCard | null> {
+    // One synchronous step, as the unique index makes the check and the insert one step in PostgreSQL.
+    const { companyId, originCardId, vacancyId } = card.toSnapshot();
+    const earlier = this.findWhere(companyId, (row) => sameTransfer(row, originCardId, vacancyId));
+    if (earlier !== null) return earlier;
+    this.insertNow(card);
+    return null;
+  }
+
   /** The unique constraints of the PostgreSQL schema, enforced the same way. */
   private insertNow(card: CandidateCard): void {
     const row = card.toSnapshot();
@@ -69,6 +78,9 @@ export class InMemoryCandidateRepository implements CandidateRepository {
     }
     if (row.sourceRef !== null && this.findWhere(row.companyId, (r) => r.sourceRef === row.sourceRef) !== null) {
       throw clash(`source ${row.sourceRef}`);
+    }
+    if (this.findWhere(row.companyId, (r) => sameTransfer(r, row.originCardId, row.vacancyId)) !== null) {
+      throw clash(`transfer of ${row.originCardId} to ${row.vacancyId}`);
     }
     this.db.candidates.set(rowKey(row.companyId, row.id), row);
   }
@@ -132,4 +144,12 @@ export class InMemoryCandidateRepository implements CandidateRepository {
     }
     return null;
   }
+}
+
+/**
+ * Whether the row is a technical card of this origin on this vacancy: the unique index over
+ * (company_id, origin_card_id, vacancy_id) where origin_card_id is not null, whose NULLs are distinct.
+ */
+function sameTransfer(row: CandidateCardSnapshot, originCardId: string | null, vacancyId: string | null): boolean {
+  return originCardId !== null && vacancyId !== null && row.originCardId === originCardId && row.vacancyId === vacancyId;
 }

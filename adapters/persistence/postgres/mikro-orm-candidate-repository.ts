@@ -2,31 +2,47 @@ import type { EntityManager, Knex, MikroORM } from '@mikro-orm/postgresql';
 import type { CandidateListQuery, CandidateRepository, CandidateView } from '../../../application/ports/candidate-repository.port.js';
 import type { CandidateCard } from '../../../domain/candidate/candidate-card.js';
 import { listCandidateViews } from './candidate-list-query.js';
-import { readCandidateRow, readCandidateRowsByExternalIds } from './point-reads.js';
+import { readCandidateRow, readCandidateRowsByExternalIds, readTechnicalCardRow } from './point-reads.js';
 import { CandidateRowSchema, type CandidateRow } from './entities/candidate.entity.js';
 import { candidateColumns, fromCandidateRow, toCandidateRow } from './row-mapping/candidate-row-mapping.js';
 import { jsonb } from './sql-values.js';
 import { activeTransaction, withEntityManager } from './transaction-scope.js';
 
-const APPLICATION_COLUMNS = `company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral,
+const CARD_COLUMNS = `company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral,
   technical, origin_card_id, request_fingerprint, source_ref, created_at, card_updated_at, resume_updated_at`;
-const APPLICATION_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?::timestamptz, ?::timestamptz, ?::timestamptz)';
+const CARD_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?::timestamptz, ?::timestamptz, ?::timestamptz)';
+
+/** The parameters of one row's CARD_VALUES. */
+function rowParameters(row: CandidateRow): unknown[] {
+  return [
+    row.companyId, row.id, row.vacancyId, row.stage, row.source, row.externalId, row.coverLetter,
+    jsonb(row.person), jsonb(row.resume), row.referral === null ? null : jsonb(row.referral),
+    row.technical, row.originCardId, row.requestFingerprint, row.sourceRef,
+    row.createdAt, row.cardUpdatedAt, row.resumeUpdatedAt,
+  ];
+}
 
 /** Inserts the rows that no card of the company holds the externalId of; returns the externalIds inserted. */
 async function insertApplicationRows(em: EntityManager, rows: readonly CandidateRow[]): Promise<Set<string>> {
   const inserted = await em.execute<{ external_id: string }[]>(
-    `insert into candidates (${APPLICATION_COLUMNS})
-     values ${rows.map(() => APPLICATION_VALUES).join(', ')}
+    `insert into candidates (${CARD_COLUMNS})
+     values ${rows.map(() => CARD_VALUES).join(', ')}
      on conflict (company_id, external_id) where external_id is not null do nothing
      returning external_id`,
-    rows.flatMap((row) => [
-      row.companyId, row.id, row.vacancyId, row.stage, row.source, row.externalId, row.coverLetter,
-      jsonb(row.person), jsonb(row.resume), row.referral === null ? null : jsonb(row.referral),
-      row.technical, row.originCardId, row.requestFingerprint, row.sourceRef,
-      row.createdAt, row.cardUpdatedAt, row.resumeUpdatedAt,
-    ]),
+    rows.flatMap(rowParameters),
   );
   return new Set(inserted.map((row) => row.external_id));
+}
+
+/** Inserts a technical card unless its origin already has one on its vacancy; whether it was inserted. */
+async function insertTechnicalRow(em: EntityManager, row: CandidateRow): Promise<boolean> {
+  const inserted = await em.execute<{ id: string }[]>(
+    `insert into candidates (${CARD_COLUMNS}) values ${CARD_VALUES}
+     on conflict (company_id, origin_card_id, vacancy_id) where origin_card_id is not null do nothing
+     returning id`,
+    rowParameters(row),
+  );
+  return inserted.length > 0;
 }
 
 /** Rows per INSERT statement of insertMany: big enough to save round trips, small enough for one statement. */
@@ -110,6 +126,25 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
         const first = firstOf.get(externalId) as number;
         return earlier.get(externalId) ?? (first === index ? null : (cards[first] as CandidateCard));
       });
+    });
+  }
+
+  /**
+   * INSERT … ON CONFLICT DO NOTHING on the unique index of transfers, then a read of the holder: as for
+   * applications, the index makes a concurrent insert wait for the other's commit, and the next statement
+   * sees it. A holder deleted in between (its origin card was) is tried again.
+   */
+  insertTechnicalCard(card: CandidateCard): Promise<CandidateCard | null> {
+    const row = toCandidateRow(card);
+    const { companyId, originCardId, vacancyId } = row;
+    if (originCardId === null || vacancyId === null) return Promise.reject(new Error('insertTechnicalCard needs a technical card on a vacancy.'));
+    return withEntityManager(this.orm, async (em) => {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        if (await insertTechnicalRow(em, row)) return null;
+        const holder = await readTechnicalCardRow(em, companyId, originCardId, vacancyId);
+        if (holder !== null) return fromCandidateRow(holder);
+      }
+      throw new Error(`Could not insert or find the technical card of ${originCardId} on vacancy ${vacancyId}.`);
     });
   }
 

@@ -21,6 +21,15 @@ export async function readCandidateRow(em: EntityManager, companyId: string, key
   return rows[0] === undefined ? null : candidateRowOf(rows[0]);
 }
 
+/** The technical card transferred from this card to this vacancy (at most one: a unique index). */
+export async function readTechnicalCardRow(em: EntityManager, companyId: string, originCardId: string, vacancyId: string): Promise<CandidateRow | null> {
+  const rows = await em.execute<Raw[]>(
+    `select ${CANDIDATE_COLUMNS} from candidates where company_id = ? and origin_card_id = ? and vacancy_id = ?`,
+    [companyId, originCardId, vacancyId],
+  );
+  return rows[0] === undefined ? null : candidateRowOf(rows[0]);
+}
+
 /** The company's cards with these externalIds (in no particular order). */
 export async function readCandidateRowsByExternalIds(em: EntityManager, companyId: string, externalIds: readonly string[]): Promise<CandidateRow[]> {
   if (externalIds.length === 0) return [];

@@ -1,5 +1,6 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20251122000000BusinessTables } from './business/Migration20251122000000BusinessTables.js';
+import { Migration20261124000000TransferOncePerVacancy } from './business/Migration20261124000000TransferOncePerVacancy.js';
 import { Migration20251122000000RegistryTables } from './registry/Migration20251122000000RegistryTables.js';
 
 /**
@@ -21,5 +22,8 @@ export const REGISTRY_MIGRATIONS: MigrationSet = {
 export const BUSINESS_MIGRATIONS: MigrationSet = {
   name: 'business',
   tableName: 'mikro_orm_migrations_business',
-  migrations: [{ name: 'Migration20251122000000BusinessTables', class: Migration20251122000000BusinessTables }],
+  migrations: [
+    { name: 'Migration20251122000000BusinessTables', class: Migration20251122000000BusinessTables },
+    { name: 'Migration20261124000000TransferOncePerVacancy', class: Migration20261124000000TransferOncePerVacancy },
+  ],
 };
