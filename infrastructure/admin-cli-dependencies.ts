@@ -2,31 +2,45 @@ import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { COMPANY_REPOSITORY } from '../application/ports/company-repository.port.js';
 import type { AdminCliDependencies, AdminServices } from '../adapters/cli/admin-services.js';
+import { CliFailure } from '../adapters/cli/cli-failure.js';
 import type { AppConfig } from './config.js';
 import { buildContainer, disposeContainer } from './container/build-container.js';
 import { resolve } from './container/typed-binding.js';
 import { USE_CASES } from './container/use-case.tokens.js';
 
 /**
+ * The in-memory store lives and dies inside one process: what the CLI stored there would be gone when it
+ * exits, and the keys it printed would answer 401 from a service that never saw them.
+ */
+export const MEMORY_STORE_REFUSAL =
+  'The admin CLI does not work with STORE=memory: the in-memory store lives only inside one process, so what this command ' +
+  'stored would vanish when it exits and the service would never see it (its keys would answer 401). Run the CLI against ' +
+  "the service's database instead (unset STORE, or STORE=postgres, with the service's DATABASE_URL or DATA_DIR); or start " +
+  'the service with STORE=memory alone: it seeds a demo company at start and logs its key.';
+
+/**
  * What the admin CLI (adapters/cli) is given by its composition root: the use cases of a container built
- * only when a command needs one, and disposed of at the end.
+ * only when a command needs one, and disposed of at the end. Commands that need no store (--help, sync)
+ * work with any STORE; the others refuse STORE=memory.
  */
 export function adminCliDependencies(config: AppConfig, logger: Logger): AdminCliDependencies {
   let container: Promise<Container> | undefined;
   const openContainer = () => {
+    if (config.store === 'memory') return Promise.reject(new CliFailure(MEMORY_STORE_REFUSAL));
     container ??= buildContainer({ config, logger });
     return container;
   };
   return {
-    open: async () => servicesOf(await openContainer(), config),
-    migrate: () => migrate(config),
+    open: async () => adminServices(await openContainer(), config),
+    migrate: () => (config.store === 'memory' ? Promise.reject(new CliFailure(MEMORY_STORE_REFUSAL)) : migrate(config)),
     close: async () => {
       if (container !== undefined) await disposeContainer(await container);
     },
   };
 }
 
-function servicesOf(c: Container, config: AppConfig): AdminServices {
+/** The use cases the CLI drives, from a container; the service's STORE=memory demo seeding uses them too. */
+export function adminServices(c: Container, config: Pick<AppConfig, 'jobBoardLabel'>): AdminServices {
   return {
     companies: resolve(c, COMPANY_REPOSITORY),
     createCompany: resolve(c, USE_CASES.createCompany),
@@ -48,9 +62,8 @@ function servicesOf(c: Container, config: AppConfig): AdminServices {
   };
 }
 
-/** Both databases' migrations (DESIGN 3, Regions); the memory store has no schema. */
+/** Both databases' migrations (DESIGN 3, Regions). */
 async function migrate(config: AppConfig): Promise<{ registry: string[]; business: string[] }> {
-  if (config.store === 'memory') return { registry: [], business: [] };
   const { openDatabases } = await import('./database/open-databases.js');
   const { migrateDatabases } = await import('./database/migrate-databases.js');
   // Opening first starts the embedded PostgreSQL when DATABASE_URL is unset, and tells its URL.

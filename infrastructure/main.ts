@@ -6,6 +6,7 @@ import { resolve } from './container/typed-binding.js';
 import { USE_CASES } from './container/use-case.tokens.js';
 import { holdServiceLock, type ServiceLock } from './database/embedded-postgres-service-lock.js';
 import { startHttpServer } from './http-server.js';
+import { seedMemoryDemo } from './memory-demo.js';
 
 /** Requests still running this long after SIGTERM are cut off, within the usual 30 s grace of an orchestrator. */
 const DRAIN_TIMEOUT_MS = 25_000;
@@ -47,7 +48,10 @@ async function main(): Promise<void> {
   const lock: ServiceLock | null = config.store === 'postgres' && config.databaseUrl === null ? await holdServiceLock(config.dataDir) : null;
   const container = await buildContainer({ config });
   const logger = resolve(container, LOGGER);
-  const running = await startHttpServer(container).catch(async (error: unknown) => {
+  const running = await (async () => {
+    if (config.store === 'memory') await seedMemoryDemo(container, config, logger);
+    return startHttpServer(container);
+  })().catch(async (error: unknown) => {
     // Release what the container opened (pools, an embedded server) before giving up.
     await disposeContainer(container).catch(() => undefined);
     throw error;
