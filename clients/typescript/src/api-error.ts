@@ -37,6 +37,26 @@ export class NetworkError extends Error {
   }
 }
 
+/**
+ * The API answered with a redirect, which the client never follows: fetch would carry X-API-Key to the
+ * redirect's target, whatever its origin (it drops only Authorization across origins). The API itself
+ * never redirects, so a redirect means a base URL that points elsewhere (http for https, an old host, a
+ * proxy's login page): fix the base URL. Not retried.
+ */
+export class RedirectError extends Error {
+  override readonly name = 'RedirectError';
+
+  constructor(
+    message: string,
+    /** The 3xx status; 0 where fetch hides redirects (in a browser). */
+    readonly status: number,
+    /** The Location header as sent; null when there was none or fetch hides it. */
+    readonly location: string | null,
+  ) {
+    super(message);
+  }
+}
+
 /** Reads a response body as a problem document when it is one. */
 export function problemOf(contentType: string | null, text: string): Problem | null {
   if (!/^application\/problem\+json\b/i.test(contentType ?? '')) return null;

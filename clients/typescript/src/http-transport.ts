@@ -1,4 +1,4 @@
-import { ApiError, NetworkError, problemOf } from './api-error.js';
+import { ApiError, NetworkError, RedirectError, problemOf } from './api-error.js';
 import { backoffDelay, retryAfterDelay, type RetryPolicy } from './retry.js';
 
 export interface TransportSettings {
@@ -37,7 +37,8 @@ export interface TransportResponse {
  * One logical request: attempts it until it gets an answer, retrying a retryable status (honouring
  * Retry-After) and a network failure with exponential backoff and jitter, at most `maxAttempts` times.
  * Every operation of the API may be repeated safely: reads change nothing, applications are
- * idempotent on externalId. An error answer is thrown as ApiError, an unreachable API as NetworkError.
+ * idempotent on externalId. An error answer is thrown as ApiError, an unreachable API as NetworkError, a
+ * redirect (never followed) as RedirectError.
  */
 export async function send(settings: TransportSettings, spec: RequestSpec): Promise<TransportResponse> {
   const url = urlOf(settings.apiRoot, spec.path, spec.query);
@@ -54,6 +55,8 @@ export async function send(settings: TransportSettings, spec: RequestSpec): Prom
         headers: headersOf(settings, spec, attempt === 1 ? requestId : `${requestId}.${attempt}`),
         ...(spec.body === undefined ? {} : { body: JSON.stringify(spec.body) }),
         signal: AbortSignal.any(signals),
+        // Redirects are refused below, not followed: following one sends X-API-Key to its target.
+        redirect: 'manual',
       });
       text = await response.text();
     } catch (error) {
@@ -63,6 +66,7 @@ export async function send(settings: TransportSettings, spec: RequestSpec): Prom
       continue;
     }
 
+    if (isRedirect(response)) throw redirectError(spec, url, response);
     if (spec.expect.includes(response.status)) return { status: response.status, headers: response.headers, body: parseJson(text, url), attempts: attempt };
 
     const retryAfter = retryAfterDelay(response.headers.get('retry-after'), Date.now(), settings.random);
@@ -75,6 +79,29 @@ export async function send(settings: TransportSettings, spec: RequestSpec): Prom
     const asked = retryAfterDelay(response.headers.get('retry-after'), Date.now(), () => 0);
     throw new ApiError(response.status, problem, response.headers.get('x-request-id'), asked, attempt);
   }
+}
+
+/** A 3xx as Node's fetch returns it under redirect: 'manual', or the opaque redirect a browser returns instead. */
+function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status <= 399);
+}
+
+function redirectError(spec: RequestSpec, url: string, response: Response): RedirectError {
+  const location = response.headers.get('location');
+  let target = 'a location the browser does not disclose';
+  if (location !== null) {
+    try {
+      target = new URL(location, url).origin;
+    } catch {
+      target = 'an unreadable Location';
+    }
+  }
+  return new RedirectError(
+    `${spec.method} ${url} was answered with a redirect (HTTP ${response.status}) to ${target}; the client follows no ` +
+      'redirects, so that the API key is never sent elsewhere. Point baseUrl at the API itself.',
+    response.status,
+    location,
+  );
 }
 
 function headersOf(settings: TransportSettings, spec: RequestSpec, requestId: string): Record<string, string> {

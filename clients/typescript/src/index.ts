@@ -2,7 +2,7 @@
  * @hiring/integration-client: a typed client of the integration API. Runs wherever fetch does; file-based
  * sync state and mirrors are in '@hiring/integration-client/node'.
  */
-export { ApiError, NetworkError } from './api-error.js';
+export { ApiError, NetworkError, RedirectError } from './api-error.js';
 export {
   IntegrationClient,
   type ApplicationResult,
