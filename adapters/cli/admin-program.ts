@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { AdminContext } from './admin-context.js';
+import { hideKeys } from './cli-failure.js';
 import { registerBoardCommands } from './commands/board.command.js';
 import { registerCandidateCommands } from './commands/candidate.command.js';
 import { registerCompanyCommands } from './commands/company.command.js';
@@ -24,8 +25,8 @@ export function buildAdminProgram(ctx: AdminContext): Command {
     .configureOutput({
       writeOut: (text) => ctx.io.out(text),
       writeErr: (text) => ctx.io.err(text),
-      // One line per error, the suggestion ("Did you mean ...?") included.
-      outputError: (text, write) => write(`${text.trimEnd().replace(/\s*\n\s*/g, ' ')}\n`),
+      // One line per error, the suggestion ("Did you mean ...?") included; a key typed in the wrong place is not repeated.
+      outputError: (text, write) => write(`${hideKeys(text.trimEnd().replace(/\s*\n\s*/g, ' '))}\n`),
     })
     .showSuggestionAfterError(true)
     .allowExcessArguments(false);

@@ -1,29 +1,28 @@
 import type { ManualCandidate } from '../../application/use-cases/add-candidates.use-case.js';
 import type { Person, Referral } from '../../domain/candidate/person.js';
+import { checkPerson, checkReferral, checkResume } from '../../domain/candidate/candidate-rules.js';
 import type { Resume } from '../../domain/candidate/resume.js';
-import { ProblemCollector } from '../../domain/shared/domain-error.js';
+import type { ProblemCollector } from '../../domain/shared/domain-error.js';
 import { CliFailure } from './cli-failure.js';
-import { JsonFields, recordsOf } from './json-fields.js';
+import type { JsonFields } from './json-fields.js';
+import { readRecordFile, readSingleRecord } from './record-batch.js';
 
 /** The records of a `candidate add` file: vacancyId, candidate, resume, optional referral and stage. */
 export function readCandidateFile(json: unknown): ManualCandidate[] {
-  const problems = new ProblemCollector();
-  const candidates = recordsOf(json).flatMap((raw, index) => {
-    const c = JsonFields.of(raw, `/${index}`, problems);
-    return c === null ? [] : [readCandidate(c)];
-  });
-  problems.throwIfAny('The file is invalid; nothing was stored.');
-  return candidates;
+  return readRecordFile(json, { read: readCandidate, rules: candidateRules }, 'The file is invalid; nothing was stored.');
 }
 
 /** A `candidate update-resume` file: one resume object, fields as the API's resume. */
 export function readResumeFile(json: unknown): Resume {
   if (Array.isArray(json)) throw new CliFailure('The file must hold one resume object, not an array.');
-  const problems = new ProblemCollector();
-  const fields = JsonFields.of(json, '', problems);
-  const resume = fields === null ? null : readResume(fields);
-  problems.throwIfAny('The resume file is invalid; nothing was stored.');
-  return resume as Resume;
+  return readSingleRecord(json, { read: readResume, rules: (resume, problems) => checkResume(problems, '', resume) }, 'The resume file is invalid; nothing was stored.');
+}
+
+/** The domain's rules of a manual card's content, as the card checks them; the vacancy and stage need the database. */
+function candidateRules(card: ManualCandidate, problems: ProblemCollector): void {
+  checkPerson(problems, '/candidate', card.candidate);
+  checkResume(problems, '/resume', card.resume);
+  checkReferral(problems, '/referral', card.referral);
 }
 
 function readCandidate(c: JsonFields): ManualCandidate {

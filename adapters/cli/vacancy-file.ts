@@ -1,21 +1,28 @@
 import type { VacancyUpsert } from '../../application/use-cases/upsert-vacancies.use-case.js';
-import { ProblemCollector } from '../../domain/shared/domain-error.js';
+import { ValidationError, type ProblemCollector } from '../../domain/shared/domain-error.js';
+import { Vacancy } from '../../domain/vacancy/vacancy.js';
 import { VACANCY_STATUSES, isVacancyStatus } from '../../domain/vacancy/vacancy-status.js';
 import { WORK_FORMATS, isWorkFormat, type WorkFormat } from '../../domain/vacancy/work-format.js';
-import { JsonFields, recordsOf } from './json-fields.js';
+import type { JsonFields } from './json-fields.js';
+import { readRecordFile } from './record-batch.js';
 
 /**
  * The records of a `vacancy upsert` file: the API's Vacancy fields (id optional, createdAt and updatedAt
  * ignored) plus an optional recruiter. Every record is checked before the use case sees any.
  */
 export function readVacancyFile(json: unknown): VacancyUpsert[] {
-  const problems = new ProblemCollector();
-  const upserts = recordsOf(json).flatMap((raw, index) => {
-    const v = JsonFields.of(raw, `/${index}`, problems);
-    return v === null ? [] : [readVacancy(v)];
-  });
-  problems.throwIfAny('The file is invalid; nothing was stored.');
-  return upserts;
+  return readRecordFile(json, { read: readVacancy, rules: vacancyRules }, 'The file is invalid; nothing was stored.');
+}
+
+/** The domain's rules of a vacancy, as creating one checks them; nothing is stored. */
+function vacancyRules(upsert: VacancyUpsert, problems: ProblemCollector): void {
+  const { id: _id, ...input } = upsert;
+  try {
+    Vacancy.create({ id: 'unsaved', companyId: 'unsaved', input, now: new Date() });
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    for (const p of error.problems) problems.add(p.pointer, p.message);
+  }
 }
 
 function readVacancy(v: JsonFields): VacancyUpsert {

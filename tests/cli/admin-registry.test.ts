@@ -90,13 +90,11 @@ describe('admin CLI: migrate, companies and keys (processes on PostgreSQL)', fun
     expect(runs.map((r) => r.status)).to.deep.equal([1, 1, 1, 1, 1, 1]);
     expect(runs.map((r) => r.stdout)).to.deep.equal(['', '', '', '', '', '']);
     expect(lines[0]).to.equal('error: Company no-such-company not found.');
-    expect(lines[1]).to.equal(
-      'error: The service key is invalid. /scopes/1: unknown scope "vacancies:write"; known scopes are vacancies:read, candidates:read, applications:write',
-    );
+    expect(lines[1]).to.equal('error: --scopes: "vacancies:write" is not a scope; use vacancies:read, candidates:read, applications:write');
     expect(lines[2]).to.equal('error: Company no-such-company not found.');
     expect(lines[3]).to.equal('error: Service key AAAAAAAAAAAA not found.');
-    expect(lines[4]).to.match(/^error: The company is invalid\. \/name: must not be blank/);
-    expect(lines[5]).to.equal('error: The service key is invalid. /expiresAt: must be in the future');
+    expect(lines[4]).to.match(/^error: --name: must not be blank/);
+    expect(lines[5]).to.equal('error: --expires-at: must be in the future');
     expect(jsonOf<unknown[]>(await admin().run(['key', 'list', '--company', company.id]))).to.deep.equal([]);
   });
 });

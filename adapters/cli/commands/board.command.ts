@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { AdminContext } from '../admin-context.js';
+import { inOptionTerms } from '../option-problems.js';
 import { commaList } from '../option-values.js';
 
 export function registerBoardCommands(program: Command, ctx: AdminContext): void {
@@ -7,12 +8,18 @@ export function registerBoardCommands(program: Command, ctx: AdminContext): void
 
   board
     .command('set-columns')
-    .description('rename, add and reorder the columns of a board; a column that holds cards cannot be dropped. Prints {"vacancyId","columns"}')
+    .description(
+      'replace the columns of a board with the list: add, drop and reorder them. A column is never renamed: cards keep the ' +
+        'column they are in, so a column that holds cards must stay in the list (move its cards first to drop it). Prints {"vacancyId","columns"}',
+    )
     .requiredOption('--company <id>', 'the company')
     .requiredOption('--vacancy <vacancyId>', 'the vacancy whose board it is')
     .requiredOption('--columns <list>', 'comma-separated column names, in order; new cards enter the first', commaList)
     .action(async (options: { company: string; vacancy: string; columns: string[] }) => {
       const services = await ctx.forCompany(options.company);
-      ctx.print(await services.setBoardColumns.execute({ companyId: options.company, vacancyId: options.vacancy, columns: options.columns }));
+      const board = await services.setBoardColumns
+        .execute({ companyId: options.company, vacancyId: options.vacancy, columns: options.columns })
+        .catch((error: unknown) => Promise.reject(inOptionTerms(error, { columns: { flag: '--columns', list: true } })));
+      ctx.print(board);
     });
 }
