@@ -8,6 +8,8 @@ export interface CliIo {
   err(text: string): void;
   /** Whether err() reaches a terminal, where progress may redraw one line. */
   readonly errIsTerminal: boolean;
+  /** The process's environment, for the settings a command takes from it (INTEGRATION_API_KEY); none when absent. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   readStdin(): Promise<string>;
   readFile(path: string): Promise<string>;
 }
@@ -17,6 +19,7 @@ export function processIo(): CliIo {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     errIsTerminal: process.stderr.isTTY === true,
+    env: process.env,
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);

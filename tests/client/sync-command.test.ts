@@ -1,10 +1,11 @@
 import { expect } from 'chai';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AdminCliDependencies } from '../../adapters/cli/admin-services.js';
 import type { CliIo } from '../../adapters/cli/cli-io.js';
 import { runAdminCli } from '../../adapters/cli/run-admin-cli.js';
+import { errorOf, jsonOf, runAdmin } from '../cli/support/run-admin.js';
 import { IntegrationClient, type Candidate, type Vacancy } from '../../clients/typescript/src/index.js';
 import { mirrorToDirectory } from '../../clients/typescript/src/node.js';
 import { aVacancyInput } from '../support/builders.js';
@@ -14,7 +15,10 @@ import { startTestServer, type TestServer } from '../support/http-test-server.js
 class TestIo implements CliIo {
   stdout = '';
   stderr = '';
-  constructor(readonly errIsTerminal = false) {}
+  constructor(
+    readonly errIsTerminal = false,
+    readonly env: Readonly<Record<string, string>> = {},
+  ) {}
   out(text: string) {
     this.stdout += text;
   }
@@ -41,7 +45,7 @@ async function lines<T>(file: string): Promise<T[]> {
   return text === '' ? [] : text.trimEnd().split('\n').map((line) => JSON.parse(line) as T);
 }
 
-describe('admin sync --base-url URL --key KEY --out DIR', function () {
+describe('admin sync --base-url URL (--key-file PATH | INTEGRATION_API_KEY | --key KEY) --out DIR', function () {
   this.timeout(60_000);
   let server: TestServer;
   let tenant: Tenant;
@@ -108,7 +112,11 @@ describe('admin sync --base-url URL --key KEY --out DIR', function () {
   it('answers --help with its flags, and is listed in the top-level help', async () => {
     const io = new TestIo();
     expect(await runAdminCli(['sync', '--help'], noDatabase, io)).to.equal(0);
-    for (const flag of ['--base-url', '--key', '--out', '--full', '--full-every', '--page-size']) expect(io.stdout).to.contain(flag);
+    for (const flag of ['--base-url', '--key-file', '--key', '--out', '--full', '--full-every', '--page-size']) expect(io.stdout).to.contain(flag);
+    // The ways that keep the key out of ps and shell history come first.
+    const text = io.stdout.replace(/\s+/g, ' ');
+    expect(text).to.contain('exactly one of: --key-file PATH, the environment variable INTEGRATION_API_KEY, --key KEY');
+    expect(text.indexOf('--key-file <path>')).to.be.lessThan(text.indexOf('--key <key>'));
     const top = new TestIo();
     expect(await runAdminCli(['--help'], noDatabase, top)).to.equal(0);
     expect(top.stdout).to.match(/^ {2}sync\b/m);
@@ -159,5 +167,79 @@ describe('admin sync --base-url URL --key KEY --out DIR', function () {
     const locked = await sync();
     expect(locked.status).to.equal(1);
     expect(locked.io.stderr).to.contain(`Another sync (process ${process.ppid})`);
+  });
+
+  it('as a process, takes the key from INTEGRATION_API_KEY or --key-file, and prints plain progress lines with a rate', async () => {
+    const vacancy = await tenant.addVacancy();
+    for (let i = 0; i < 3; i++) await tenant.addManualCandidate(vacancy.id, `Кандидат ${i}`);
+    const base = ['sync', '--base-url', `${server.origin}/api`, '--out', dir];
+
+    const fromEnv = await runAdmin([...base, '--page-size', '2'], { env: { INTEGRATION_API_KEY: tenant.key } });
+    expect(jsonOf(fromEnv)).to.deep.include({ added: 4, changed: 0, deleted: 0 });
+    expect(fromEnv.stderr).to.match(/^candidates \(full pass\): page 1, 2 records, \d+\.\d s, \d+ records\/s$/m);
+    expect(fromEnv.stderr).to.match(/^candidates \(full pass\): page 2, 3 records, \d+\.\d s, \d+ records\/s, done$/m);
+    expect(fromEnv.stderr).to.not.contain(tenant.key);
+
+    // The key alone on a line, or the JSON document that key issue --out writes.
+    const plain = path.join(path.dirname(dir), 'key.txt');
+    await writeFile(plain, `${tenant.key}\n`, { mode: 0o600 });
+    const fromFile = await runAdmin([...base, '--key-file', plain]);
+    expect(jsonOf(fromFile)).to.deep.include({ added: 0, changed: 0, deleted: 0 });
+    const document = path.join(path.dirname(dir), 'portal-key.json');
+    await writeFile(document, JSON.stringify({ id: 'x', key: tenant.key, scopes: [] }, null, 2), { mode: 0o600 });
+    expect(jsonOf(await runAdmin([...base, '--key-file', document, '--full']))).to.deep.include({ added: 0, changed: 0, deleted: 0 });
+  });
+
+  it('refuses, on one line and without repeating what the key sources hold, no key, two keys, and a key file it cannot use', async () => {
+    const secret = `${tenant.key.slice(0, -4)}ZZZZ`;
+    const files = path.dirname(dir);
+    const file = async (name: string, content: string) => {
+      await writeFile(path.join(files, name), content);
+      return path.join(files, name);
+    };
+    const unreadable = await file('unreadable.txt', secret);
+    await chmod(unreadable, 0o000);
+    const base = ['sync', '--base-url', `${server.origin}/api`, '--out', dir];
+    const env = { INTEGRATION_API_KEY: secret };
+    const cases: [string[], Record<string, string>, string | RegExp][] = [
+      [[], {}, 'error: No key: give --key-file PATH, or set INTEGRATION_API_KEY, or pass --key KEY (which other users can see in ps).'],
+      [[], { INTEGRATION_API_KEY: '' }, /^error: No key \(INTEGRATION_API_KEY is set but empty\): /],
+      [['--key', secret], env, 'error: Give the key one way only; got INTEGRATION_API_KEY and --key.'],
+      [['--key-file', await file('k.txt', secret), '--key', secret], {}, 'error: Give the key one way only; got --key-file and --key.'],
+      [['--key-file', path.join(files, 'missing.txt')], {}, `error: Cannot read --key-file ${path.join(files, 'missing.txt')}: no such file.`],
+      [['--key-file', files], {}, `error: Cannot read --key-file ${files}: it is a directory.`],
+      [['--key-file', await file('empty.txt', ' \n')], {}, `error: --key-file ${path.join(files, 'empty.txt')} is empty; expected a service key.`],
+      [['--key-file', await file('two.txt', `${secret}\n${secret}\n`)], {}, /^error: --key-file .*two\.txt holds more than one line; /],
+      [['--key-file', await file('broken.json', `{"key": "${secret}"`)], {}, /^error: --key-file .*broken\.json starts like JSON but is not valid JSON; /],
+      [['--key-file', await file('nokey.json', `{"token": "${secret}"}`)], {}, /^error: --key-file .*nokey\.json is JSON without a "key" string; /],
+      [['--key', `${secret} extra`], {}, 'error: --key holds spaces or characters that no service key has.'],
+      [[], { INTEGRATION_API_KEY: `${secret}\u0007` }, 'error: INTEGRATION_API_KEY holds spaces or characters that no service key has.'],
+    ];
+    // As root, a file of mode 000 is readable still: that case is only checked where permissions hold.
+    if (process.getuid?.() !== 0) cases.push([['--key-file', unreadable], {}, `error: Cannot read --key-file ${unreadable}: permission denied.`]);
+    for (const [args, caseEnv, expected] of cases) {
+      const io = new TestIo(false, caseEnv);
+      const status = await runAdminCli([...base, ...args], noDatabase, io);
+      const run = { status, stdout: io.stdout, stderr: io.stderr };
+      const line = errorOf(run);
+      if (typeof expected === 'string') expect(line).to.equal(expected);
+      else expect(line).to.match(expected);
+      expect(io.stderr, args.join(' ')).to.not.contain(secret.slice(-12));
+    }
+    // The process reads INTEGRATION_API_KEY from its own environment.
+    const twice = await runAdmin([...base, '--key', secret], { env });
+    expect(errorOf(twice)).to.equal('error: Give the key one way only; got INTEGRATION_API_KEY and --key.');
+  });
+
+  it('refuses a --base-url with a password in it without repeating it, and one that is not a URL', async () => {
+    const run = async (baseUrl: string) => {
+      const io = new TestIo(false, { INTEGRATION_API_KEY: tenant.key });
+      const status = await runAdminCli(['sync', '--base-url', baseUrl, '--out', dir], noDatabase, io);
+      return errorOf({ status, stdout: io.stdout, stderr: io.stderr });
+    };
+    const withPassword = await run(`http://operator:hunter2@${new URL(server.origin).host}/api`);
+    expect(withPassword).to.equal('error: --base-url may not hold a user name or password; the service key is all the API takes');
+    expect(await run('kz.example.com/api')).to.match(/^error: --base-url is not a URL; /);
+    expect(await run('ftp://kz.example.com/api')).to.equal('error: --base-url must be an http:// or https:// URL');
   });
 });

@@ -4,11 +4,13 @@ import { mirrorToDirectory } from '../../../clients/typescript/src/node.js';
 import type { AdminContext } from '../admin-context.js';
 import { CliFailure } from '../cli-failure.js';
 import { countValue } from '../option-values.js';
+import { KEY_ENV, resolveSyncKey } from '../sync/sync-key.js';
 import { SyncProgress } from '../sync/sync-progress.js';
 
 interface SyncCommandOptions {
   readonly baseUrl: string;
-  readonly key: string;
+  readonly keyFile?: string;
+  readonly key?: string;
   readonly out: string;
   readonly full?: boolean;
   readonly fullEvery: number;
@@ -25,19 +27,23 @@ export function registerSyncCommand(program: Command, ctx: AdminContext): void {
     .description(
       'mirror the vacancies (every status) and candidates of the key\'s company into DIR/vacancies.jsonl and DIR/candidates.jsonl, ' +
         'one current record per id, through the integration API; incremental after the first run, with a full pass (which removes ' +
-        'deleted records) every --full-every runs; a stopped run goes on where it stopped. Progress goes to stderr. Prints {"added","changed","deleted"}',
+        'deleted records) every --full-every runs; a stopped run goes on where it stopped. Progress goes to stderr. Prints {"added","changed","deleted"}. ' +
+        `The key comes from exactly one of: --key-file PATH, the environment variable ${KEY_ENV}, --key KEY`,
     )
     .requiredOption('--base-url <url>', '{base_url} of the deployment, ending in /api, e.g. https://kz.example.com/api')
-    .requiredOption('--key <key>', 'a service key with the scopes vacancies:read and candidates:read')
+    .option('--key-file <path>', 'file holding the service key (scopes vacancies:read and candidates:read): the key on one line, or the JSON that key issue --out writes')
+    .option('--key <key>', `the key itself; prefer --key-file or ${KEY_ENV}, since other users see --key in ps and it stays in shell history`)
     .requiredOption('--out <dir>', 'the directory of the mirror (created when absent); its state is kept in DIR/.sync/')
     .option('--full', 'make this run a full pass')
     .option('--full-every <n>', 'make every n-th run a full pass', countValue(1, 1_000_000), 24)
     .option('--page-size <n>', 'records per request', countValue(1, 500), 500)
     .action(async (options: SyncCommandOptions) => {
+      const baseUrl = checkedBaseUrl(options.baseUrl);
+      const apiKey = await resolveSyncKey(options, ctx.io);
       const progress = new SyncProgress(ctx.io);
       try {
         const result = await mirrorToDirectory({
-          client: { baseUrl: options.baseUrl, apiKey: options.key, userAgent: 'integration-admin-sync' },
+          client: { baseUrl, apiKey, userAgent: 'integration-admin-sync' },
           directory: options.out,
           fullPassEvery: options.fullEvery,
           pageSize: options.pageSize,
@@ -46,7 +52,7 @@ export function registerSyncCommand(program: Command, ctx: AdminContext): void {
         });
         ctx.print({ added: result.added, changed: result.changed, deleted: result.deleted, vacancies: result.vacancies, candidates: result.candidates });
       } catch (error) {
-        throw failureOf(error, options.baseUrl);
+        throw failureOf(error, baseUrl);
       }
     });
 }
@@ -59,6 +65,22 @@ function failureOf(error: unknown, baseUrl: string): unknown {
   }
   if (error instanceof NetworkError) return new CliFailure(`the API at ${baseUrl} cannot be reached: ${error.message}`);
   if (error instanceof SyncStateError) return new CliFailure(error.message);
-  if (error instanceof TypeError && /Invalid URL|Failed to parse URL/i.test(error.message)) return new CliFailure(`--base-url ${baseUrl} is not a URL`);
   return error;
+}
+
+/**
+ * The base URL, checked before any request: an http(s) URL without a user name or password (the key is all
+ * the API takes, and a password would be repeated in every message that names the URL). Since the value may
+ * hold such a password, a refusal does not repeat it.
+ */
+function checkedBaseUrl(given: string): string {
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    throw new CliFailure('--base-url is not a URL; expected the {base_url} of the deployment, such as https://kz.example.com/api');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliFailure('--base-url must be an http:// or https:// URL');
+  if (url.username !== '' || url.password !== '') throw new CliFailure('--base-url may not hold a user name or password; the service key is all the API takes');
+  return given;
 }

@@ -5,7 +5,8 @@ import type { CliIo } from '../../../adapters/cli/cli-io.js';
 export class MemoryIo implements CliIo {
   stdout = '';
   stderr = '';
-  readonly errIsTerminal = false;
+  readonly errIsTerminal: boolean = false;
+  readonly env: Readonly<Record<string, string | undefined>> = {};
 
   constructor(
     private readonly stdin = '',

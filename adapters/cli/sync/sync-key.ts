@@ -1,0 +1,72 @@
+import type { CliIo } from '../cli-io.js';
+import { CliFailure } from '../cli-failure.js';
+
+/** Where `sync` may find its key, in the order the help gives them: the last is seen by `ps` and shell history. */
+export const KEY_ENV = 'INTEGRATION_API_KEY';
+
+export interface KeySources {
+  readonly keyFile?: string | undefined;
+  readonly key?: string | undefined;
+}
+
+/** What a key may hold: printable ASCII without spaces, as an HTTP header value takes it whole. */
+const KEY_CHARACTERS = /^[\x21-\x7e]+$/;
+
+/**
+ * The key of `sync`, from exactly one of --key-file PATH, INTEGRATION_API_KEY and --key. A file holds the key
+ * on one line, or is the JSON document of `key issue --out` / `seed demo --out` (its "key"). No message ever
+ * repeats what a source holds.
+ */
+export async function resolveSyncKey(options: KeySources, io: CliIo): Promise<string> {
+  const fromEnv = io.env?.[KEY_ENV];
+  const given = [
+    options.keyFile === undefined ? null : `--key-file`,
+    fromEnv === undefined || fromEnv === '' ? null : KEY_ENV,
+    options.key === undefined ? null : '--key',
+  ].filter((name) => name !== null);
+  if (given.length > 1) throw new CliFailure(`Give the key one way only; got ${given.join(' and ')}.`);
+  if (given.length === 0) {
+    const emptyEnv = fromEnv === '' ? ` (${KEY_ENV} is set but empty)` : '';
+    throw new CliFailure(`No key${emptyEnv}: give --key-file PATH, or set ${KEY_ENV}, or pass --key KEY (which other users can see in ps).`);
+  }
+  if (options.keyFile !== undefined) return checked(await keyInFile(options.keyFile, io), `--key-file ${options.keyFile}`);
+  if (options.key !== undefined) return checked(options.key.trim(), '--key');
+  return checked((fromEnv as string).trim(), KEY_ENV);
+}
+
+function checked(key: string, source: string): string {
+  if (key === '') throw new CliFailure(`${source} is empty; expected a service key.`);
+  if (!KEY_CHARACTERS.test(key)) throw new CliFailure(`${source} holds spaces or characters that no service key has.`);
+  return key;
+}
+
+async function keyInFile(file: string, io: CliIo): Promise<string> {
+  const name = `--key-file ${file}`;
+  let text: string;
+  try {
+    text = file === '-' ? await io.readStdin() : await io.readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? 'unreadable');
+    throw new CliFailure(`Cannot read ${name}: ${reason}.`);
+  }
+  const content = text.replace(/^\uFEFF/, '').trim();
+  if (content === '') throw new CliFailure(`${name} is empty; expected a service key.`);
+  if (content.startsWith('{')) return keyInDocument(content, name);
+  if (/[\r\n]/.test(content)) throw new CliFailure(`${name} holds more than one line; expected the key alone, or the JSON of key issue --out.`);
+  return content;
+}
+
+function keyInDocument(content: string, name: string): string {
+  let document: unknown;
+  try {
+    document = JSON.parse(content);
+  } catch {
+    // The parser's message quotes the file, which holds a key: it is not passed on.
+    throw new CliFailure(`${name} starts like JSON but is not valid JSON; expected the key alone, or the JSON of key issue --out.`);
+  }
+  const key = (document as { key?: unknown }).key;
+  if (typeof key !== 'string') throw new CliFailure(`${name} is JSON without a "key" string; expected the JSON of key issue --out or seed demo --out.`);
+  return key.trim();
+}
