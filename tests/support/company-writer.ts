@@ -100,13 +100,17 @@ export class CompanyWriter {
     this.deletedCandidates.add(id);
   }
 
-  /** A card whose vacancy was deleted cannot be moved or transferred: the platform refuses, as it should. */
+  /**
+   * A card whose vacancy was deleted cannot be moved or transferred, nor a card transferred to its own vacancy
+   * (the writer picks vacancies at random): the platform refuses, as it should.
+   */
   private async ignoringRefusals(write: () => Promise<unknown>): Promise<void> {
     try {
       await write();
     } catch (error) {
       // By code, not by class: under mocha and tsx a module can be loaded twice, making instanceof unreliable.
-      if ((error as { code?: unknown }).code !== 'conflict') throw error;
+      const code = (error as { code?: unknown }).code;
+      if (code !== 'conflict' && code !== 'transfer_to_own_vacancy') throw error;
     }
   }
 
