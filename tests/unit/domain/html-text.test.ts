@@ -1,5 +1,15 @@
 import { expect } from 'chai';
-import { htmlToText } from '../../../domain/vacancy/html-text.js';
+import fc from 'fast-check';
+import { htmlToText, stripTags } from '../../../domain/vacancy/html-text.js';
+
+/**
+ * The tag rules as they were first written, as regular expressions: a block tag (opening or closing,
+ * blanks allowed after `<` and `/`) becomes a line break, then any other `<…>` goes. Correct, but each
+ * `<` without a `>` after it scanned the rest of the text (quadratic); the scans must agree with them.
+ */
+function tagsStrippedByRegex(html: string): string {
+  return html.replace(/<\s*\/?\s*(p|div|br|li|ul|ol|h[1-6]|tr|table|section|article|blockquote)\b[^>]*>/gi, '\n').replace(/<[^>]*>/g, '');
+}
 
 describe('htmlToText (responsibilities from an HTML description)', () => {
   it('removes markup and puts block elements on lines of their own', () => {
@@ -29,6 +39,29 @@ describe('htmlToText (responsibilities from an HTML description)', () => {
 
   it('turns a no-break space into a space and collapses runs of spaces, trimming every line', () => {
     expect(htmlToText('<p>  Senior&nbsp;&nbsp;developer \t </p>\n\n<p> </p><p>Team\u00a0lead</p>')).to.equal('Senior developer\nTeam lead');
+  });
+
+  it('strips tags exactly as the regular expressions did, on any mix of tag fragments', () => {
+    const piece = fc.constantFrom('<', '>', '/', ' ', '\u00a0', '\u2028', '\n', 'p', 'P', 'br', 'h1', 'h7', 'pre', 'b', 'Div', 'blockquote', '_', '1', 'x', 'ſ', '&amp;', '&lt;');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const html = pieces.join('');
+        expect(stripTags(html)).to.equal(tagsStrippedByRegex(html));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('answers hostile megabyte inputs exactly: a `<` without a `>` after it is text', () => {
+    const mb = 1_000_000;
+    expect(htmlToText('<'.repeat(mb))).to.equal('<'.repeat(mb));
+    expect(htmlToText('<a'.repeat(mb / 2))).to.equal('<a'.repeat(mb / 2));
+    expect(htmlToText('<p'.repeat(mb / 2))).to.equal('<p'.repeat(mb / 2));
+    expect(htmlToText(`< /${' '.repeat(mb)}`)).to.equal('< /');
+    expect(htmlToText(`${'<a'.repeat(mb / 2)}>text`)).to.equal('text');
+    expect(htmlToText(`${'<p'.repeat(mb / 2)}>text`)).to.equal('text');
+    expect(htmlToText(`${'<p>x'.repeat(mb / 4)}`)).to.equal(Array.from({ length: mb / 4 }, () => 'x').join('\n'));
+    expect(htmlToText(`${'&#'.repeat(mb / 2)}`)).to.equal('&#'.repeat(mb / 2));
   });
 
   it('passes plain text through and gives an empty text for markup alone', () => {
