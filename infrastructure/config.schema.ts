@@ -56,7 +56,11 @@ export const CONFIG_SCHEMA = {
     KEY_CACHE_TTL_MS: wholeNumber(0, KEY_CACHE_TTL_MAX_MS),
     LOG_LEVEL: oneOf(LOG_LEVELS),
     METRICS: oneOf(['on', 'off']),
-    TRUST_PROXY: oneOf(['on', 'off']),
+    // The number of proxies in front, whose X-Forwarded-For entries are trusted (off = 0, on = 1).
+    TRUST_PROXY: {
+      anyOf: [{ type: 'string', enum: ['on', 'off'] }, { type: 'integer', minimum: 0, maximum: 10 }],
+      description: 'must be off, on (one proxy in front) or the number of proxies in front, 0 to 10',
+    },
     // Stored as `source` (at most 60 characters) and the prefix of sourceRef, so no colon.
     JOB_BOARD_LABEL: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,60}$', description: 'must be 1 to 60 letters, digits, dots, dashes or underscores' },
   },
@@ -75,9 +79,12 @@ export const CONFIG_SCHEMA = {
 
 export type ConfigVariable = keyof typeof CONFIG_SCHEMA.properties;
 export const CONFIG_VARIABLES = Object.keys(CONFIG_SCHEMA.properties) as ConfigVariable[];
-/** Whole numbers: their digits become numbers before validation. */
+/** Whole numbers (alone, or as one of the choices): their digits become numbers before validation. */
 const NUMERIC_VARIABLES = new Set<string>(
-  CONFIG_VARIABLES.filter((name) => (CONFIG_SCHEMA.properties[name] as VariableSchema).type === 'integer'),
+  CONFIG_VARIABLES.filter((name) => {
+    const schema = CONFIG_SCHEMA.properties[name] as VariableSchema;
+    return schema.type === 'integer' || ((schema.anyOf as { type?: string }[] | undefined) ?? []).some((choice) => choice.type === 'integer');
+  }),
 );
 
 function parsedUrl(value: string): URL | null {

@@ -42,8 +42,11 @@ export interface AppConfig {
   readonly keyCacheTtlMs: number;
   readonly logLevel: LogLevel;
   readonly metrics: boolean;
-  /** TRUST_PROXY=on: behind a load balancer, the client address is read from X-Forwarded-For. */
-  readonly trustProxy: boolean;
+  /**
+   * TRUST_PROXY: how many proxies stand in front (off = 0, on = 1). The client address is the entry of
+   * X-Forwarded-For that many hops from the right: the ones further left were written by the client itself.
+   */
+  readonly trustProxy: number;
   /** `source` of records imported from the job board (DESIGN 3, Job-board label); JOB_BOARD_LABEL, default hh. */
   readonly jobBoardLabel: string;
 }
@@ -103,9 +106,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     keyCacheTtlMs: integer('KEY_CACHE_TTL_MS', KEY_CACHE_TTL_MAX_MS),
     logLevel: text('LOG_LEVEL', 'info') as LogLevel,
     metrics: text('METRICS', 'off') === 'on',
-    trustProxy: text('TRUST_PROXY', 'off') === 'on',
+    trustProxy: proxyHops(settings.TRUST_PROXY),
     jobBoardLabel: text('JOB_BOARD_LABEL', 'hh'),
   };
+}
+
+function proxyHops(value: unknown): number {
+  if (value === undefined || value === 'off') return 0;
+  return value === 'on' ? 1 : (value as number);
 }
 
 /** The variables of CONFIG_SCHEMA that are set, trimmed; a blank one counts as unset. */

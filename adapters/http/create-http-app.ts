@@ -24,8 +24,12 @@ const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'EPIPE', 'ECONNRESET'
  */
 export function createHttpApp(deps: HttpDependencies): Koa {
   const app = new Koa<HttpState>();
-  // Behind a reverse proxy the client address (the rate-limit bucket of requests without a valid key) is in X-Forwarded-For.
-  app.proxy = deps.settings.trustProxy ?? false;
+  // Behind N reverse proxies the client address (the rate-limit bucket of requests without a valid key) is the
+  // entry of X-Forwarded-For N hops from the right: each proxy appends what it saw, and whatever stands further
+  // left was written by the client, who could otherwise pick a fresh budget with every request.
+  const proxyHops = deps.settings.trustProxy ?? 0;
+  app.proxy = proxyHops > 0;
+  app.maxIpsCount = proxyHops;
   // The error middleware answers every error; Koa's own handler would print to stderr.
   app.silent = true;
   app.on('error', (error: unknown) => {

@@ -13,8 +13,8 @@ export interface HttpSettings {
   /** `{base_url}` of this deployment, ending in `/api`; the OpenAPI document's server. */
   readonly publicBaseUrl: string;
   readonly region: string;
-  /** Take the client address from X-Forwarded-For (only behind a proxy that sets it). Default false. */
-  readonly trustProxy?: boolean;
+  /** How many proxies stand in front: the client address is the X-Forwarded-For entry that many hops from the right. Default 0. */
+  readonly trustProxy?: number;
 }
 
 /** Everything the HTTP adapter needs, handed over by the composition root: no container in here. */

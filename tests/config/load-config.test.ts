@@ -29,7 +29,7 @@ describe('loadConfig: every variable, validated as a whole', () => {
         port: 8080, host: '127.0.0.1', store: 'postgres', databaseUrl: null, keysDatabaseUrl: null, dbPoolMax: 10,
         dataDir: path.resolve('./var'), region: 'kz', publicBaseUrl: 'http://127.0.0.1:8080/api', rateLimitPoints: 600,
         rateLimitWindowS: 60, rateLimitStore: 'memory', redisUrl: 'redis://127.0.0.1:6379', keyCacheTtlMs: 5000,
-        logLevel: 'info', metrics: false, trustProxy: false, jobBoardLabel: 'hh',
+        logLevel: 'info', metrics: false, trustProxy: 0, jobBoardLabel: 'hh',
       });
     }
   });
@@ -46,7 +46,7 @@ describe('loadConfig: every variable, validated as a whole', () => {
       port: 9000, host: '0.0.0.0', store: 'memory', databaseUrl: 'postgresql://app:pw@db.internal:5432/kz',
       keysDatabaseUrl: 'postgres://app:pw@registry.internal/keys', dataDir: '/srv/api', region: 'uz',
       publicBaseUrl: 'https://uz.example.com/api', rateLimitPoints: 100, rateLimitWindowS: 10, rateLimitStore: 'redis',
-      redisUrl: 'rediss://:pw@cache.internal:6380/2', keyCacheTtlMs: 0, logLevel: 'warn', metrics: true, trustProxy: true,
+      redisUrl: 'rediss://:pw@cache.internal:6380/2', keyCacheTtlMs: 0, logLevel: 'warn', metrics: true, trustProxy: 1,
       jobBoardLabel: 'hh.kz',
     });
   });
@@ -80,13 +80,22 @@ describe('loadConfig: every variable, validated as a whole', () => {
     ['RATE_LIMIT_STORE', 'memory, postgres, redis'],
     ['LOG_LEVEL', 'fatal, error, warn, info, debug, trace, silent'],
     ['METRICS', 'on, off'],
-    ['TRUST_PROXY', 'on, off'],
   ];
   for (const [name, allowed] of choices) {
     it(`refuses ${name} outside its choices, listing them`, () => {
       expect(onlyProblemOf({ [name]: 'Yes' })).to.equal(`${name} must be one of ${allowed}; got "Yes".`);
     });
   }
+
+  it('reads TRUST_PROXY as the number of proxies in front: off is 0, on is 1, and 0 to 10 as given', () => {
+    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).to.equal(0);
+    expect(loadConfig({ TRUST_PROXY: 'on' }).trustProxy).to.equal(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).to.equal(2);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).to.equal(0);
+    for (const bad of ['yes', '11', '-1', '1.5']) {
+      expect(onlyProblemOf({ TRUST_PROXY: bad })).to.equal(`TRUST_PROXY must be off, on (one proxy in front) or the number of proxies in front, 0 to 10; got "${bad}".`);
+    }
+  });
 
   it('refuses a HOST with spaces and a JOB_BOARD_LABEL with a colon', () => {
     expect(onlyProblemOf({ HOST: 'local host' })).to.match(/^HOST must be a host name or an IP address, without spaces; got "local host"\.$/);

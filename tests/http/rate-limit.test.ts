@@ -70,7 +70,7 @@ describe('Rate limit', () => {
   });
 
   it('tells clients behind one load balancer apart by X-Forwarded-For only when TRUST_PROXY is on', async () => {
-    for (const trustProxy of [true, false]) {
+    for (const trustProxy of [1, 0]) {
       const behindProxy = await startTestServer({ config: { rateLimitPoints: 2, rateLimitWindowS: 60, trustProxy } });
       try {
         const anonymous = new ApiClient(behindProxy.baseUrl);
@@ -80,6 +80,25 @@ describe('Rate limit', () => {
         expect((await from('198.51.100.9')).status, `trustProxy ${trustProxy}`).to.equal(trustProxy ? 401 : 429);
       } finally {
         await behindProxy.close();
+      }
+    }
+  });
+
+  it('reads the client address TRUST_PROXY hops from the right, so a forged leftmost entry buys no new budget', async () => {
+    for (const hops of [1, 2]) {
+      const behindProxies = await startTestServer({ config: { rateLimitPoints: 2, rateLimitWindowS: 60, trustProxy: hops } });
+      try {
+        const anonymous = new ApiClient(behindProxies.baseUrl);
+        // What the proxies append: with two, the outer one's view of the client, then the inner one's view of the outer.
+        const appended = hops === 1 ? '203.0.113.7' : '203.0.113.7, 10.0.0.2';
+        const from = (forged: string) => anonymous.get('/vacancies', { headers: { 'X-Forwarded-For': `${forged}, ${appended}` } });
+        expect((await from('192.0.2.1')).status).to.equal(401);
+        expect((await from('192.0.2.2')).status).to.equal(401);
+        expect((await from('192.0.2.3')).status, `${hops} hops: a new forged entry is the same client`).to.equal(429);
+        const another = await anonymous.get('/vacancies', { headers: { 'X-Forwarded-For': hops === 1 ? '198.51.100.9' : '198.51.100.9, 10.0.0.2' } });
+        expect(another.status, `${hops} hops: another client has its own budget`).to.equal(401);
+      } finally {
+        await behindProxies.close();
       }
     }
   });
