@@ -56,6 +56,8 @@ export const CONFIG_SCHEMA = {
     KEY_CACHE_TTL_MS: wholeNumber(0, KEY_CACHE_TTL_MAX_MS),
     LOG_LEVEL: oneOf(LOG_LEVELS),
     METRICS: oneOf(['on', 'off']),
+    METRICS_HOST: { type: 'string', pattern: '^\\S+$', description: 'must be a host name or an IP address, without spaces' },
+    METRICS_PORT: wholeNumber(0, 65_535),
     // The number of proxies in front, whose X-Forwarded-For entries are trusted (off = 0, on = 1).
     TRUST_PROXY: {
       anyOf: [{ type: 'string', enum: ['on', 'off'] }, { type: 'integer', minimum: 0, maximum: 10 }],

@@ -42,6 +42,9 @@ export interface AppConfig {
   readonly keyCacheTtlMs: number;
   readonly logLevel: LogLevel;
   readonly metrics: boolean;
+  /** METRICS_HOST and METRICS_PORT (default 127.0.0.1:9464; 0 picks a free port): GET /metrics, never on the public listener. */
+  readonly metricsHost: string;
+  readonly metricsPort: number;
   /**
    * TRUST_PROXY: how many proxies stand in front (off = 0, on = 1). The client address is the entry of
    * X-Forwarded-For that many hops from the right: the ones further left were written by the client itself.
@@ -106,6 +109,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     keyCacheTtlMs: integer('KEY_CACHE_TTL_MS', KEY_CACHE_TTL_MAX_MS),
     logLevel: text('LOG_LEVEL', 'info') as LogLevel,
     metrics: text('METRICS', 'off') === 'on',
+    metricsHost: text('METRICS_HOST', '127.0.0.1'),
+    metricsPort: integer('METRICS_PORT', 9464),
     trustProxy: proxyHops(settings.TRUST_PROXY),
     jobBoardLabel: text('JOB_BOARD_LABEL', 'hh'),
   };

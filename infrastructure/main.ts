@@ -6,6 +6,7 @@ import { resolve } from './container/typed-binding.js';
 import { USE_CASES } from './container/use-case.tokens.js';
 import { holdServiceLock, type ServiceLock } from './database/embedded-postgres-service-lock.js';
 import { startHttpServer } from './http-server.js';
+import { startMetricsServer } from './metrics-server.js';
 import { seedMemoryDemo } from './memory-demo.js';
 
 /** Requests still running this long after SIGTERM are cut off, within the usual 30 s grace of an orchestrator. */
@@ -48,9 +49,14 @@ async function main(): Promise<void> {
   const lock: ServiceLock | null = config.store === 'postgres' && config.databaseUrl === null ? await holdServiceLock(config.dataDir) : null;
   const container = await buildContainer({ config });
   const logger = resolve(container, LOGGER);
-  const running = await (async () => {
+  const { running, metricsServer } = await (async () => {
     if (config.store === 'memory') await seedMemoryDemo(container, config, logger);
-    return startHttpServer(container);
+    const api = await startHttpServer(container);
+    const metricsListener = await startMetricsServer(container).catch(async (error: unknown) => {
+      await api.close();
+      throw new Error(`METRICS=on, but GET /metrics cannot listen on ${config.metricsHost}:${config.metricsPort} (METRICS_HOST, METRICS_PORT): ${(error as Error).message}`);
+    });
+    return { running: api, metricsServer: metricsListener };
   })().catch(async (error: unknown) => {
     // Release what the container opened (pools, an embedded server) before giving up.
     await disposeContainer(container).catch(() => undefined);
@@ -59,6 +65,7 @@ async function main(): Promise<void> {
   logger.info(
     {
       origin: running.origin,
+      ...(metricsServer === null ? {} : { metrics: `${metricsServer.origin}/metrics` }),
       apiRoot: `${config.publicBaseUrl}/integration/v1`,
       store: config.store,
       rateLimitStore: config.rateLimitStore,
@@ -74,6 +81,7 @@ async function main(): Promise<void> {
       // lastUsedAt, then the rate-limit store (its pool must close before an embedded server can stop),
       // then the databases.
       await running.close({ drainTimeoutMs: DRAIN_TIMEOUT_MS });
+      await metricsServer?.close();
       await resolve(container, USE_CASES.authenticateKey).settle();
       await resolve(container, RATE_LIMIT_STORE).close();
       await disposeContainer(container);

@@ -6,7 +6,6 @@ import { errorMiddleware } from './error.middleware.js';
 import { gatekeeperMiddleware } from './gatekeeper.middleware.js';
 import type { HttpDependencies } from './http-dependencies.js';
 import { API_ROOT, type HttpState } from './http-state.js';
-import { registerMetricsRoute } from './metrics/metrics-route.js';
 import { requestMetricsMiddleware } from './metrics/request-metrics.middleware.js';
 import { buildOpenApiDocument } from './openapi-document.js';
 import { requestIdMiddleware } from './request-id.middleware.js';
@@ -41,7 +40,6 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   // Case-sensitive, like the gatekeeper's path test: /API/... must not reach a route by another way.
   const probes = new Router<HttpState>({ sensitive: true });
   registerProbeRoutes(probes, deps);
-  if (deps.metrics !== undefined) registerMetricsRoute(probes, deps.metrics);
 
   const api = new Router<HttpState>({ prefix: API_ROOT, sensitive: true });
   const openApi = JSON.stringify(buildOpenApiDocument(deps.settings));

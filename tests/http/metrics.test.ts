@@ -25,26 +25,34 @@ describe('GET /metrics', () => {
     await Promise.all(servers.splice(0).map((server) => server.close()));
   });
 
+  function scraperOf(server: TestServer): ApiClient {
+    if (server.metricsOrigin === null) throw new Error('metrics are off on this server');
+    return new ApiClient(server.metricsOrigin);
+  }
+
   async function scrape(server: TestServer): Promise<PromSample[]> {
-    const response = await new ApiClient(server.origin).get('/metrics');
+    const response = await scraperOf(server).get('/metrics');
     expect(response.status, response.text).to.equal(200);
     return parsePrometheusText(response.text);
   }
 
-  it('does not exist unless METRICS=on: a 404 problem', async () => {
-    const server = await serverWith({ config: { metrics: false } });
-    const tenant = await aTenant(server);
-    for (const key of [undefined, tenant.key]) {
-      const response = await new ApiClient(server.origin).get('/metrics', { key });
-      expect(response.status).to.equal(404);
-      expect(response.headers.get('content-type')).to.match(/^application\/problem\+json/);
-      expect(response.body.code).to.equal('not_found');
+  it('is never served on the public listener, with METRICS on or off: a 404 problem there', async () => {
+    for (const metrics of [false, true]) {
+      const server = await serverWith({ config: { metrics } });
+      expect(server.metricsOrigin === null, `metrics ${metrics}: a metrics listener only when on`).to.equal(!metrics);
+      const tenant = await aTenant(server);
+      for (const key of [undefined, tenant.key]) {
+        const response = await new ApiClient(server.origin).get('/metrics', { key });
+        expect(response.status, `metrics ${metrics}`).to.equal(404);
+        expect(response.headers.get('content-type')).to.match(/^application\/problem\+json/);
+        expect(response.body.code).to.equal('not_found');
+      }
     }
   });
 
-  it('serves the Prometheus text format without a key, and is never rate limited', async () => {
+  it('serves the Prometheus text format on its own listener, without a key, never rate limited, and nothing else there', async () => {
     const server = await serverWith({ config: { metrics: true, rateLimitPoints: 2 } });
-    const scraper = new ApiClient(server.origin);
+    const scraper = scraperOf(server);
     for (let i = 0; i < 5; i++) {
       const response = await scraper.get('/metrics', { headers: { 'X-API-Key': 'ik_not_a_key' } });
       expect(response.status).to.equal(200);
@@ -53,8 +61,9 @@ describe('GET /metrics', () => {
       expect(response.headers.get('cache-control')).to.equal('no-store');
       expect(response.text).to.include('# TYPE integration_api_http_requests_total counter');
     }
+    for (const path of ['/api/integration/v1/vacancies', '/healthz', '/']) expect((await scraper.get(path)).status, path).to.equal(404);
     const samples = await scrape(server);
-    expect(sampleValue(samples, REQUESTS, { route: '/metrics', status: '200' })).to.equal(5);
+    expect(sampleValue(samples, REQUESTS, { route: '/metrics', status: '200' }), 'scrapes are not API traffic').to.equal(undefined);
     expect(sampleValue(samples, 'process_cpu_user_seconds_total')).to.be.a('number');
     for (const sample of samples) expect(sample.labels.region, sample.name).to.equal('kz');
   });

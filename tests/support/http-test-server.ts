@@ -9,6 +9,7 @@ import { buildContainer, disposeContainer } from '../../infrastructure/container
 import { resolve } from '../../infrastructure/container/typed-binding.js';
 import { USE_CASES } from '../../infrastructure/container/use-case.tokens.js';
 import { httpDependencies } from '../../infrastructure/http-dependencies.js';
+import { listenForMetrics } from '../../infrastructure/metrics-server.js';
 import { createThrowawayDatabaseUrl } from './postgres-test-database.js';
 import { TickingClock } from './ticking-clock.js';
 
@@ -48,11 +49,14 @@ export async function startTestServer(options: TestServerOptions = {}) {
       ...options.config,
     },
   });
-  const app = createHttpApp({ ...httpDependencies(container), ...options.overrides });
+  const deps = { ...httpDependencies(container), ...options.overrides };
+  const app = createHttpApp(deps);
   const server = createServer(app.callback());
   answerClientErrorsWithProblems(server);
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // With metrics on, GET /metrics on its own listener, as the service runs it.
+  const metricsServer = deps.metrics === undefined ? null : await listenForMetrics(deps.metrics, 0, '127.0.0.1');
 
   const seed = {
     createCompany: resolve(container, USE_CASES.createCompany),
@@ -70,6 +74,8 @@ export async function startTestServer(options: TestServerOptions = {}) {
 
   return {
     origin,
+    /** The metrics listener (http://127.0.0.1:port), when metrics are on. */
+    metricsOrigin: metricsServer?.origin ?? null,
     /** `{base_url}/integration/v1` of this server. */
     baseUrl: `${origin}${API_PATH}`,
     seed,
@@ -83,6 +89,7 @@ export async function startTestServer(options: TestServerOptions = {}) {
         server.close((error) => (error ? fail(error) : done()));
         server.closeAllConnections();
       });
+      await metricsServer?.close();
       await disposeContainer(container);
       await database?.drop();
     },
