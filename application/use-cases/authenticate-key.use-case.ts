@@ -1,4 +1,4 @@
-import { parseServiceKey } from '../../domain/service-key/service-key-format.js';
+import { KEY_SECRET_LENGTH, parseServiceKey } from '../../domain/service-key/service-key-format.js';
 import { UnauthorizedError, type Principal } from '../../domain/service-key/service-key.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { Secrets } from '../ports/secrets.port.js';
@@ -26,6 +26,11 @@ export interface AuthenticateKeyOptions {
 export class AuthenticateKey {
   private readonly registry: KeyRegistryCache;
   private readonly usage: KeyUsageRecorder;
+  /**
+   * What the presented secret is compared with when the key id is unknown: the hash of a random secret no
+   * one holds, made once, so that an unknown id costs the same hashing and comparison as a known one.
+   */
+  private readonly dummySecretHash: string;
 
   constructor(
     keys: ServiceKeyRepository,
@@ -35,6 +40,7 @@ export class AuthenticateKey {
   ) {
     this.registry = new KeyRegistryCache(keys, options.keyCacheTtlMs ?? 0);
     this.usage = new KeyUsageRecorder(keys, options.onUsageRecordFailed ?? (() => {}));
+    this.dummySecretHash = secrets.sha256(secrets.randomBase62(KEY_SECRET_LENGTH));
   }
 
   async execute(command: AuthenticateKeyCommand): Promise<Principal> {
@@ -43,9 +49,8 @@ export class AuthenticateKey {
     const now = this.clock.now();
     const key = await this.registry.find(parsed.keyId, now);
     const presentedHash = this.secrets.sha256(parsed.secret);
-    // Hash and compare even for an unknown id, so that timing does not tell which ids exist.
-    const storedHash = key?.secretHash ?? this.secrets.sha256('');
-    const matches = this.secrets.hashesEqual(presentedHash, storedHash);
+    // One hash and one constant-time comparison whether the id is known or not, so that timing does not tell which ids exist.
+    const matches = this.secrets.hashesEqual(presentedHash, key?.secretHash ?? this.dummySecretHash);
     if (key === null || !matches || !key.isUsableAt(now)) throw new UnauthorizedError();
     this.usage.record(key, now);
     return key.principal;

@@ -3,16 +3,31 @@ import type { ServiceKeyRepository } from '../ports/service-key-repository.port.
 
 /** Past this many entries, stale ones are dropped before a new one is kept. */
 const PRUNE_ABOVE = 10_000;
+/**
+ * The most key ids remembered as unknown. Anyone can make up ids, so this bound is hard: when it is
+ * reached the oldest miss is forgotten (and read again if it comes back), whatever its age.
+ */
+const MISSES_AT_MOST = 10_000;
+
+interface Entry {
+  /** null: the registry had no key with this id. */
+  readonly key: ServiceKey | null;
+  readonly readAt: number;
+}
 
 /**
  * What this instance read of service keys from the registry, trusted for `ttlMs` by the Clock: a
  * revocation written to the registry reaches every instance within that time, and the registry is read
- * at most once per key and window instead of at every request. Only keys that exist are kept, so made-up
- * key ids cannot fill memory (they are read each time, and the rate limit by client address slows them
- * down); concurrent misses of one id share one read. `ttlMs` 0 reads the registry every time.
+ * at most once per key id and window instead of at every request. That holds for ids the registry does
+ * not know as well, so a client that keeps sending a mistyped or made-up key costs one read per window;
+ * a key issued under an id that was just looked up in vain is accepted within `ttlMs` (ids are random,
+ * so in practice only a key tried before its issue meets this). Unknown ids are kept apart, in a map
+ * of bounded size, so that made-up ids cannot fill memory; concurrent misses of one id share one read.
+ * `ttlMs` 0 reads the registry every time.
  */
 export class KeyRegistryCache {
-  private readonly entries = new Map<string, { readonly key: ServiceKey; readonly readAt: number }>();
+  private readonly known = new Map<string, Entry>();
+  private readonly unknown = new Map<string, Entry>();
   private readonly reading = new Map<string, Promise<ServiceKey | null>>();
 
   constructor(
@@ -23,10 +38,14 @@ export class KeyRegistryCache {
   async find(keyId: string, now: Date): Promise<ServiceKey | null> {
     if (this.ttlMs <= 0) return this.keys.findById(keyId);
     const at = now.getTime();
-    const entry = this.entries.get(keyId);
-    // A clock that went back (at < readAt) cannot vouch for the entry's age: read again.
-    if (entry !== undefined && at >= entry.readAt && at - entry.readAt < this.ttlMs) return entry.key;
+    const entry = this.known.get(keyId) ?? this.unknown.get(keyId);
+    if (entry !== undefined && this.isFresh(entry, at)) return entry.key;
     return this.read(keyId, at);
+  }
+
+  private isFresh(entry: Entry, at: number): boolean {
+    // A clock that went back (at < readAt) cannot vouch for the entry's age: read again.
+    return at >= entry.readAt && at - entry.readAt < this.ttlMs;
   }
 
   private read(keyId: string, at: number): Promise<ServiceKey | null> {
@@ -35,7 +54,7 @@ export class KeyRegistryCache {
     const read = this.keys
       .findById(keyId)
       .then((key) => {
-        if (key === null) this.entries.delete(keyId);
+        if (key === null) this.rememberMiss(keyId, at);
         else this.remember(keyId, key, at);
         return key;
       })
@@ -46,9 +65,21 @@ export class KeyRegistryCache {
 
   /** Stamped with the moment the read started, so that its age is never understated. */
   private remember(keyId: string, key: ServiceKey, readAt: number): void {
-    if (this.entries.size >= PRUNE_ABOVE) {
-      for (const [id, entry] of this.entries) if (readAt - entry.readAt >= this.ttlMs) this.entries.delete(id);
+    this.unknown.delete(keyId);
+    if (this.known.size >= PRUNE_ABOVE) {
+      for (const [id, entry] of this.known) if (!this.isFresh(entry, readAt)) this.known.delete(id);
     }
-    this.entries.set(keyId, { key, readAt });
+    this.known.set(keyId, { key, readAt });
+  }
+
+  private rememberMiss(keyId: string, readAt: number): void {
+    this.known.delete(keyId);
+    // Deleted first, so that the map's order stays the order of the reads: the first entry is the oldest.
+    this.unknown.delete(keyId);
+    if (this.unknown.size >= MISSES_AT_MOST) {
+      const oldest = this.unknown.keys().next();
+      if (oldest.done !== true) this.unknown.delete(oldest.value);
+    }
+    this.unknown.set(keyId, { key: null, readAt });
   }
 }

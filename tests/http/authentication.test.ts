@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { KEY_CACHE_TTL_MAX_MS } from '../../infrastructure/config.schema.js';
 import type { Scope } from '../../domain/service-key/scope.js';
 import { ApiClient, type ApiResponse } from '../support/api-client.js';
 import { aMinimalApplicationBody, ALL_SCOPES, aTenant, type Tenant } from '../support/http-fixtures.js';
@@ -47,6 +48,30 @@ describe('Authentication and scopes (spec 5)', () => {
       bodies.set(label, JSON.stringify({ ...response.body, requestId: null }));
     }
     expect(new Set(bodies.values()).size, [...bodies.entries()].join('\n')).to.equal(1);
+  });
+
+  it('reads the key registry once per KEY_CACHE_TTL_MS for an unknown key id, however often it is sent', async () => {
+    const unknownId = 'ZZZZunknownZ';
+    const registry = server.keyRegistry;
+    const findById = registry.findById.bind(registry);
+    let reads = 0;
+    registry.findById = (id) => {
+      if (id === unknownId) reads += 1;
+      return findById(id);
+    };
+    try {
+      const unknown = tenant.api.withKey(`ik_${unknownId}_${'b'.repeat(40)}`);
+      const first = await Promise.all(Array.from({ length: 10 }, () => unknown.get('/vacancies')));
+      for (let i = 0; i < 20; i++) first.push(await unknown.get('/candidates'));
+      expect(first.map((r) => r.status)).to.deep.equal(Array(30).fill(401));
+      expect(reads, 'one read for 30 requests').to.equal(1);
+      server.clock.advance(KEY_CACHE_TTL_MAX_MS);
+      expect((await unknown.get('/vacancies')).status).to.equal(401);
+      expect(reads, 'read again once the TTL has passed').to.equal(2);
+    } finally {
+      delete (registry as Partial<typeof registry>).findById;
+    }
+    expect((await tenant.api.get('/vacancies')).status, 'the registry reads keys again as before').to.equal(200);
   });
 
   it('requires a key on every operation', async () => {

@@ -20,6 +20,8 @@ class CountingKeyRepository implements ServiceKeyRepository {
   reads = 0;
   usageWrites: { keyId: string; at: Date }[] = [];
   failUsageWrites = false;
+  /** Ids the registry answers as unknown, as it would before a key is issued under them. */
+  readonly hidden = new Set<string>();
 
   constructor(private readonly inner: ServiceKeyRepository) {}
 
@@ -28,7 +30,7 @@ class CountingKeyRepository implements ServiceKeyRepository {
   }
   findById(id: string) {
     this.reads += 1;
-    return this.inner.findById(id);
+    return this.hidden.has(id) ? Promise.resolve(null) : this.inner.findById(id);
   }
   listByCompany(companyId: string) {
     return this.inner.listByCompany(companyId);
@@ -111,6 +113,48 @@ describe('Service key lifecycle across instances (AuthenticateKey with its regis
     await registry.authenticate(key.key);
     const forged = `${key.key.slice(0, -1)}${key.key.endsWith('A') ? 'B' : 'A'}`;
     expect(await rejectionOf(registry.authenticate(forged))).to.be.instanceOf(UnauthorizedError);
+  });
+
+  it('reads the registry once per TTL for an unknown key id, however often it is presented', async () => {
+    const registry = aRegistry({ keyCacheTtlMs: 5_000 });
+    const unknown = `ik_${'Q'.repeat(12)}_${'s'.repeat(40)}`;
+    registry.clock.set(at(1_000));
+    await Promise.all(Array.from({ length: 20 }, () => rejectionOf(registry.authenticate(unknown))));
+    for (let t = 1_000; t < 6_000; t += 250) {
+      registry.clock.set(at(t));
+      expect(await rejectionOf(registry.authenticate(unknown))).to.be.instanceOf(UnauthorizedError);
+    }
+    expect(registry.keys.reads, 'one read for the whole window').to.equal(1);
+    registry.clock.set(at(6_000));
+    expect(await rejectionOf(registry.authenticate(unknown))).to.be.instanceOf(UnauthorizedError);
+    expect(registry.keys.reads, 'read again once the window has passed').to.equal(2);
+  });
+
+  it('accepts a key issued under an id that was just looked up in vain, once the TTL of the miss has passed', async () => {
+    const registry = aRegistry({ keyCacheTtlMs: 5_000 });
+    const key = await registry.issue();
+    // The miss is made to happen before the issue: the registry answers "no such key" for this id once.
+    registry.keys.hidden.add(key.id);
+    registry.clock.set(at(1_000));
+    expect(await rejectionOf(registry.authenticate(key.key))).to.be.instanceOf(UnauthorizedError);
+    registry.keys.hidden.delete(key.id);
+
+    registry.clock.set(at(5_999));
+    expect(await rejectionOf(registry.authenticate(key.key)), 'the miss is trusted within the TTL').to.be.instanceOf(UnauthorizedError);
+    registry.clock.set(at(6_000));
+    expect((await registry.authenticate(key.key)).keyId, 'and not a millisecond longer').to.equal(key.id);
+  });
+
+  it('keeps at most 10 000 unknown ids, forgetting the oldest first', async () => {
+    const registry = aRegistry({ keyCacheTtlMs: 5_000 });
+    const unknown = (n: number) => `ik_${String(n).padStart(12, 'u')}_${'s'.repeat(40)}`;
+    for (let n = 0; n <= 10_000; n++) await rejectionOf(registry.authenticate(unknown(n)));
+    expect(registry.keys.reads).to.equal(10_001);
+    await rejectionOf(registry.authenticate(unknown(10_000)));
+    await rejectionOf(registry.authenticate(unknown(1)));
+    expect(registry.keys.reads, 'the newest are still known as unknown').to.equal(10_001);
+    await rejectionOf(registry.authenticate(unknown(0)));
+    expect(registry.keys.reads, 'the oldest was forgotten to make room').to.equal(10_002);
   });
 
   it('writes lastUsedAt once for a burst of 100 concurrent requests, with one registry read, and again only a minute later', async () => {

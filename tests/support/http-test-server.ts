@@ -2,6 +2,8 @@ import { createServer } from 'node:http';
 import { answerClientErrorsWithProblems } from '../../adapters/http/client-errors.js';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
+import type { ServiceKeyRepository } from '../../application/ports/service-key-repository.port.js';
+import { SERVICE_KEY_REPOSITORY } from '../../application/ports/service-key-repository.port.js';
 import { createHttpApp } from '../../adapters/http/create-http-app.js';
 import type { HttpDependencies } from '../../adapters/http/http-dependencies.js';
 import type { AppConfig } from '../../infrastructure/config.js';
@@ -79,6 +81,8 @@ export async function startTestServer(options: TestServerOptions = {}) {
     /** `{base_url}/integration/v1` of this server. */
     baseUrl: `${origin}${API_PATH}`,
     seed,
+    /** The key registry the server authenticates against, the very instance (a test may count what reaches it). */
+    keyRegistry: resolve(container, SERVICE_KEY_REPOSITORY) as ServiceKeyRepository,
     clock,
     logger,
     /** Every log line so far, parsed. */
