@@ -22,6 +22,14 @@ export interface ProblemMapping {
 export const STORE_UNAVAILABLE_RETRY_AFTER_S = 5;
 
 /**
+ * The challenge every 401 carries (RFC 9110 15.5.2 requires one): how to authenticate, not why it failed,
+ * so that it is the same for a missing, unknown, revoked or expired key, like the body. `ApiKey` is the
+ * scheme OpenAPI calls apiKey and `header` names where the key goes; no registered scheme fits (Bearer
+ * would send clients to the Authorization header, which the service never reads).
+ */
+export const API_KEY_CHALLENGE = 'ApiKey header="X-API-Key"';
+
+/**
  * Every error class of the domain, and the response it becomes. A test walks domain/ and fails when a
  * DomainError subclass is missing here, so that none falls through to a 500. StoreUnavailableError is the
  * ports' (application/ports), not the domain's: the one 5xx here, and its own test (tests/faults).

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
-import { mapError } from './error-mapping.js';
+import { API_KEY_CHALLENGE, mapError } from './error-mapping.js';
 import { loggableError } from './loggable-error.js';
 import type { HttpMiddleware } from './http-state.js';
 import { PROBLEM_CONTENT_TYPE, problemType, type ProblemDocument } from './problem.js';
@@ -8,7 +8,7 @@ import { PROBLEM_CONTENT_TYPE, problemType, type ProblemDocument } from './probl
 /**
  * The one place where errors become responses. Headers set before the error (X-Request-Id, RateLimit,
  * Retry-After, Allow, Cache-Control) are kept; the body is replaced by a problem document. A problem
- * that passes by itself (the database does not answer) adds its own Retry-After.
+ * that passes by itself (the database does not answer) adds its own Retry-After; a 401, its challenge.
  */
 export function errorMiddleware(logger: Logger): HttpMiddleware {
   return async (ctx, next) => {
@@ -20,6 +20,7 @@ export function errorMiddleware(logger: Logger): HttpMiddleware {
       // The reason only (a code such as ECONNREFUSED or 57P01): the driver's message may quote the SQL and its data.
       if (error instanceof StoreUnavailableError) logger.warn({ requestId: ctx.state.requestId, reason: error.reason }, 'the database does not answer');
       if (problem.retryAfterS !== undefined) ctx.set('Retry-After', String(problem.retryAfterS));
+      if (problem.status === 401) ctx.set('WWW-Authenticate', API_KEY_CHALLENGE);
       const document: ProblemDocument = {
         type: problemType(problem.code),
         title: problem.title,

@@ -165,7 +165,8 @@ export function buildOpenApiDocument(settings: DocumentSettings) {
           description:
             'The company service key, ik_<keyId>_<secret>, issued in the platform under Service keys and shown once. Its scopes: ' +
             'vacancies:read for GET /vacancies; candidates:read for GET /candidates (personal data); applications:write for ' +
-            'POST /applications. A missing, unknown, revoked or expired key is a 401; a key without the scope an operation needs, a 403.',
+            'POST /applications. A missing, unknown, revoked or expired key is a 401, with WWW-Authenticate: ApiKey header="X-API-Key"; ' +
+            'a key without the scope an operation needs, a 403.',
         },
       },
       parameters: { RequestId: requestIdParameter },

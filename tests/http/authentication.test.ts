@@ -50,6 +50,32 @@ describe('Authentication and scopes (spec 5)', () => {
     expect(new Set(bodies.values()).size, [...bodies.entries()].join('\n')).to.equal(1);
   });
 
+  it('says how to authenticate on every 401, the same challenge for a missing, unknown, wrong, revoked and expired key', async () => {
+    const revoked = await tenant.issueKey(ALL_SCOPES);
+    await server.seed.revokeKey.execute({ keyId: revoked.id });
+    const expiring = await tenant.issueKey(ALL_SCOPES, new Date(server.clock.peek().getTime() + 60_000));
+    server.clock.advance(120_000);
+    const presented: Record<string, string | undefined> = {
+      missing: undefined,
+      malformed: 'Bearer 12345',
+      unknown: `ik_${'C'.repeat(12)}_${'b'.repeat(40)}`,
+      'wrong secret': `ik_${tenant.keyId}_${'x'.repeat(40)}`,
+      revoked: revoked.key,
+      expired: expiring.key,
+    };
+    for (const [label, key] of Object.entries(presented)) {
+      const api = tenant.api.withKey(key);
+      const answers = [...(await Promise.all(OPERATIONS.map(({ call }) => call(api, vacancyId)))), await api.get('/secret-admin')];
+      for (const response of answers) {
+        expect(response.status, label).to.equal(401);
+        expect(response.headers.get('www-authenticate'), label).to.equal('ApiKey header="X-API-Key"');
+      }
+    }
+    expect((await tenant.api.get('/vacancies')).headers.get('www-authenticate'), 'not on a success').to.equal(null);
+    const forbidden = await tenant.api.withKey((await tenant.issueKey(['applications:write'])).key).get('/vacancies');
+    expect([forbidden.status, forbidden.headers.get('www-authenticate')], 'nor on a 403').to.deep.equal([403, null]);
+  });
+
   it('reads the key registry once per KEY_CACHE_TTL_MS for an unknown key id, however often it is sent', async () => {
     const unknownId = 'ZZZZunknownZ';
     const registry = server.keyRegistry;

@@ -2,7 +2,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
 /** Headers the service itself sets: one of them on a response that does not document it is a defect of the document. */
-const API_HEADERS = ['x-request-id', 'ratelimit-policy', 'ratelimit', 'retry-after', 'x-sync-watermark', 'idempotent-replayed', 'idempotency-conflict', 'cache-control'];
+const API_HEADERS = ['x-request-id', 'ratelimit-policy', 'ratelimit', 'retry-after', 'x-sync-watermark', 'idempotent-replayed', 'idempotency-conflict', 'cache-control', 'www-authenticate'];
 
 type Json = any;
 

@@ -1,3 +1,5 @@
+import { API_KEY_CHALLENGE } from '../error-mapping.js';
+
 /**
  * The headers of the API as OpenAPI header objects (DESIGN 3: Request id, Rate limit, No lost changes,
  * Repeated externalId, Personal data). The patterns are the exact wire forms the service writes.
@@ -46,6 +48,13 @@ export const headerComponents = {
     required: false,
     schema: { type: 'string', const: 'body-differs' },
     example: 'body-differs',
+  },
+  ApiKeyChallenge: {
+    description:
+      'How to authenticate (RFC 9110): send the service key in the X-API-Key header. The same on every 401, whatever was wrong with the key.',
+    required: true,
+    schema: { type: 'string', const: API_KEY_CHALLENGE },
+    example: API_KEY_CHALLENGE,
   },
   NoStore: {
     description: 'Responses about candidates carry personal data: no cache may keep them.',

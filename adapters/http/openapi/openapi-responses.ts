@@ -79,7 +79,7 @@ export const responses = {
   unauthorized: () =>
     problemResponse('The key is missing, malformed, unknown, revoked or expired; the body is the same in every case.', ref('UnauthorizedProblem'), 401, {
       unauthorized: { summary: 'No valid key', code: 'unauthorized', title: 'Unauthorized', detail: 'A valid service key is required in the X-API-Key header.' },
-    }, limitedHeaders),
+    }, { ...limitedHeaders, 'WWW-Authenticate': headerRef('ApiKeyChallenge') }),
 
   forbidden: (scope: string, extra: Headers = {}) =>
     problemResponse(`The key lacks the scope ${scope}.`, ref('ForbiddenProblem'), 403, {

@@ -626,6 +626,11 @@ export interface components {
          */
         IdempotencyConflict: "body-differs";
         /**
+         * @description How to authenticate (RFC 9110): send the service key in the X-API-Key header. The same on every 401, whatever was wrong with the key.
+         * @example ApiKey header="X-API-Key"
+         */
+        ApiKeyChallenge: "ApiKey header=\"X-API-Key\"";
+        /**
          * @description Responses about candidates carry personal data: no cache may keep them.
          * @example no-store
          */
@@ -702,6 +707,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["ApiKeyChallenge"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -845,6 +851,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["ApiKeyChallenge"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1005,6 +1012,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["ApiKeyChallenge"];
                     [name: string]: unknown;
                 };
                 content: {
