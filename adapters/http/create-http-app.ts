@@ -8,6 +8,7 @@ import type { HttpDependencies } from './http-dependencies.js';
 import { API_ROOT, type HttpState } from './http-state.js';
 import { requestMetricsMiddleware } from './metrics/request-metrics.middleware.js';
 import { buildOpenApiDocument } from './openapi-document.js';
+import { noStoreMiddleware } from './no-store.middleware.js';
 import { requestIdMiddleware } from './request-id.middleware.js';
 import { routeFallbackMiddleware } from './route-fallback.middleware.js';
 import { registerApplicationRoutes } from './routes/application-routes.js';
@@ -52,6 +53,7 @@ export function createHttpApp(deps: HttpDependencies): Koa {
 
   const routeOf: RouteResolver = (path, method) => routeTemplate(probes, path, method) ?? routeTemplate(api, path, method);
   app.use(requestIdMiddleware);
+  app.use(noStoreMiddleware);
   app.use(accessLogMiddleware(deps.logger, routeOf));
   if (deps.metrics !== undefined) app.use(requestMetricsMiddleware(deps.metrics, routeOf));
   // Inside the log and the metrics (they see the status and the time to the body), outside the error

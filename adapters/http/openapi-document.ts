@@ -7,7 +7,7 @@ import {
   minimalApplicationExample,
   vacancyPageExamples,
 } from './openapi/openapi-examples.js';
-import { headerComponents, headerRef, limitedHeaders, requestIdParameter, sometimes } from './openapi/openapi-headers.js';
+import { headerComponents, headerRef, limitedHeaders, requestIdParameter } from './openapi/openapi-headers.js';
 import { responses } from './openapi/openapi-responses.js';
 import { applicationRequestSchema } from './schemas/application-request.schema.js';
 import { candidateSchema, personSchema, referralSchema, resumeSchema } from './schemas/candidate.schema.js';
@@ -31,9 +31,6 @@ export function buildOpenApiDocument(settings: DocumentSettings) {
   const rateLimited = responses.rateLimited(points, windowS);
   const unavailable = responses.serviceUnavailable();
   const internalError = responses.internalError();
-  // /candidates sets Cache-Control first thing in its route: a failure after that carries it too.
-  const noStoreOnFailure = { 'Cache-Control': sometimes('NoStore', 'when the failure came from the route') };
-  const noStore = { 'Cache-Control': headerRef('NoStore') };
   return {
     openapi: '3.1.0',
     info: { title: 'Hiring platform integration API', version: '1.0.0', description: documentDescription(points, windowS) },
@@ -82,15 +79,15 @@ export function buildOpenApiDocument(settings: DocumentSettings) {
           responses: {
             '200': {
               description: 'One page of candidates.',
-              headers: { ...limitedHeaders, 'X-Sync-Watermark': headerRef('SyncWatermark'), ...noStore },
+              headers: { ...limitedHeaders, 'X-Sync-Watermark': headerRef('SyncWatermark') },
               content: { 'application/json': { schema: ref('CandidatePage'), examples: candidatePageExamples } },
             },
-            '400': responses.badQuery(noStore),
+            '400': responses.badQuery(),
             '401': responses.unauthorized(),
-            '403': responses.forbidden('candidates:read', noStore),
+            '403': responses.forbidden('candidates:read'),
             '429': rateLimited,
-            '500': responses.internalError(noStoreOnFailure),
-            '503': responses.serviceUnavailable(noStoreOnFailure),
+            '500': internalError,
+            '503': unavailable,
           },
         },
       },

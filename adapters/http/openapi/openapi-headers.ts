@@ -57,7 +57,9 @@ export const headerComponents = {
     example: API_KEY_CHALLENGE,
   },
   NoStore: {
-    description: 'Responses about candidates carry personal data: no cache may keep them.',
+    description:
+      'No cache may keep any answer, success or error: each holds one company\'s data (candidates: personal data), or at least ' +
+      'the request id and rate-limit state of one caller.',
     required: true,
     schema: { type: 'string', const: 'no-store' },
     example: 'no-store',
@@ -73,14 +75,16 @@ export const limitedHeaders = {
   'X-Request-Id': headerRef('RequestId'),
   'RateLimit-Policy': headerRef('RateLimitPolicy'),
   RateLimit: headerRef('RateLimit'),
+  'Cache-Control': headerRef('NoStore'),
 };
 
 /** A header that a response of this status carries only on some paths (say, a failure before the limiter counted). */
 export const sometimes = (name: HeaderName, when: string) => ({ ...headerComponents[name], required: false, description: `${headerComponents[name].description} Sent ${when}.` });
 
-/** What a 5xx carries: the request id always; the rate-limit headers once the limiter has counted the request. */
+/** What a 5xx carries: the request id and Cache-Control always; the rate-limit headers once the limiter has counted the request. */
 export const failureHeaders = {
   'X-Request-Id': headerRef('RequestId'),
+  'Cache-Control': headerRef('NoStore'),
   'RateLimit-Policy': sometimes('RateLimitPolicy', 'when the failure came after the rate limiter counted the request'),
   RateLimit: sometimes('RateLimit', 'when the failure came after the rate limiter counted the request'),
 };

@@ -64,13 +64,13 @@ const bodyProblemExamples = {
 } satisfies Record<string, ProblemExample>;
 
 export const responses = {
-  badQuery: (extra: Headers = {}) =>
+  badQuery: () =>
     problemResponse(
       'The query failed validation (validation_failed, listing every problem), or the cursor is malformed or belongs to another query (invalid_cursor).',
       { oneOf: [ref('ValidationProblem'), ref('InvalidCursorProblem')] },
       400,
       queryProblemExamples,
-      { ...limitedHeaders, ...extra },
+      limitedHeaders,
     ),
 
   badBody: () =>
@@ -81,10 +81,10 @@ export const responses = {
       unauthorized: { summary: 'No valid key', code: 'unauthorized', title: 'Unauthorized', detail: 'A valid service key is required in the X-API-Key header.' },
     }, { ...limitedHeaders, 'WWW-Authenticate': headerRef('ApiKeyChallenge') }),
 
-  forbidden: (scope: string, extra: Headers = {}) =>
+  forbidden: (scope: string) =>
     problemResponse(`The key lacks the scope ${scope}.`, ref('ForbiddenProblem'), 403, {
       forbidden: { summary: 'A key without the scope', code: 'forbidden', title: 'Forbidden', detail: `The service key lacks the scope ${scope}.` },
-    }, { ...limitedHeaders, ...extra }),
+    }, limitedHeaders),
 
   vacancyNotFound: () =>
     problemResponse('The vacancy does not exist or belongs to another company: one response for both, so that foreign ids cannot be probed.', ref('NotFoundProblem'), 404, {
@@ -116,7 +116,7 @@ export const responses = {
       },
     }, { ...limitedHeaders, 'Retry-After': headerRef('RetryAfter') }),
 
-  serviceUnavailable: (extra: Headers = {}) =>
+  serviceUnavailable: () =>
     problemResponse('The service cannot reach its database right now. Retry after Retry-After seconds: the request may be repeated as it was.', ref('ServiceUnavailableProblem'), 503, {
       unavailable: {
         summary: 'The database does not answer',
@@ -124,10 +124,10 @@ export const responses = {
         title: 'Service unavailable',
         detail: 'The service cannot reach its database right now. Retry after the time given in Retry-After.',
       },
-    }, { ...failureHeaders, 'Retry-After': headerRef('RetryAfter'), ...extra }),
+    }, { ...failureHeaders, 'Retry-After': headerRef('RetryAfter') }),
 
-  internalError: (extra: Headers = {}) =>
+  internalError: () =>
     problemResponse('An unexpected error on our side; it is logged with the request id. Safe to retry later: every operation is idempotent.', ref('InternalErrorProblem'), 500, {
       internal: { summary: 'An unexpected error', code: 'internal_error', title: 'Internal error', detail: 'An unexpected error occurred. Quote the requestId when you report it.' },
-    }, { ...failureHeaders, ...extra }),
+    }, failureHeaders),
 };

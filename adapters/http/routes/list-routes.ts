@@ -23,8 +23,6 @@ export function registerListRoutes(router: Router<HttpState>, deps: Pick<HttpDep
   });
 
   router.get('/candidates', async (ctx) => {
-    // Set first, so that even an error answer about personal data is not kept by a cache.
-    ctx.set('Cache-Control', 'no-store');
     const principal = principalOf(ctx);
     requireScope(principal, 'candidates:read');
     const query = new ListQueryReader(ctx.querystring);

@@ -3,15 +3,13 @@ import type { HttpDependencies } from '../http-dependencies.js';
 import type { HttpState } from '../http-state.js';
 import { HttpProblem } from '../problem.js';
 
-/** Liveness and readiness for the orchestrator. */
+/** Liveness and readiness for the orchestrator; never cached, like every answer (noStoreMiddleware): a kept "ok" would hide an outage. */
 export function registerProbeRoutes(router: Router<HttpState>, deps: Pick<HttpDependencies, 'readiness' | 'logger'>): void {
   router.get('/healthz', (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: 'ok' };
   });
 
   router.get('/readyz', async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
     let ready = false;
     try {
       ready = await deps.readiness();

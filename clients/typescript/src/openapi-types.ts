@@ -631,7 +631,7 @@ export interface components {
          */
         ApiKeyChallenge: "ApiKey header=\"X-API-Key\"";
         /**
-         * @description Responses about candidates carry personal data: no cache may keep them.
+         * @description No cache may keep any answer, success or error: each holds one company's data (candidates: personal data), or at least the request id and rate-limit state of one caller.
          * @example no-store
          */
         NoStore: "no-store";
@@ -682,6 +682,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     "X-Sync-Watermark": components["headers"]["SyncWatermark"];
                     [name: string]: unknown;
                 };
@@ -695,6 +696,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -707,6 +709,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     "WWW-Authenticate": components["headers"]["ApiKeyChallenge"];
                     [name: string]: unknown;
                 };
@@ -720,6 +723,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -732,6 +736,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -743,6 +748,7 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     /**
                      * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. Sent when the failure came after the rate limiter counted the request.
                      * @example "default";q=600;w=60
@@ -763,6 +769,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     /**
                      * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. Sent when the failure came after the rate limiter counted the request.
                      * @example "default";q=600;w=60
@@ -824,8 +831,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Sync-Watermark": components["headers"]["SyncWatermark"];
                     "Cache-Control": components["headers"]["NoStore"];
+                    "X-Sync-Watermark": components["headers"]["SyncWatermark"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -851,6 +858,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     "WWW-Authenticate": components["headers"]["ApiKeyChallenge"];
                     [name: string]: unknown;
                 };
@@ -877,6 +885,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -888,6 +897,7 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     /**
                      * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. Sent when the failure came after the rate limiter counted the request.
                      * @example "default";q=600;w=60
@@ -898,11 +908,6 @@ export interface operations {
                      * @example "default";r=598;t=41
                      */
                     RateLimit?: string;
-                    /**
-                     * @description Responses about candidates carry personal data: no cache may keep them. Sent when the failure came from the route.
-                     * @example no-store
-                     */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -913,6 +918,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     /**
                      * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. Sent when the failure came after the rate limiter counted the request.
                      * @example "default";q=600;w=60
@@ -924,11 +930,6 @@ export interface operations {
                      */
                     RateLimit?: string;
                     "Retry-After": components["headers"]["RetryAfter"];
-                    /**
-                     * @description Responses about candidates carry personal data: no cache may keep them. Sent when the failure came from the route.
-                     * @example no-store
-                     */
-                    "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -962,6 +963,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Idempotency-Conflict": components["headers"]["IdempotencyConflict"];
                     [name: string]: unknown;
@@ -982,6 +984,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1000,6 +1003,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1012,6 +1016,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     "WWW-Authenticate": components["headers"]["ApiKeyChallenge"];
                     [name: string]: unknown;
                 };
@@ -1025,6 +1030,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1037,6 +1043,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1049,6 +1056,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1061,6 +1069,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1073,6 +1082,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -1084,6 +1094,7 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     /**
                      * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. Sent when the failure came after the rate limiter counted the request.
                      * @example "default";q=600;w=60
@@ -1104,6 +1115,7 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     /**
                      * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. Sent when the failure came after the rate limiter counted the request.
                      * @example "default";q=600;w=60
@@ -1144,6 +1156,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1156,6 +1169,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -1167,6 +1181,7 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["NoStore"];
                     /**
                      * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. Sent when the failure came after the rate limiter counted the request.
                      * @example "default";q=600;w=60
