@@ -1,4 +1,5 @@
-import { startPortal } from './src/start-portal.js';
+import { publicOriginOf } from './src/cross-site.js';
+import { DEFAULT_SUBMIT_BUDGET, startPortal } from './src/start-portal.js';
 
 /** `npm run portal`: the portal on PORTAL_PORT, over the API at API_BASE_URL with the key API_KEY. */
 function required(name: string): string {
@@ -10,9 +11,23 @@ function required(name: string): string {
   return value;
 }
 
-const port = Number(process.env.PORTAL_PORT ?? 3000);
-if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-  process.stderr.write(`career-portal: PORTAL_PORT must be a port number, not "${process.env.PORTAL_PORT}"\n`);
+/** A whole number from `min` to `max`, or the default when the variable is unset or blank. */
+function wholeNumber(name: string, fallback: number, min: number, max: number, meaning: string): number {
+  const text = process.env[name]?.trim();
+  const value = text === undefined || text === '' ? fallback : Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    process.stderr.write(`career-portal: ${name} must be ${meaning}, ${min} to ${max}, not "${text}"\n`);
+    process.exit(1);
+  }
+  return value;
+}
+
+const port = wholeNumber('PORTAL_PORT', 3000, 0, 65_535, 'a port number');
+const publicUrl = process.env.PORTAL_PUBLIC_URL?.trim() || undefined;
+try {
+  if (publicUrl !== undefined) publicOriginOf(publicUrl);
+} catch {
+  process.stderr.write(`career-portal: PORTAL_PUBLIC_URL must be the address visitors open, such as https://jobs.example.kz, not "${publicUrl}"\n`);
   process.exit(1);
 }
 
@@ -22,8 +37,14 @@ const portal = await startPortal({
   port,
   host: process.env.PORTAL_HOST ?? '127.0.0.1',
   ...(process.env.PORTAL_TITLE ? { siteTitle: process.env.PORTAL_TITLE } : {}),
+  ...(publicUrl === undefined ? {} : { publicUrl }),
+  submitBudget: {
+    points: wholeNumber('PORTAL_SUBMIT_LIMIT', DEFAULT_SUBMIT_BUDGET.points, 1, 100_000, 'the number of applications one address may send per window'),
+    windowS: wholeNumber('PORTAL_SUBMIT_WINDOW_S', DEFAULT_SUBMIT_BUDGET.windowS, 1, 86_400, 'the window in seconds'),
+  },
+  trustProxy: wholeNumber('PORTAL_TRUST_PROXY', 0, 0, 10, 'the number of proxies in front that append to X-Forwarded-For'),
 });
-process.stderr.write(`career-portal: listening on ${portal.url}\n`);
+process.stderr.write(`career-portal: listening on ${portal.url}; public origin ${publicUrl === undefined ? portal.url : publicOriginOf(publicUrl)}\n`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void portal.close().then(() => process.exit(0)));

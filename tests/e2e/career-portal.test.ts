@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -19,6 +21,8 @@ describe('the career portal in headless Chromium, against the real service', fun
   let browser: HeadlessBrowser;
   let api: IntegrationClient;
   let page: Page;
+  let elsewhere: Server;
+  const portalLog: Record<string, unknown>[] = [];
   const vacancies = { backend: '', analyst: '', closing: '' };
 
   before(async function () {
@@ -53,12 +57,30 @@ describe('the career portal in headless Chromium, against the real service', fun
 
     // The portal holds a storefront key: no candidates:read (spec 5.3).
     const portalKey = await tenant.issueKey(['vacancies:read', 'applications:write']);
-    portal = await startPortal({ apiBaseUrl: `${server.origin}/api`, apiKey: portalKey.key, port: 0, cacheTtlMs: 0, log: () => undefined });
+    portal = await startPortal({ apiBaseUrl: `${server.origin}/api`, apiKey: portalKey.key, port: 0, cacheTtlMs: 0, log: (event, details) => void portalLog.push({ event, ...details }) });
     browser = await launchChromium();
+
+    // Another site: a page that posts an application to the portal as soon as it is opened, with a form
+    // (/form) or with a fetch in no-cors mode (/fetch), the two ways a page can send a POST elsewhere.
+    elsewhere = createServer((request, response) => {
+      const target = `${portal.url}/vacancies/${encodeURIComponent(vacancies.backend)}/apply`;
+      const fields = { externalId: 'portal-0f8fad5b-d9cb-469f-a165-70867728950e', name: 'Подделка Чужая', email: 'forged@example.kz' };
+      const script =
+        request.url === '/fetch'
+          ? `fetch(${JSON.stringify(target)}, { method: 'POST', mode: 'no-cors', body: new URLSearchParams(${JSON.stringify(fields)}) });`
+          : 'document.forms[0].submit();';
+      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      response.end(`<!doctype html><form method="post" action="${target}">${Object.entries(fields)
+        .map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`)
+        .join('')}</form><script>${script}</script>`);
+    });
+    await new Promise<void>((ready) => elsewhere.listen(0, '127.0.0.1', ready));
   });
 
   after(async () => {
     await browser?.close();
+    elsewhere?.closeAllConnections();
+    await new Promise<void>((closed) => (elsewhere === undefined ? closed() : elsewhere.close(() => closed())));
     await portal?.close();
     await server?.close();
   });
@@ -168,11 +190,43 @@ describe('the career portal in headless Chromium, against the real service', fun
     const externalId = /name="externalId" value="([^"]+)"/.exec(form)?.[1];
     expect(externalId).to.match(/^portal-/);
     const body = new URLSearchParams({ externalId: externalId!, name: 'Дилноза Юсупова', email: 'dilnoza@example.uz' });
-    const post = () => fetch(`${portal.url}/vacancies/${encodeURIComponent(vacancies.backend)}/apply`, { method: 'POST', body });
+    // Origin as the portal's own form sends it: a post that says nothing of where it comes from is refused.
+    const post = () => fetch(`${portal.url}/vacancies/${encodeURIComponent(vacancies.backend)}/apply`, { method: 'POST', headers: { Origin: portal.url }, body });
     const [first, second] = await Promise.all([post(), post()]).then((responses) => responses.sort((a, b) => b.status - a.status));
     expect([first!.status, second!.status]).to.deep.equal([201, 200]);
     expect(await second!.text()).to.include('Мы уже получили ваш отклик');
     const mine = (await candidatesOf(vacancies.backend)).filter((c) => c.externalId === externalId);
     expect(mine.map((c) => c.candidate.name)).to.deep.equal(['Дилноза Юсупова']);
+  });
+
+  // localhost is another site than 127.0.0.1; 127.0.0.1 on another port is the same site but another origin.
+  for (const [host, site] of [['localhost', 'cross-site'], ['127.0.0.1', 'same-site']] as const) {
+    it(`refuses a form that a page on ${host} (${site}) posts to the portal, shows why, and the portal's own form still works`, async () => {
+      const attacker = `http://${host}:${(elsewhere.address() as AddressInfo).port}`;
+      portalLog.length = 0;
+      const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.goto(`${attacker}/form`)]);
+      expect(refused.status()).to.equal(403);
+      await page.waitForURL(`${portal.url}/vacancies/${vacancies.backend}/apply`);
+      expect(await page.locator('h1').textContent()).to.equal('Отклик не принят');
+      expect(plainText(await page.locator('.card').textContent())).to.include('Мы принимаем отклики только из формы на нашем сайте');
+      expect(portalLog).to.deep.equal([{ event: 'portal.cross-site-refused', reason: `sec-fetch-site: ${site}` }]);
+      expect((await candidatesOf(vacancies.backend)).map((c) => c.candidate.name)).not.to.include('Подделка Чужая');
+
+      await page.getByRole('link', { name: 'Открыть вакансию' }).click();
+      await page.waitForURL(`${portal.url}/vacancies/${vacancies.backend}`);
+      await page.getByLabel('Имя и фамилия').fill(`Настоящий Кандидат ${site}`);
+      await page.getByRole('button', { name: 'Отправить отклик' }).click();
+      await page.waitForSelector('.success');
+      expect((await candidatesOf(vacancies.backend)).map((c) => c.candidate.name)).to.include(`Настоящий Кандидат ${site}`);
+    });
+  }
+
+  it('refuses a no-cors fetch that a page on another site sends to the portal', async () => {
+    const attacker = `http://localhost:${(elsewhere.address() as AddressInfo).port}`;
+    portalLog.length = 0;
+    const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.goto(`${attacker}/fetch`)]);
+    expect(refused.status()).to.equal(403);
+    expect(portalLog).to.deep.equal([{ event: 'portal.cross-site-refused', reason: 'sec-fetch-site: cross-site' }]);
+    expect((await candidatesOf(vacancies.backend)).map((c) => c.candidate.name)).not.to.include('Подделка Чужая');
   });
 });

@@ -2,11 +2,22 @@ import { Router } from '@koa/router';
 import Koa, { type Context } from 'koa';
 import { ApiError, NetworkError, type IntegrationClient } from '../../../clients/typescript/src/index.js';
 import { applicationRequestOf, emptyForm, fieldErrorsOf, newExternalId, parseForm, type ApplicationForm } from './application-form.js';
+import { crossSiteReason } from './cross-site.js';
 import { FormTooLargeError, readFormBody } from './read-form-body.js';
+import type { SubmitLimiter } from './submit-limiter.js';
 import type { VacancyCatalog } from './vacancy-catalog.js';
 import type { FormState } from './views/application-form.view.js';
 import { layout, STYLE_HASH, type Page } from './views/layout.js';
-import { FORM_TOO_LARGE, LIST_UNAVAILABLE, PAGE_NOT_FOUND, SOMETHING_WENT_WRONG, successPage, VACANCY_GONE } from './views/message.view.js';
+import {
+  crossSitePage,
+  FORM_TOO_LARGE,
+  LIST_UNAVAILABLE,
+  PAGE_NOT_FOUND,
+  SOMETHING_WENT_WRONG,
+  successPage,
+  tooManyApplications,
+  VACANCY_GONE,
+} from './views/message.view.js';
 import { vacancyListPage } from './views/vacancy-list.view.js';
 import { applicationOnlyPage, vacancyPage } from './views/vacancy.view.js';
 
@@ -20,6 +31,12 @@ export interface PortalDependencies {
   /** Sent as `source` of every application: the recruiter sees where the candidate came from. */
   readonly source: string;
   readonly log: PortalLog;
+  /** The origin browsers use for the portal (PORTAL_PUBLIC_URL): a POST from a page of any other is refused. */
+  readonly publicOrigin: string;
+  /** Applications per client address, counted before the API is called. */
+  readonly submitLimiter: SubmitLimiter;
+  /** Proxies in front whose X-Forwarded-For entries name the client (PORTAL_TRUST_PROXY); 0: the socket's address. */
+  readonly trustProxy: number;
 }
 
 const FORM_LIMIT_BYTES = 256 * 1024;
@@ -36,6 +53,10 @@ const EDITED_AFTER_SENDING =
 export function createPortalApp(deps: PortalDependencies): Koa {
   const app = new Koa();
   app.silent = true;
+  // Behind N proxies the client is the entry of X-Forwarded-For N hops from the right; anything further left
+  // was written by the client itself, who could otherwise name a fresh address, and budget, every time.
+  app.proxy = deps.trustProxy > 0;
+  app.maxIpsCount = deps.trustProxy;
   app.on('error', (error: unknown) => deps.log('portal.error-outside-request', { error: String(error) }));
   const router = new Router();
   const send = (ctx: Context, status: number, page: Page) => {
@@ -62,6 +83,13 @@ export function createPortalApp(deps: PortalDependencies): Koa {
   router.post('/vacancies/:id/apply', async (ctx) => {
     const vacancyId = ctx.params.id as string;
     ctx.set('Cache-Control', 'no-store');
+    // Before anything is read or counted: a page elsewhere posting in a visitor's browser spends neither the
+    // key's budget nor that visitor's own allowance.
+    const crossSite = crossSiteReason(ctx.headers, deps.publicOrigin);
+    if (crossSite !== null) {
+      deps.log('portal.cross-site-refused', { reason: crossSite.slice(0, 200) });
+      return send(ctx, 403, crossSitePage(vacancyId));
+    }
     let form: ApplicationForm;
     try {
       form = parseForm(await readFormBody(ctx.req, FORM_LIMIT_BYTES));
@@ -76,6 +104,14 @@ export function createPortalApp(deps: PortalDependencies): Koa {
       if (shown === null) return send(ctx, 404, VACANCY_GONE);
       send(ctx, status, shown === undefined ? applicationOnlyPage(vacancyId, state) : vacancyPage(shown, state));
     };
+
+    const allowance = await deps.submitLimiter.take(ctx.ip);
+    if (!allowance.allowed) {
+      // The form as typed, without the vacancy: a limited client gets no call to the API at all.
+      ctx.set('Retry-After', String(allowance.retryAfterS));
+      deps.log('portal.submit-limited', { retryAfterS: allowance.retryAfterS });
+      return send(ctx, 429, applicationOnlyPage(vacancyId, { form, notice: { kind: 'warning', text: tooManyApplications(allowance.retryAfterS) } }));
+    }
 
     try {
       const result = await deps.client.submitApplication(applicationRequestOf(form, vacancyId, deps.source));

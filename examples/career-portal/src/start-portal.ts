@@ -1,7 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { IntegrationClient } from '../../../clients/typescript/src/index.js';
+import { publicOriginOf } from './cross-site.js';
 import { createPortalApp, type PortalLog } from './portal-app.js';
+import { SubmitLimiter, type SubmitBudget } from './submit-limiter.js';
 import { VacancyCatalog } from './vacancy-catalog.js';
 
 export interface PortalConfig {
@@ -16,7 +18,18 @@ export interface PortalConfig {
   /** How long the list of vacancies is kept. Default 30 s. */
   readonly cacheTtlMs?: number;
   readonly log?: PortalLog;
+  /**
+   * The address visitors open (PORTAL_PUBLIC_URL), whose origin is the only one a form may be posted from
+   * when the browser sends no Sec-Fetch-Site. Default: the listening address.
+   */
+  readonly publicUrl?: string;
+  /** Applications per client address and window. Default 20 per 600 s. */
+  readonly submitBudget?: SubmitBudget;
+  /** Proxies in front of the portal that append to X-Forwarded-For. Default 0: the socket's address is the client. */
+  readonly trustProxy?: number;
 }
+
+export const DEFAULT_SUBMIT_BUDGET: SubmitBudget = { points: 20, windowS: 600 };
 
 export interface RunningPortal {
   /** http://host:port */
@@ -34,23 +47,32 @@ export async function startPortal(config: PortalConfig): Promise<RunningPortal> 
     timeoutMs: 10_000,
     userAgent: 'career-portal-example/1.0',
   });
+  // Checked before listening: a mistyped PORTAL_PUBLIC_URL stops the start instead of refusing every visitor.
+  const configuredOrigin = config.publicUrl === undefined ? undefined : publicOriginOf(config.publicUrl);
   const log = config.log ?? ((event, details) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), event, ...details })}\n`));
-  const app = createPortalApp({
-    client,
-    catalog: new VacancyCatalog(client, { ttlMs: config.cacheTtlMs ?? 30_000 }),
-    siteTitle: config.siteTitle ?? 'Карьера у нас',
-    source: config.source ?? 'career-portal',
-    log,
-  });
-  const server = createServer(app.callback());
+  // The app is made once the port is known (port 0 picks one), since the default public origin names it; no
+  // request is served before 'listening' has run this.
+  const server = createServer();
   const host = config.host ?? '127.0.0.1';
   await new Promise<void>((listening, failed) => {
     server.once('error', failed);
     server.listen(config.port, host, () => listening());
   });
   const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const app = createPortalApp({
+    client,
+    catalog: new VacancyCatalog(client, { ttlMs: config.cacheTtlMs ?? 30_000 }),
+    siteTitle: config.siteTitle ?? 'Карьера у нас',
+    source: config.source ?? 'career-portal',
+    log,
+    publicOrigin: configuredOrigin ?? url,
+    submitLimiter: new SubmitLimiter(config.submitBudget ?? DEFAULT_SUBMIT_BUDGET),
+    trustProxy: config.trustProxy ?? 0,
+  });
+  server.on('request', app.callback());
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url,
     close: () =>
       new Promise<void>((closed, failed) => {
         server.close((error) => (error ? failed(error) : closed()));
