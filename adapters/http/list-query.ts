@@ -6,20 +6,25 @@ import { limitParameter, statusParameter, vacancyIdParameter } from './schemas/q
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from './storable-text.js';
 
 const DIGITS = /^[0-9]+$/;
+/** Unknown names reported at most, so that a query string of thousands of names does not make a huge answer. */
+const MAX_REPORTED_UNKNOWN = 20;
 /** `+05:00` sent unencoded arrives as ` 05:00`: refused (the document cannot admit it), with a hint. */
 const SPACE_FOR_PLUS_OFFSET = /[0-9] [0-9]{2}:?[0-9]{2}$/;
 
 /**
  * Reads list parameters strictly and collects every problem before failing. Problems point at
  * `/<parameter>`, as if the query string were an object of parameters, and name the parameter.
- * Parameters the API does not know are ignored, so that clients written for a later v1 keep working.
+ * A parameter the operation does not know is a problem too: a misspelt filter (`stauts=open`) would
+ * otherwise answer as if it had not been sent, and the client would never learn.
  */
 export class ListQueryReader {
   private readonly params: URLSearchParams;
   private readonly problems: ProblemItem[] = [];
 
-  constructor(querystring: string) {
+  /** `known`: the query parameters of the operation, as its OpenAPI document lists them. */
+  constructor(querystring: string, known: readonly string[]) {
     this.params = new URLSearchParams(querystring);
+    this.problems.push(...unknownParameterProblems(this.params, known));
   }
 
   limit(): number {
@@ -79,6 +84,23 @@ export class ListQueryReader {
   }
 
   private fail(parameter: string, message: string): void {
-    this.problems.push({ pointer: `/${parameter}`, parameter, message });
+    this.problems.push(parameterProblem(parameter, message));
   }
+}
+
+/** A 400 naming every query parameter of the request that is not one of `known` (an operation without any: `[]`). */
+export function refuseUnknownParameters(querystring: string, known: readonly string[]): void {
+  const problems = unknownParameterProblems(new URLSearchParams(querystring), known);
+  if (problems.length > 0) throw validationProblem('The query string failed validation.', problems);
+}
+
+function unknownParameterProblems(params: URLSearchParams, known: readonly string[]): ProblemItem[] {
+  const message = known.length === 0 ? 'is not a parameter: this operation takes none' : `is not a parameter of this operation, which takes ${known.join(', ')}`;
+  const unknown = new Set([...params.keys()].filter((name) => !known.includes(name)));
+  return [...unknown].slice(0, MAX_REPORTED_UNKNOWN).map((name) => parameterProblem(name, message));
+}
+
+/** `/<name>` as a JSON Pointer (RFC 6901): `~` and `/` in a name are escaped, so the pointer names it exactly. */
+function parameterProblem(parameter: string, message: string): ProblemItem {
+  return { pointer: `/${parameter.replaceAll('~', '~0').replaceAll('/', '~1')}`, parameter, message };
 }

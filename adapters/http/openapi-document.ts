@@ -13,7 +13,7 @@ import { applicationRequestSchema } from './schemas/application-request.schema.j
 import { candidateSchema, personSchema, referralSchema, resumeSchema } from './schemas/candidate.schema.js';
 import { applicationCreatedSchema, applicationDuplicateSchema, pageSchema } from './schemas/common.schema.js';
 import { problemItemSchema, problemSchema } from './schemas/problem.schema.js';
-import { cursorParameter, limitParameter, sinceParameter, statusParameter, vacancyIdParameter } from './schemas/query-parameters.schema.js';
+import { CANDIDATE_LIST_PARAMETERS, VACANCY_LIST_PARAMETERS } from './schemas/query-parameters.schema.js';
 import { ref } from './schemas/schema-helpers.js';
 import { vacancySchema } from './schemas/vacancy.schema.js';
 
@@ -21,6 +21,8 @@ type DocumentSettings = Pick<HttpSettings, 'publicBaseUrl' | 'region' | 'rateLim
 
 const REQUEST_ID = { $ref: '#/components/parameters/RequestId' };
 const secured = (scope: string) => [{ apiKey: [scope] }];
+const UNKNOWN_QUERY_PARAMETERS =
+  'A query parameter not listed here (a misspelt name, a different case, a name with []) is a 400 validation_failed pointing at /<name> and naming the parameters this operation takes.';
 
 /**
  * The OpenAPI 3.1 document, built from the very schemas that validate requests, with every status and
@@ -48,9 +50,9 @@ export function buildOpenApiDocument(settings: DocumentSettings) {
           operationId: 'listVacancies',
           tags: ['Vacancies'],
           summary: 'List vacancies',
-          description: 'Vacancies of the calling company, one page at a time, in (updatedAt, id) order. Scope vacancies:read.',
+          description: `Vacancies of the calling company, one page at a time, in (updatedAt, id) order. Scope vacancies:read. ${UNKNOWN_QUERY_PARAMETERS}`,
           security: secured('vacancies:read'),
-          parameters: [sinceParameter, limitParameter, cursorParameter, statusParameter, REQUEST_ID],
+          parameters: [...VACANCY_LIST_PARAMETERS, REQUEST_ID],
           responses: {
             '200': {
               description: 'One page of vacancies.',
@@ -73,9 +75,9 @@ export function buildOpenApiDocument(settings: DocumentSettings) {
           summary: 'List candidates',
           description:
             'Candidates of the calling company, each with its resume and referral, one page at a time, in (updatedAt, id) order. ' +
-            'Technical cards made by a transfer are never listed. Scope candidates:read.',
+            `Technical cards made by a transfer are never listed. Scope candidates:read. ${UNKNOWN_QUERY_PARAMETERS}`,
           security: secured('candidates:read'),
-          parameters: [sinceParameter, limitParameter, cursorParameter, vacancyIdParameter, REQUEST_ID],
+          parameters: [...CANDIDATE_LIST_PARAMETERS, REQUEST_ID],
           responses: {
             '200': {
               description: 'One page of candidates.',
@@ -99,7 +101,8 @@ export function buildOpenApiDocument(settings: DocumentSettings) {
           description:
             'Creates a candidate card in the first column of the vacancy board, once per externalId and company. The vacancy may have ' +
             'any status. Sending the same externalId again creates nothing and answers 200 with the earlier id, so a retry after a ' +
-            'timeout or a 429 is always safe. A filled referral block makes the application a referral. Scope applications:write.',
+            'timeout or a 429 is always safe. A filled referral block makes the application a referral. Scope applications:write. ' +
+            'It takes no query parameters: one sent is a 400 validation_failed pointing at /<name>, before the body is read.',
           security: secured('applications:write'),
           parameters: [REQUEST_ID],
           requestBody: {

@@ -9,6 +9,11 @@ import { rawRequest, type RawResponse } from '../support/raw-http.js';
 
 const PARAMETERS = ['since', 'limit', 'cursor', 'status', 'vacancyId'] as const;
 const LISTS = ['/vacancies', '/candidates'] as const;
+/** What each list takes; any other name, the other list's included, is a 400 naming it. */
+const TAKES: Record<(typeof LISTS)[number], readonly string[]> = {
+  '/vacancies': ['since', 'limit', 'cursor', 'status'],
+  '/candidates': ['since', 'limit', 'cursor', 'vacancyId'],
+};
 
 /** Values close to valid ones, and hostile ones. */
 const parameterValues = fc.oneof(
@@ -23,7 +28,7 @@ const parameterValues = fc.oneof(
 const queryStrings = fc
   .array(
     fc.record({
-      name: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...PARAMETERS) }, { weight: 1, arbitrary: fc.constantFrom('api_key', 'offset', '__proto__', 'constructor', 'Limit', 'limit[]') }),
+      name: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...PARAMETERS) }, { weight: 1, arbitrary: fc.constantFrom('api_key', 'offset', '__proto__', 'constructor', 'Limit', 'limit[]', 'stauts', 'a/b~c', '') }),
       value: parameterValues,
       form: fc.constantFrom('encoded', 'encoded', 'encoded', 'bare-name', 'broken-escape'),
     }),
@@ -71,31 +76,40 @@ describe('GET /vacancies and GET /candidates under hostile input', function () {
     return rawRequest(server.origin, { method: 'GET', path: `${API_PATH}${path}`, headers: { 'x-api-key': tenant.key } });
   }
 
-  /** A 200 page, or a 400 whose problems each name a parameter that was sent. */
-  function expectPageOrQueryProblem(response: RawResponse, query: string): void {
+  /**
+   * A 200 page, or a 400 whose problems each name a parameter that was sent. A name the list does not take
+   * makes it a 400 validation_failed with one problem for each such name, in the order they first came.
+   */
+  function expectPageOrQueryProblem(response: RawResponse, list: (typeof LISTS)[number], query: string): void {
     expectWellFormedAnswer(response, [200, 400]);
+    const sent = new Set([...new URLSearchParams(query).keys()]);
+    const unknown = [...sent].filter((name) => !TAKES[list].includes(name));
+    if (unknown.length > 0) {
+      expect([response.status, response.body.code], query).to.deep.equal([400, 'validation_failed']);
+      const message = `is not a parameter of this operation, which takes ${TAKES[list].join(', ')}`;
+      const aboutUnknown = response.body.errors.filter((problem: { parameter: string }) => !TAKES[list].includes(problem.parameter));
+      expect(aboutUnknown, query).to.deep.equal(unknown.map((name) => ({ pointer: pointerTo(name), parameter: name, message })));
+    }
     if (response.status === 200) {
       expect(response.body.items).to.be.an('array');
       expect(response.body.nextCursor === null || typeof response.body.nextCursor === 'string').to.equal(true);
       return;
     }
-    const sent = new Set([...new URLSearchParams(query).keys()]);
     if (response.body.code === 'invalid_cursor') {
       expect(sent.has('cursor'), query).to.equal(true);
       return;
     }
     expect(response.body.code).to.equal('validation_failed');
     for (const problem of response.body.errors) {
-      expect(PARAMETERS, query).to.include(problem.parameter);
-      expect(problem.pointer).to.equal(`/${problem.parameter}`);
+      expect(problem.pointer).to.equal(pointerTo(problem.parameter));
       expect(sent.has(problem.parameter), `${problem.parameter} in ${query}`).to.equal(true);
     }
   }
 
-  it('answers any query string with a page or a 400 naming the parameters at fault', async () => {
+  it('answers any query string with a page or a 400 naming the parameters at fault, every unknown name among them', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...LISTS), queryStrings, async (list, query) => {
-        expectPageOrQueryProblem(await get(`${list}?${query}`), query);
+        expectPageOrQueryProblem(await get(`${list}?${query}`), list, query);
       }),
       hostileRuns(150),
     );
@@ -127,7 +141,7 @@ describe('GET /vacancies and GET /candidates under hostile input', function () {
         const cursor = changes.reduce((current, change) => change(current), source.cursor);
         const query = `${source.query}&cursor=${encodeURIComponent(cursor)}`;
         const response = await get(`${source.list}?${query}`);
-        expectPageOrQueryProblem(response, query);
+        expectPageOrQueryProblem(response, source.list, query);
         if (cursor !== source.cursor && response.status === 400) expect(response.body.code).to.equal('invalid_cursor');
       }),
       hostileRuns(200),
@@ -170,6 +184,11 @@ describe('GET /vacancies and GET /candidates under hostile input', function () {
     }
   });
 });
+
+/** `/<name>` as a JSON Pointer (RFC 6901). */
+function pointerTo(name: string): string {
+  return `/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+}
 
 /** Every byte of the UTF-8 form but unreserved ones as %XX; unlike encodeURIComponent, takes lone surrogates (as U+FFFD). */
 function percentEncoded(text: string): string {

@@ -255,6 +255,31 @@ describe('Requests generated from the OpenAPI document', function () {
         expect(conformance.violations).to.deep.equal([]);
       });
 
+      it('answers a query with a parameter the document does not list with 400 naming exactly that parameter', async () => {
+        const listed = parameters.filter((p) => p.in === 'query').map((p) => p.name as string);
+        const breakable = parameters.filter((p) => p.in === 'query' && p.name !== 'cursor');
+        const names = fc.oneof(
+          fc.string({ minLength: 0, maxLength: 12 }),
+          fc.constantFrom(...listed).map((name) => name.toUpperCase()),
+          fc.constantFrom(...listed).map((name) => `${name}[]`),
+          fc.constantFrom('api_key', 'offset', 'page', 'status', 'vacancyId', 'a/b~c'),
+        ).filter((name) => !listed.includes(name));
+        for (let i = 0; i < BROKEN_QUERIES; i++) {
+          const name = sample(names);
+          const values: Record<string, string> = {};
+          for (const p of breakable) if (sample(fc.boolean())) values[p.name] = validText(p);
+          const query = queryOf(values);
+          const path = `${route}${query}${query === '' ? '?' : '&'}${encodeURIComponent(name)}=${encodeURIComponent(sample(fc.string({ maxLength: 8 })))}`;
+          const response = await send('GET', path);
+          const made = `${path} -> ${JSON.stringify(response.body)}`;
+          expect([response.status, response.body.code], made).to.deep.equal([400, 'validation_failed']);
+          const pointer = `/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+          expect(response.body.errors.map((e: { pointer: string; parameter: string }) => [e.pointer, e.parameter]), made).to.deep.equal([[pointer, name]]);
+          expect(response.body.errors[0].message, made).to.equal(`is not a parameter of this operation, which takes ${listed.join(', ')}`);
+        }
+        expect(conformance.violations).to.deep.equal([]);
+      });
+
       function brokenText(parameter: Json): string {
         for (let attempt = 0; attempt < 100; attempt++) {
           const value = sample(arbitraries.breakingCandidates(parameter.schema, validText(parameter)));

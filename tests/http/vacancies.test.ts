@@ -157,7 +157,7 @@ describe('GET /vacancies', () => {
     }
   });
 
-  it('refuses a parameter given twice and ignores parameters it does not know', async () => {
+  it('refuses a parameter given twice, and parameters it does not know, naming each', async () => {
     await tenant.addVacancy();
     const twice = await tenant.api.get('/vacancies?limit=1&limit=2&status=open&status=all');
     expect(twice.status).to.equal(400);
@@ -165,9 +165,11 @@ describe('GET /vacancies', () => {
       { pointer: '/limit', parameter: 'limit', message: 'must be given at most once' },
       { pointer: '/status', parameter: 'status', message: 'must be given at most once' },
     ]);
-    const unknown = await tenant.api.get('/vacancies?offset=10&page=2&utm_source=x');
-    expect(unknown.status).to.equal(200);
-    expect(unknown.body.items).to.have.length(1);
+    const unknown = await tenant.api.get('/vacancies?offset=10&page=2&utm_source=x&page=3');
+    expect(unknown.status).to.equal(400);
+    expect(unknown.body.code).to.equal('validation_failed');
+    const message = 'is not a parameter of this operation, which takes since, limit, cursor, status';
+    expect(unknown.body.errors).to.deep.equal(['offset', 'page', 'utm_source'].map((name) => ({ pointer: `/${name}`, parameter: name, message })));
   });
 
   it("never shows another company's vacancies", async () => {

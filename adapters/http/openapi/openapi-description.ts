@@ -4,9 +4,9 @@ export function documentDescription(points: number, windowS: number): string {
 
 Every request runs under a company service key, sent in the \`X-API-Key\` header (never in the query string), and
 sees only that company's data. Two regional deployments (Kazakhstan, Uzbekistan) serve this same API; one key works
-on both. Within v1 fields are only added: ignore fields you do not know. Unknown query parameters and body fields are
-ignored; a query parameter given twice is a 400. Every answer carries \`Cache-Control: no-store\`: no cache may keep
-one.
+on both. Within v1 fields are only added: ignore fields you do not know. Unknown body fields are ignored; a query
+parameter an operation does not take, or one given twice, is a 400 naming it. Every answer carries
+\`Cache-Control: no-store\`: no cache may keep one.
 
 ## Scopes
 A key carries scopes, chosen when it is issued: \`vacancies:read\` (GET /vacancies), \`candidates:read\` (GET /candidates:

@@ -45,6 +45,13 @@ const queryProblemExamples = {
     { pointer: '/limit', parameter: 'limit', message: 'must be a whole number from 1 to 500' },
     { pointer: '/since', parameter: 'since', message: 'must be an RFC 3339 date-time with a time zone, or a date YYYY-MM-DD' },
   ]),
+  unknown: {
+    summary: 'A parameter the operation does not take',
+    code: 'validation_failed',
+    title: 'Validation failed',
+    detail: 'The query string failed validation.',
+    errors: [{ pointer: '/stauts', parameter: 'stauts', message: 'is not a parameter of this operation, which takes since, limit, cursor, status' }],
+  },
   cursor: {
     summary: 'A cursor of another query',
     code: 'invalid_cursor',
@@ -61,12 +68,19 @@ const bodyProblemExamples = {
     { pointer: '/candidate/email', message: 'must be an e-mail address' },
   ]),
   malformed: validation('The request body is not valid JSON.', [{ pointer: '', message: 'must be valid JSON' }]),
+  query: {
+    summary: 'A query parameter, which this operation does not take',
+    code: 'validation_failed',
+    title: 'Validation failed',
+    detail: 'The query string failed validation.',
+    errors: [{ pointer: '/dryRun', parameter: 'dryRun', message: 'is not a parameter: this operation takes none' }],
+  },
 } satisfies Record<string, ProblemExample>;
 
 export const responses = {
   badQuery: () =>
     problemResponse(
-      'The query failed validation (validation_failed, listing every problem), or the cursor is malformed or belongs to another query (invalid_cursor).',
+      'The query failed validation (validation_failed, listing every problem, unknown parameters included), or the cursor is malformed or belongs to another query (invalid_cursor).',
       { oneOf: [ref('ValidationProblem'), ref('InvalidCursorProblem')] },
       400,
       queryProblemExamples,
@@ -74,7 +88,13 @@ export const responses = {
     ),
 
   badBody: () =>
-    problemResponse('The body failed validation, or is not valid JSON; errors lists every problem.', ref('ValidationProblem'), 400, bodyProblemExamples, limitedHeaders),
+    problemResponse(
+      'The body failed validation, or is not valid JSON; errors lists every problem. Or a query parameter was sent (the operation takes none): errors names each.',
+      ref('ValidationProblem'),
+      400,
+      bodyProblemExamples,
+      limitedHeaders,
+    ),
 
   unauthorized: () =>
     problemResponse('The key is missing, malformed, unknown, revoked or expired; the body is the same in every case.', ref('UnauthorizedProblem'), 401, {

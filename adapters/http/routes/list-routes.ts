@@ -6,6 +6,10 @@ import { principalOf } from '../gatekeeper.middleware.js';
 import type { HttpDependencies } from '../http-dependencies.js';
 import type { HttpContext, HttpState } from '../http-state.js';
 import { ListQueryReader } from '../list-query.js';
+import { CANDIDATE_LIST_PARAMETERS, namesOf, VACANCY_LIST_PARAMETERS } from '../schemas/query-parameters.schema.js';
+
+const VACANCY_QUERY = namesOf(VACANCY_LIST_PARAMETERS);
+const CANDIDATE_QUERY = namesOf(CANDIDATE_LIST_PARAMETERS);
 
 /**
  * GET /vacancies and GET /candidates (spec 4.1, 4.2): keyset pages in (modification time, id) order. The wire
@@ -15,7 +19,7 @@ export function registerListRoutes(router: Router<HttpState>, deps: Pick<HttpDep
   router.get('/vacancies', async (ctx) => {
     const principal = principalOf(ctx);
     requireScope(principal, 'vacancies:read');
-    const query = new ListQueryReader(ctx.querystring);
+    const query = new ListQueryReader(ctx.querystring, VACANCY_QUERY);
     const command = { companyId: principal.companyId, since: query.since(), status: query.status(), limit: query.limit(), cursor: query.cursor() };
     query.finish();
     const { page, watermark } = await deps.listVacancies.execute(command);
@@ -25,7 +29,7 @@ export function registerListRoutes(router: Router<HttpState>, deps: Pick<HttpDep
   router.get('/candidates', async (ctx) => {
     const principal = principalOf(ctx);
     requireScope(principal, 'candidates:read');
-    const query = new ListQueryReader(ctx.querystring);
+    const query = new ListQueryReader(ctx.querystring, CANDIDATE_QUERY);
     const command = { companyId: principal.companyId, since: query.since(), vacancyId: query.vacancyId(), limit: query.limit(), cursor: query.cursor() };
     query.finish();
     const { page, watermark } = await deps.listCandidates.execute(command);

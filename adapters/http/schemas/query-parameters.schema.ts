@@ -66,3 +66,9 @@ export const vacancyIdParameter = {
   schema: { type: 'string', minLength: VACANCY_ID_MIN_LENGTH, maxLength: VACANCY_ID_MAX_LENGTH, pattern: STORABLE_TEXT_PATTERN },
   example: '019a44f1-8c00-7c3e-a5b1-3f6d9a2e4b10',
 } as const;
+
+/** The query parameters of each operation, in the order the document lists them; anything else is a 400. */
+export const VACANCY_LIST_PARAMETERS = [sinceParameter, limitParameter, cursorParameter, statusParameter] as const;
+export const CANDIDATE_LIST_PARAMETERS = [sinceParameter, limitParameter, cursorParameter, vacancyIdParameter] as const;
+
+export const namesOf = (parameters: readonly { readonly name: string }[]): readonly string[] => parameters.map((p) => p.name);

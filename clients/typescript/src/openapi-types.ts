@@ -11,7 +11,7 @@ export interface paths {
         };
         /**
          * List vacancies
-         * @description Vacancies of the calling company, one page at a time, in (updatedAt, id) order. Scope vacancies:read.
+         * @description Vacancies of the calling company, one page at a time, in (updatedAt, id) order. Scope vacancies:read. A query parameter not listed here (a misspelt name, a different case, a name with []) is a 400 validation_failed pointing at /<name> and naming the parameters this operation takes.
          */
         get: operations["listVacancies"];
         put?: never;
@@ -31,7 +31,7 @@ export interface paths {
         };
         /**
          * List candidates
-         * @description Candidates of the calling company, each with its resume and referral, one page at a time, in (updatedAt, id) order. Technical cards made by a transfer are never listed. Scope candidates:read.
+         * @description Candidates of the calling company, each with its resume and referral, one page at a time, in (updatedAt, id) order. Technical cards made by a transfer are never listed. Scope candidates:read. A query parameter not listed here (a misspelt name, a different case, a name with []) is a 400 validation_failed pointing at /<name> and naming the parameters this operation takes.
          */
         get: operations["listCandidates"];
         put?: never;
@@ -53,7 +53,7 @@ export interface paths {
         put?: never;
         /**
          * Send an application
-         * @description Creates a candidate card in the first column of the vacancy board, once per externalId and company. The vacancy may have any status. Sending the same externalId again creates nothing and answers 200 with the earlier id, so a retry after a timeout or a 429 is always safe. A filled referral block makes the application a referral. Scope applications:write.
+         * @description Creates a candidate card in the first column of the vacancy board, once per externalId and company. The vacancy may have any status. Sending the same externalId again creates nothing and answers 200 with the earlier id, so a retry after a timeout or a 429 is always safe. A filled referral block makes the application a referral. Scope applications:write. It takes no query parameters: one sent is a 400 validation_failed pointing at /<name>, before the body is read.
          */
         post: operations["submitApplication"];
         delete?: never;
@@ -690,7 +690,7 @@ export interface operations {
                     "application/json": components["schemas"]["VacancyPage"];
                 };
             };
-            /** @description The query failed validation (validation_failed, listing every problem), or the cursor is malformed or belongs to another query (invalid_cursor). */
+            /** @description The query failed validation (validation_failed, listing every problem, unknown parameters included), or the cursor is malformed or belongs to another query (invalid_cursor). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -839,7 +839,7 @@ export interface operations {
                     "application/json": components["schemas"]["CandidatePage"];
                 };
             };
-            /** @description The query failed validation (validation_failed, listing every problem), or the cursor is malformed or belongs to another query (invalid_cursor). */
+            /** @description The query failed validation (validation_failed, listing every problem, unknown parameters included), or the cursor is malformed or belongs to another query (invalid_cursor). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -997,7 +997,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApplicationCreated"];
                 };
             };
-            /** @description The body failed validation, or is not valid JSON; errors lists every problem. */
+            /** @description The body failed validation, or is not valid JSON; errors lists every problem. Or a query parameter was sent (the operation takes none): errors names each. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
