@@ -1,0 +1,164 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { expect } from 'chai';
+import { freePort } from '../../infrastructure/database/embedded-postgres-process.js';
+import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
+import { cleanEnv } from '../lifecycle/support/npm-start.js';
+import { shellExamplesOf, type ShellExample } from './support/shell-examples.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The documents whose shell examples a reader runs: the README and everything under docs/. */
+const DOCUMENTS = ['README.md', ...readdirSync(join(REPO_ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+/** Addresses the examples name, and the ones this run listens on instead. */
+const SERVICE_ADDRESSES = ['http://127.0.0.1:8080', 'https://kz.example.com'];
+const PORTAL_ADDRESS = 'http://127.0.0.1:3000';
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+function realCurl(): string {
+  try {
+    return execFileSync('sh', ['-c', 'command -v curl'], { encoding: 'utf8' }).trim();
+  } catch {
+    throw new Error('The examples use curl, which is not installed: apt-get install -y curl');
+  }
+}
+
+interface Run {
+  readonly status: number | null;
+  readonly output: string;
+}
+
+/**
+ * Runs the README's and docs/'s shell examples as a reader would, one after another in a scratch directory
+ * that looks like the checkout (its files linked, its own var/), against a service that the examples start
+ * themselves (`<!-- example: service URL -->`), on a throwaway database. Every curl fails on an HTTP error
+ * (a shim adds --fail-with-body), and every example runs under `set -euo pipefail`: an example that no
+ * longer matches the server fails here.
+ */
+describe('Shell examples in the README and docs/', function () {
+  this.timeout(300_000);
+  const database = usePostgresTestDatabase();
+  let workspace: string;
+  let env: NodeJS.ProcessEnv;
+  let apiPort: number;
+  let portalPort: number;
+  /** Running service examples, by the origin they serve: a later one on the same origin replaces the earlier. */
+  const services = new Map<string, ChildProcess>();
+
+  before(async () => {
+    workspace = mkdtempSync(join(tmpdir(), 'shell-examples-'));
+    chmodSync(workspace, 0o755);
+    for (const entry of readdirSync(REPO_ROOT)) {
+      if (entry !== 'var' && entry !== '.git' && entry !== 'node_modules') symlinkSync(join(REPO_ROOT, entry), join(workspace, entry));
+    }
+    symlinkSync(join(REPO_ROOT, 'node_modules'), join(workspace, 'node_modules'));
+    mkdirSync(join(workspace, 'var'));
+    const shims = join(workspace, '.shims');
+    mkdirSync(shims);
+    writeFileSync(join(shims, 'curl'), `#!/bin/sh\nexec ${realCurl()} --fail-with-body "$@"\n`, { mode: 0o755 });
+    apiPort = await freePort();
+    portalPort = await freePort();
+    env = {
+      ...cleanEnv({ DATABASE_URL: database().businessUrl, DATA_DIR: join(workspace, 'var'), PORT: String(apiPort) }),
+      PATH: `${shims}:${process.env.PATH ?? ''}`,
+    };
+  });
+
+  afterEach(async () => stopServices());
+  after(() => rmSync(workspace, { recursive: true, force: true }));
+
+  function localised(script: string): string {
+    let text = script;
+    for (const address of SERVICE_ADDRESSES) text = text.split(address).join(`http://127.0.0.1:${apiPort}`);
+    return text.split(PORTAL_ADDRESS).join(`http://127.0.0.1:${portalPort}`).replace(/PORTAL_PORT=3000/g, `PORTAL_PORT=${portalPort}`);
+  }
+
+  function run(example: ShellExample, extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
+    return new Promise((done) => {
+      const child = spawn('bash', ['-c', `set -euo pipefail\n${localised(example.script)}`], { cwd: workspace, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+      child.on('close', (status) => done({ status, output }));
+    });
+  }
+
+  async function startService(example: ShellExample): Promise<void> {
+    if (example.reason === null) throw new Error(`${example.file}:${example.line}: "example: service" needs the URL that answers once it serves`);
+    const readyUrl = localised(example.reason);
+    const origin = new URL(readyUrl).origin;
+    const earlier = services.get(origin);
+    if (earlier !== undefined) await stop(earlier);
+    const child = spawn('bash', ['-c', localised(example.script)], { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    services.set(origin, child);
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${example.file}:${example.line}: the service example exited (${child.exitCode}):\n${output}`);
+      const answered = await fetch(readyUrl).then((response) => response.ok, () => false);
+      if (answered) return;
+      if (Date.now() > deadline) throw new Error(`${example.file}:${example.line}: ${readyUrl} did not answer within 120 s:\n${output}`);
+      await sleep(200);
+    }
+  }
+
+  /** SIGTERM to the example's process group, as Ctrl-C in its terminal would stop it. */
+  async function stop(child: ChildProcess): Promise<void> {
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+    const exited = new Promise((done) => child.once('exit', done));
+    process.kill(-child.pid, 'SIGTERM');
+    const timer = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, 'SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  async function stopServices(): Promise<void> {
+    const running = [...services.values()];
+    services.clear();
+    for (const child of running.reverse()) await stop(child);
+  }
+
+  /**
+   * A document written for integrators of a running deployment starts no service of its own: the runner
+   * starts one (`npm start`, as the README does) with a demo company, and hands its key to the examples in
+   * INTEGRATION_API_KEY, where the document tells the reader to keep theirs.
+   */
+  async function ambientService(document: string): Promise<NodeJS.ProcessEnv> {
+    const service: ShellExample = { file: document, line: 0, kind: 'service', reason: 'http://127.0.0.1:8080/readyz', script: 'npm start' };
+    await startService(service);
+    const seed: ShellExample = { ...service, kind: 'run', script: 'npm run -s admin -- seed demo --vacancies 5 --candidates 20 --out var/ambient-demo.json' };
+    const seeded = await run(seed);
+    expect(seeded.status, seeded.output).to.equal(0);
+    const key = execFileSync(process.execPath, ['-p', 'require("./var/ambient-demo.json").key'], { cwd: workspace, encoding: 'utf8' }).trim();
+    return { INTEGRATION_API_KEY: key };
+  }
+
+  for (const document of DOCUMENTS) {
+    const examples = shellExamplesOf(join(REPO_ROOT, document));
+    if (examples.length === 0) continue;
+    it(`${document}: every shell example runs against the service it describes (${examples.length} examples)`, async () => {
+      const startsItsOwn = examples.some((example) => example.kind === 'service');
+      const extraEnv = startsItsOwn ? {} : await ambientService(document);
+      for (const example of examples) {
+        if (example.kind === 'not-run') continue;
+        if (example.kind === 'service') {
+          await startService(example);
+          continue;
+        }
+        const result = await run(example, extraEnv);
+        expect(result.status, `${document}:${example.line} exited ${result.status}:\n${example.script}\n--- output (its end) ---\n${result.output.slice(-3000)}`).to.equal(0);
+      }
+    });
+  }
+
+  it('finds the examples of every document, and a reason for each one not run', () => {
+    const all = DOCUMENTS.flatMap((document) => shellExamplesOf(join(REPO_ROOT, document)));
+    expect(all.filter((example) => example.kind === 'run').length).to.be.at.least(4);
+    for (const example of all.filter((e) => e.kind === 'not-run')) expect(example.reason, `${example.file}:${example.line}`).to.be.a('string');
+  });
+});
