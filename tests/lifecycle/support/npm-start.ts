@@ -1,14 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { jsonLogLines, SERVICE_ENV } from '../../scale/support/server-process.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-
-/** Settings of the test run's own environment that must not leak into the started service. */
-const SERVICE_ENV = [
-  'PORT', 'HOST', 'STORE', 'DATABASE_URL', 'KEYS_DATABASE_URL', 'DATA_DIR', 'REGION', 'PUBLIC_BASE_URL',
-  'RATE_LIMIT_POINTS', 'RATE_LIMIT_WINDOW_S', 'RATE_LIMIT_STORE', 'REDIS_URL', 'KEY_CACHE_TTL_MS', 'LOG_LEVEL', 'METRICS', 'METRICS_HOST', 'METRICS_PORT', 'TRUST_PROXY',
-  'DB_POOL_MAX', 'DB_STATEMENT_TIMEOUT_MS', 'DB_CONNECT_TIMEOUT_MS', 'DB_ACQUIRE_TIMEOUT_MS', 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS',
-];
 
 export interface NpmStart {
   /** The `npm` process: the leader of a process group of its own, as a terminal's foreground job is. */
@@ -35,14 +29,7 @@ export async function npmStart(env: Record<string, string>, startTimeoutMs = 90_
   npm.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   npm.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => npm.once('exit', (code, signal) => done({ code, signal })));
-  const logs = () =>
-    output.split('\n').flatMap((line) => {
-      try {
-        return line.startsWith('{') ? [JSON.parse(line) as Record<string, unknown>] : [];
-      } catch {
-        return [];
-      }
-    });
+  const logs = () => jsonLogLines(output);
   const kill = () => {
     try {
       if (npm.pid !== undefined) process.kill(-npm.pid, 'SIGKILL');

@@ -4,11 +4,22 @@ import { fileURLToPath } from 'node:url';
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Settings of the test run's own environment that must not leak into a spawned server. */
-const SERVICE_ENV = [
+export const SERVICE_ENV = [
   'PORT', 'HOST', 'STORE', 'DATABASE_URL', 'KEYS_DATABASE_URL', 'DATA_DIR', 'REGION', 'PUBLIC_BASE_URL',
   'RATE_LIMIT_POINTS', 'RATE_LIMIT_WINDOW_S', 'RATE_LIMIT_STORE', 'REDIS_URL', 'KEY_CACHE_TTL_MS', 'LOG_LEVEL', 'METRICS', 'METRICS_HOST', 'METRICS_PORT', 'TRUST_PROXY',
   'DB_POOL_MAX', 'DB_STATEMENT_TIMEOUT_MS', 'DB_CONNECT_TIMEOUT_MS', 'DB_ACQUIRE_TIMEOUT_MS', 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS',
 ];
+
+/** The JSON log lines among what a process printed (npm's and the build's plain lines are passed over). */
+export function jsonLogLines(output: string): Record<string, unknown>[] {
+  return output.split('\n').flatMap((line) => {
+    try {
+      return line.startsWith('{') ? [JSON.parse(line) as Record<string, unknown>] : [];
+    } catch {
+      return [];
+    }
+  });
+}
 
 export interface ServerProcess {
   readonly child: ChildProcess;
@@ -43,14 +54,7 @@ export async function startServerProcess(env: Record<string, string>, startTimeo
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
-  const logs = () =>
-    output.split('\n').flatMap((line) => {
-      try {
-        return line.startsWith('{') ? [JSON.parse(line) as Record<string, unknown>] : [];
-      } catch {
-        return [];
-      }
-    });
+  const logs = () => jsonLogLines(output);
 
   const origin = await new Promise<string>((listening, failed) => {
     const timer = setTimeout(() => failed(new Error(`the server did not start within ${startTimeoutMs} ms:\n${output}`)), startTimeoutMs);
