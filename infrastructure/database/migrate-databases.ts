@@ -1,6 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import pg from 'pg';
 import { BUSINESS_MIGRATIONS, REGISTRY_MIGRATIONS, type MigrationSet } from '../../adapters/persistence/postgres/migrations/migration-sets.js';
 import { mikroOrmOptions } from '../../adapters/persistence/postgres/mikro-orm-options.js';
 
@@ -14,8 +13,12 @@ export interface MigrationReport {
   readonly business: string[];
 }
 
-/** Key of the session advisory lock that serialises migrators of one set on one database. */
-const MIGRATION_LOCK_NAMESPACE = 0x4d_49_47_52;
+/**
+ * First key of the advisory lock that serialises migrators of one set on one database (the second is
+ * hashtext of the set's history table). The same key as the session lock that earlier versions took, so
+ * that an older instance and a newer one still wait for each other during a rolling update.
+ */
+export const MIGRATION_LOCK_NAMESPACE = 0x4d_49_47_52;
 
 /**
  * Applies the committed migrations: the registry set to KEYS_DATABASE_URL and the business set to
@@ -28,33 +31,57 @@ export async function migrateDatabases(targets: MigrationTargets): Promise<Migra
   return { registry, business };
 }
 
+/**
+ * One set in one transaction whose first statement takes the set's transaction-level advisory lock: the
+ * history table's creation, the reading of what was applied, every pending migration and its history
+ * row (ADR 14). A second migrator waits at the lock, then finds everything applied. Nothing outlives the
+ * transaction, so it holds behind a transaction pooler (a session lock would stay on whichever server
+ * connection the pooler gave, after the client had gone), and a migrator that dies (SIGKILL) only rolls
+ * back: its server session ends, or the pooler closes the server connection of a client that left inside a
+ * transaction.
+ */
 async function migrate(url: string, set: MigrationSet): Promise<string[]> {
-  // Two instances starting at once: the second waits here, then finds nothing pending.
-  const lock = new pg.Client({ connectionString: url });
-  await lock.connect();
+  const orm = await MikroORM.init({
+    ...mikroOrmOptions({ url, poolMax: 2, contextName: `migrate-${set.name}` }, []),
+    extensions: [Migrator],
+    onQuery: withoutSessionSettings,
+    migrations: {
+      tableName: set.tableName,
+      migrationsList: [...set.migrations],
+      transactional: true,
+      allOrNothing: true,
+      // Would wrap the statements in `set session_replication_role`, which needs a superuser.
+      disableForeignKeys: false,
+      snapshot: false,
+      silent: true,
+    },
+  });
   try {
-    await lock.query('select pg_advisory_lock($1, hashtext($2))', [MIGRATION_LOCK_NAMESPACE, set.tableName]);
-    const orm = await MikroORM.init({
-      ...mikroOrmOptions({ url, poolMax: 2, contextName: `migrate-${set.name}` }, []),
-      extensions: [Migrator],
-      migrations: {
-        tableName: set.tableName,
-        migrationsList: [...set.migrations],
-        transactional: true,
-        allOrNothing: true,
-        // Would wrap the statements in `set session_replication_role`, which needs a superuser.
-        disableForeignKeys: false,
-        snapshot: false,
-        silent: true,
-      },
+    const migrator = orm.getMigrator();
+    const connection = orm.em.getConnection();
+    return await connection.transactional(async (trx) => {
+      await connection.execute('select pg_advisory_xact_lock(?, hashtext(?))', [MIGRATION_LOCK_NAMESPACE, set.tableName], 'run', trx);
+      // MikroORM creates the history table before it enters the transaction given to up(), on a connection
+      // of its own, where two migrators would race (`relation … already exists`); with the transaction set
+      // on the storage first, that happens here, after the lock.
+      migrator.getStorage().setMasterMigration(trx);
+      try {
+        const applied = await migrator.up({ transaction: trx });
+        return applied.map((migration) => migration.name);
+      } finally {
+        migrator.getStorage().unsetMasterMigration();
+      }
     });
-    try {
-      const applied = await orm.getMigrator().up();
-      return applied.map((migration) => migration.name);
-    } finally {
-      await orm.close(true);
-    }
   } finally {
-    await lock.end();
+    await orm.close(true);
   }
+}
+
+/**
+ * MikroORM starts every migration with `set names '<charset>'`, a session setting that would stay on the
+ * server connection after the transaction; the same setting for the transaction only does what it wants.
+ */
+function withoutSessionSettings(sql: string): string {
+  const names = /^\s*set\s+names\s+('[^']*')\s*;?\s*$/i.exec(sql);
+  return names === null ? sql : `set local client_encoding = ${names[1]}`;
 }
