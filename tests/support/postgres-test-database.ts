@@ -27,7 +27,8 @@ function migratedTemplate(): Promise<string> {
     const name = `itest_template_${process.pid}_${randomBytes(3).toString('hex')}`;
     await onServer((client) => client.query(`create database ${name}`));
     created.add(name);
-    await migrateDatabases({ businessUrl: server.urlOf(name), registryUrl: server.urlOf(name) });
+    // Direct, never through a pooler: its server connections would stay open to the template (see postgres-test-server.ts).
+    await migrateDatabases({ businessUrl: server.directUrlOf(name), registryUrl: server.directUrlOf(name) });
     return name;
   })();
   return template;

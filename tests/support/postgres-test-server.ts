@@ -9,13 +9,25 @@ import { isAlive, readState } from '../../infrastructure/database/embedded-postg
 export interface PostgresTestServer {
   /** A URL of the server with admin rights, to create and drop databases. */
   readonly adminUrl: string;
+  /** The URL handed to the code under test: through the pooler when TEST_POOLER_URL is set, else direct. */
   urlOf(database: string): string;
+  /** Always the server itself, for what must not go through a pooler (a template database's migration). */
+  directUrlOf(database: string): string;
   /** Whether CREATE DATABASE ... STRATEGY FILE_COPY is available (PostgreSQL 15+). */
   readonly fileCopy: boolean;
 }
 
 let server: Promise<PostgresTestServer> | undefined;
 let shutdown: (() => Promise<void>) | undefined;
+
+/**
+ * TEST_POOLER_URL (`postgres://127.0.0.1:PORT`, set by `npm run test:pooler`): a connection pooler in front
+ * of the server. urlOf() then names the pooler's host and port (same user, password and database), so every
+ * connection of the service goes through it, while creating and dropping databases goes direct (adminUrl):
+ * a pooler would keep server connections to a database open, and CREATE DATABASE ... TEMPLATE refuses a
+ * template that anyone is connected to.
+ */
+const POOLER_URL = process.env.TEST_POOLER_URL?.trim() || null;
 
 /**
  * DATABASE_URL set: that server. Unset: one embedded PostgreSQL for the whole test run, in a temporary
@@ -53,10 +65,23 @@ async function describeServer(adminUrl: string): Promise<PostgresTestServer> {
   await client.connect();
   try {
     const version = await client.query<{ v: number }>("select current_setting('server_version_num')::int as v");
-    return { adminUrl, urlOf: (database) => withDatabase(adminUrl, database), fileCopy: (version.rows[0]?.v ?? 0) >= 150_000 };
+    return {
+      adminUrl,
+      urlOf: (database) => withDatabase(POOLER_URL === null ? adminUrl : throughPooler(adminUrl, POOLER_URL), database),
+      directUrlOf: (database) => withDatabase(adminUrl, database),
+      fileCopy: (version.rows[0]?.v ?? 0) >= 150_000,
+    };
   } finally {
     await client.end();
   }
+}
+
+function throughPooler(url: string, pooler: string): string {
+  const parsed = new URL(url);
+  const { hostname, port } = new URL(pooler);
+  parsed.hostname = hostname;
+  parsed.port = port;
+  return parsed.toString();
 }
 
 function withDatabase(url: string, database: string): string {
