@@ -1,4 +1,5 @@
 import type { EntitySchema } from '@mikro-orm/core';
+import type pg from 'pg';
 import { PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
 import { BoardRowSchema } from './entities/board.entity.js';
 import { CandidateRowSchema } from './entities/candidate.entity.js';
@@ -6,6 +7,7 @@ import { CompanyRowSchema } from './entities/company.entity.js';
 import { ServiceKeyRowSchema } from './entities/service-key.entity.js';
 import { VacancyRowSchema } from './entities/vacancy.entity.js';
 import { closeConnectionOnReadTimeout } from './read-timeout-guard.js';
+import { boundEveryTransaction } from './transaction-timeouts.js';
 
 export const REGISTRY_ENTITIES = [CompanyRowSchema, ServiceKeyRowSchema];
 export const BUSINESS_ENTITIES = [VacancyRowSchema, BoardRowSchema, CandidateRowSchema];
@@ -16,7 +18,7 @@ export const BUSINESS_ENTITIES = [VacancyRowSchema, BoardRowSchema, CandidateRow
  */
 export interface PostgresTimeouts {
   /**
-   * statement_timeout of every session: PostgreSQL cancels a statement that runs longer, waits for a
+   * statement_timeout of every transaction (SET LOCAL, see transaction-timeouts.ts): PostgreSQL cancels a statement that runs longer, waits for a
    * company lock included (SQLSTATE 57014). The client gives up on its own a little later (query_timeout),
    * for a server that no longer answers at all. 0: no limit.
    */
@@ -26,7 +28,7 @@ export interface PostgresTimeouts {
   /** Waiting for a free connection of the pool when all are in use (knex acquireConnectionTimeout). */
   readonly acquireMs: number;
   /**
-   * idle_in_transaction_session_timeout: PostgreSQL ends a session that sits inside a transaction this
+   * idle_in_transaction_session_timeout, set per transaction as well: PostgreSQL ends a session that sits inside a transaction this
    * long without a statement, releasing its locks (an instance that froze while holding a company lock).
    * 0: no limit.
    */
@@ -77,7 +79,7 @@ export function mikroOrmOptions(settings: PostgresConnectionSettings, entities: 
       max: settings.poolMax ?? 10,
       idleTimeoutMillis: 30_000,
       // The pool's own bound on opening a connection stays behind pg's, so a connect that hangs is reported as such.
-      ...(settings.timeouts === undefined ? {} : { createTimeoutMillis: settings.timeouts.connectMs + 1_000, afterCreate: closeConnectionOnReadTimeout }),
+      ...(settings.timeouts === undefined ? {} : { createTimeoutMillis: settings.timeouts.connectMs + 1_000, afterCreate: afterCreate(settings.timeouts) }),
     },
     driverOptions: {
       ...(settings.timeouts === undefined ? {} : driverTimeouts(settings.timeouts)),
@@ -87,16 +89,29 @@ export function mikroOrmOptions(settings: PostgresConnectionSettings, entities: 
   };
 }
 
-/** The knex and node-postgres settings of the timeouts; knex merges `connection` into the pg Client's config. */
+/**
+ * The knex and node-postgres settings of the timeouts; knex merges `connection` into the pg Client's config.
+ * Nothing here becomes a startup parameter: a transaction pooler refuses those it cannot keep per client
+ * (PgBouncer accepts only client_encoding, DateStyle, TimeZone, standard_conforming_strings and
+ * application_name), and would not keep them per transaction anyway. The server-side bounds are set by
+ * each transaction instead (ADR 14); connectionTimeoutMillis and query_timeout stay in the client.
+ */
 function driverTimeouts(timeouts: PostgresTimeouts) {
   const positive = (ms: number) => (ms > 0 ? ms : undefined);
   return {
     acquireConnectionTimeout: timeouts.acquireMs,
     connection: {
       connectionTimeoutMillis: timeouts.connectMs,
-      statement_timeout: positive(timeouts.statementMs),
       query_timeout: positive(timeouts.statementMs === 0 ? 0 : timeouts.statementMs + CLIENT_READ_TIMEOUT_MARGIN_MS),
-      idle_in_transaction_session_timeout: positive(timeouts.idleInTransactionMs),
     },
   };
+}
+
+/** Each new pg connection: closed on a client read timeout (inner), and its transactions bounded (outer). */
+function afterCreate(timeouts: PostgresTimeouts) {
+  return (connection: pg.Client, done: (error: Error | null, connection: pg.Client) => void): void =>
+    closeConnectionOnReadTimeout(connection, (error, guarded) => {
+      if (error === null) boundEveryTransaction(guarded, timeouts);
+      done(error, guarded);
+    });
 }

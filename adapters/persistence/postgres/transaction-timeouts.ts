@@ -1,0 +1,106 @@
+import type pg from 'pg';
+
+/** The server-side bounds of PostgresTimeouts that this module applies; 0 leaves a setting at the server's value. */
+export interface TransactionBounds {
+  readonly statementMs: number;
+  readonly idleInTransactionMs: number;
+}
+
+type Callback = (error: Error | null, result: unknown) => void;
+type Send = (config: QueryConfig, callback: Callback) => void;
+
+interface QueryConfig {
+  readonly text: string;
+  readonly values?: readonly unknown[];
+  readonly name?: string;
+  readonly [option: string]: unknown;
+}
+
+/**
+ * Sets statement_timeout and idle_in_transaction_session_timeout on every transaction of one pg connection
+ * of a knex pool (its `afterCreate` hook), with SET LOCAL: they end with their transaction and leave
+ * nothing on the server connection, so they hold behind a transaction pooler, which hands each transaction
+ * to whichever server connection is free (ADR 14). No extra round trip: a plain-text statement that the
+ * session receives while idle (a BEGIN, an autocommit statement) carries them in front of it, in the same
+ * simple-protocol message, which PostgreSQL runs as one transaction block, so SET LOCAL covers what
+ * follows (a BEGIN there turns that block into the explicit transaction and keeps them). Statements inside
+ * a transaction block go as they are. A statement with bind values (extended protocol, which carries one
+ * statement a message) sent while idle runs in a transaction of its own: two more round trips, which
+ * MikroORM never causes (it inlines values; knex's bound inserts run inside units of work).
+ *
+ * Calls are taken one at a time, so that each is decided on the state the server reported after the
+ * previous one (knex never overlaps calls on a connection; pg would queue them in the same order anyway).
+ */
+export function boundEveryTransaction(connection: pg.Client, bounds: TransactionBounds): void {
+  const settings = settingsOf(bounds);
+  if (settings.length === 0) return;
+  const prefix = settings.join('; ');
+  // I: idle, T: in a transaction block, E: in a failed one (ReadyForQuery).
+  let status = 'I';
+  connection.connection.on('readyForQuery', (message: { status?: string }) => {
+    if (typeof message.status === 'string') status = message.status;
+  });
+  const send = connection.query.bind(connection) as unknown as Send;
+  let line: Promise<void> = Promise.resolve();
+
+  const decide = (config: QueryConfig, callback: Callback): void => {
+    if (status !== 'I') return send(config, callback);
+    const bound = (config.values?.length ?? 0) > 0 || config.name !== undefined;
+    if (!bound) return send({ ...config, text: `${prefix}; ${config.text}` }, (error, result) => callback(error, error ? result : withoutFirst(result, settings.length)));
+    send({ text: `${prefix}; begin` }, (beginError) => {
+      if (beginError) return callback(beginError, undefined);
+      send(config, (error, result) => {
+        send({ text: error ? 'rollback' : 'commit' }, (endError) => callback(error ?? endError, result));
+      });
+    });
+  };
+
+  const bounded = (...args: unknown[]): unknown => {
+    const callback = args.at(-1);
+    const config = queryConfigOf(args);
+    if (typeof callback !== 'function' || config === null) return (send as unknown as (...a: unknown[]) => unknown)(...args);
+    const turn = line.then(
+      () =>
+        new Promise<void>((done) => {
+          try {
+            decide(config, (error, result) => {
+              done();
+              (callback as Callback)(error, result);
+            });
+          } catch (error) {
+            done();
+            (callback as Callback)(error as Error, undefined);
+          }
+        }),
+    );
+    line = turn;
+    return undefined;
+  };
+  Object.defineProperty(connection, 'query', { value: bounded, configurable: true, writable: true });
+}
+
+/** The SET LOCAL statements of the positive bounds; whole milliseconds, as the settings take them. */
+function settingsOf(bounds: TransactionBounds): string[] {
+  const ms = (value: number) => String(Math.floor(value));
+  return [
+    ...(bounds.statementMs > 0 ? [`set local statement_timeout = ${ms(bounds.statementMs)}`] : []),
+    ...(bounds.idleInTransactionMs > 0 ? [`set local idle_in_transaction_session_timeout = ${ms(bounds.idleInTransactionMs)}`] : []),
+  ];
+}
+
+/** knex calls query({ text, values }, callback); a plain (text, callback) or (text, values, callback) is taken too. */
+function queryConfigOf(args: readonly unknown[]): QueryConfig | null {
+  const [first, second] = args;
+  if (typeof first === 'string') return { text: first, ...(Array.isArray(second) ? { values: second } : {}) };
+  if (typeof first === 'object' && first !== null && typeof (first as QueryConfig).text === 'string' && typeof (first as { submit?: unknown }).submit !== 'function') {
+    return first as QueryConfig;
+  }
+  return null;
+}
+
+/** pg answers a message of several statements with one result each: the caller sees only its own. */
+function withoutFirst(result: unknown, count: number): unknown {
+  if (!Array.isArray(result)) return result;
+  const own = result.slice(count);
+  return own.length === 1 ? own[0] : own;
+}
