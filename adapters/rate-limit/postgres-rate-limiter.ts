@@ -30,13 +30,24 @@ export async function createPostgresRateLimiter(options: PostgresRateLimiterOpti
   const guard = new StoreOutageGuard(options);
   const limiter = new RateLimiterPostgres({
     ...budgetOptions(options.budget),
-    storeClient: options.pool,
+    storeClient: withUnnamedStatements(options.pool),
     storeType: 'pool',
     tableName,
     tableCreated: true,
     insuranceLimiter: guard.insurance(),
   });
   return guard.limiterOf(limiter);
+}
+
+/**
+ * The pool as rate-limiter-flexible sees it, with every statement unnamed. The library names its statements
+ * (`rate_limit_buckets:rlflx-upsert`, ...), which makes node-postgres prepare them once per connection and
+ * then send only their name: behind a transaction pooler the next use lands on a server connection that
+ * never saw it ("prepared statement … does not exist"), and each one stays behind on a server connection.
+ * Unnamed, each statement is parsed in the message that runs it and nothing outlives it (ADR 14).
+ */
+function withUnnamedStatements(pool: pg.Pool): { query(config: { text: string; values?: unknown[] }): Promise<pg.QueryResult> } {
+  return { query: (config) => pool.query({ text: config.text, ...(config.values === undefined ? {} : { values: config.values }) }) };
 }
 
 /**

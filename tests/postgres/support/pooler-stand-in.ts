@@ -19,6 +19,10 @@ const CANCEL_REQUEST = 80_877_102;
 export class PoolerStandIn {
   /** The startup parameters of every connection, as the client sent them. */
   readonly startups: Record<string, string>[] = [];
+  /** The SQL of every simple query and every statement parsed, in order. */
+  readonly statements: string[] = [];
+  /** Names of the prepared statements clients created (unnamed ones are not listed). */
+  readonly namedStatements: string[] = [];
   private readonly sockets = new Set<Socket>();
 
   private constructor(
@@ -50,6 +54,16 @@ export class PoolerStandIn {
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((done) => this.server.close(() => done()));
+  }
+
+  /** Query ('Q': the SQL) and Parse ('P': a statement name, then the SQL). */
+  private inspect(message: Buffer): void {
+    const strings = message.subarray(5).toString('utf8').split('\0');
+    if (message[0] === 0x51) this.statements.push(strings[0] ?? '');
+    if (message[0] === 0x50) {
+      if ((strings[0] ?? '') !== '') this.namedStatements.push(strings[0] as string);
+      this.statements.push(strings[1] ?? '');
+    }
   }
 
   private track(socket: Socket): Socket {
@@ -103,6 +117,7 @@ export class PoolerStandIn {
         const message = pending.subarray(0, size);
         pending = pending.subarray(size);
         if (message[0] === 0x58) return leave();
+        this.inspect(message);
         (server as Socket).write(message);
       }
     });
