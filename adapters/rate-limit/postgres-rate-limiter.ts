@@ -44,7 +44,7 @@ export async function createPostgresRateLimiter(options: PostgresRateLimiterOpti
  * (`rate_limit_buckets:rlflx-upsert`, ...), which makes node-postgres prepare them once per connection and
  * then send only their name: behind a transaction pooler the next use lands on a server connection that
  * never saw it ("prepared statement … does not exist"), and each one stays behind on a server connection.
- * Unnamed, each statement is parsed in the message that runs it and nothing outlives it (ADR 14).
+ * Unnamed, each statement is parsed in the message that runs it and nothing outlives it (ADR 15).
  */
 function withUnnamedStatements(pool: pg.Pool): { query(config: { text: string; values?: unknown[] }): Promise<pg.QueryResult> } {
   return { query: (config) => pool.query({ text: config.text, ...(config.values === undefined ? {} : { values: config.values }) }) };

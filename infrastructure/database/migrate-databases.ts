@@ -34,7 +34,7 @@ export async function migrateDatabases(targets: MigrationTargets): Promise<Migra
 /**
  * One set in one transaction whose first statement takes the set's transaction-level advisory lock: the
  * history table's creation, the reading of what was applied, every pending migration and its history
- * row (ADR 14). A second migrator waits at the lock, then finds everything applied. Nothing outlives the
+ * row (ADR 15). A second migrator waits at the lock, then finds everything applied. Nothing outlives the
  * transaction, so it holds behind a transaction pooler (a session lock would stay on whichever server
  * connection the pooler gave, after the client had gone), and a migrator that dies (SIGKILL) only rolls
  * back: its server session ends, or the pooler closes the server connection of a client that left inside a

@@ -12,7 +12,7 @@ import { PoolerStandIn } from '../postgres/support/pooler-stand-in.js';
 import { startServiceOn, type ServiceOnPostgres } from '../postgres/support/service-on-postgres.js';
 
 /**
- * DB_STATEMENT_TIMEOUT_MS and DB_IDLE_IN_TRANSACTION_TIMEOUT_MS behind a transaction pooler (ADR 14). Every
+ * DB_STATEMENT_TIMEOUT_MS and DB_IDLE_IN_TRANSACTION_TIMEOUT_MS behind a transaction pooler (ADR 15). Every
  * connection of the code under test goes through PoolerStandIn, which drops the startup parameters PgBouncer
  * refuses (as ignore_startup_parameters would): a bound sent that way would silently not apply here.
  */

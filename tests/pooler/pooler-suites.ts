@@ -9,7 +9,9 @@ export const POOLER_SUITES: readonly string[] = [
   'tests/hostile/**/*.test.ts',
   // Issue 18, item 2: migrations under a transaction-level advisory lock.
   'tests/postgres/migration-lock.test.ts',
-  // Issue 18, item 1 (timeouts per transaction): its tests go here when they land.
+  // Issue 18, item 1: timeouts per transaction, and nothing left on a server connection.
+  'tests/faults/statement-timeout.test.ts',
+  'tests/postgres/session-state.test.ts',
   // The harness's own tests, and many instances on few server connections (issue 18, item 3): PgBouncers of their own.
   'tests/pooler/**/*.pooler-test.ts',
 ];

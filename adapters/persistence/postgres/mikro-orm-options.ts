@@ -94,7 +94,7 @@ export function mikroOrmOptions(settings: PostgresConnectionSettings, entities: 
  * Nothing here becomes a startup parameter: a transaction pooler refuses those it cannot keep per client
  * (PgBouncer accepts only client_encoding, DateStyle, TimeZone, standard_conforming_strings and
  * application_name), and would not keep them per transaction anyway. The server-side bounds are set by
- * each transaction instead (ADR 14); connectionTimeoutMillis and query_timeout stay in the client.
+ * each transaction instead (ADR 15); connectionTimeoutMillis and query_timeout stay in the client.
  */
 function driverTimeouts(timeouts: PostgresTimeouts) {
   const positive = (ms: number) => (ms > 0 ? ms : undefined);

@@ -20,7 +20,7 @@ interface QueryConfig {
  * Sets statement_timeout and idle_in_transaction_session_timeout on every transaction of one pg connection
  * of a knex pool (its `afterCreate` hook), with SET LOCAL: they end with their transaction and leave
  * nothing on the server connection, so they hold behind a transaction pooler, which hands each transaction
- * to whichever server connection is free (ADR 14). No extra round trip: a plain-text statement that the
+ * to whichever server connection is free (ADR 15). No extra round trip: a plain-text statement that the
  * session receives while idle (a BEGIN, an autocommit statement) carries them in front of it, in the same
  * simple-protocol message, which PostgreSQL runs as one transaction block, so SET LOCAL covers what
  * follows (a BEGIN there turns that block into the explicit transaction and keeps them). Statements inside
