@@ -15,6 +15,8 @@ export interface BenchOptions {
   /** With reuseDb: drop and seed it again even if it holds a complete seed. */
   readonly reseed: boolean;
   readonly cpuProf: string | undefined;
+  /** Also measure a second service process whose connections go through a private PgBouncer (--no-pooler: not). */
+  readonly pooler: boolean;
   readonly out: string;
   readonly dataDir: string;
 }
@@ -33,7 +35,8 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       'Seeds a throwaway PostgreSQL database (DATABASE_URL\'s server, else 127.0.0.1:5432 if it answers, else an embedded one), ' +
         'starts the service as its own process and measures it with autocannon against two in-run ceilings: a bare node:http ' +
         'server answering recorded bytes, and node:http + pg running the SQL of the list queries and an unbatched insert per application (bench/README.md says where each differs from the service). Prints a table on stdout, progress on stderr, ' +
-        'and writes bench/results/<date>.json.\n\nA quick run: npm run bench -- --candidates 20000 --vacancies 1000 --duration 3 --warmup 1',
+        'and writes bench/results/<date>.json. Lists, the full sync and new applications are also measured through a private PgBouncer ' +
+        '(transaction pooling) by a second service process, next to the direct one (--no-pooler to skip).\n\nA quick run: npm run bench -- --candidates 20000 --vacancies 1000 --duration 3 --warmup 1',
     )
     .option('--vacancies <n>', 'vacancies to seed', count(5, 1_000_000), 20_000)
     .option('--candidates <n>', 'candidates to seed', count(1_000, 10_000_000), 1_000_000)
@@ -45,6 +48,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     .option('--seed <n>', 'seed of the data generator', count(0, 4_294_967_295), 1)
     .option('--reuse-db <name>', 'keep the seeded database under this name and reuse it on later runs (seeded once, for the same sizes)')
     .option('--reseed', 'with --reuse-db: seed it afresh even when it holds a complete seed', false)
+    .option('--no-pooler', 'skip the second service process behind a private PgBouncer (transaction pooling; Debian\'s /usr/sbin/pgbouncer)')
     .option('--cpu-prof <dir>', 'write a V8 CPU profile of the service process into this directory (node --cpu-prof)')
     .option('--out <dir>', 'where the JSON results go', 'bench/results')
     .option('--data-dir <dir>', 'data directory of the embedded PostgreSQL, when no server is reachable', 'var/bench-postgres')

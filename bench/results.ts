@@ -1,6 +1,8 @@
 import type { LoadFigures } from './load.js';
 import { round } from './load.js';
 import { judge, type ScenarioResult } from './report.js';
+import type { PoolerFigures, PoolerSkipped } from './pooler.js';
+import type { Comparison } from './rounds.js';
 import type { DepthResult, EncodedSize, Settings, SyncResult } from './scenarios.js';
 
 export interface Measurements {
@@ -33,10 +35,65 @@ export interface Measurements {
   readonly bare: { readonly vacancies: LoadFigures; readonly candidates: LoadFigures; readonly postNew: LoadFigures };
   /** service/ceiling (or compressed/identity) of every round; the table shows the median round. */
   readonly ratiosByRound: Record<string, readonly number[]>;
+  /** The same service through PgBouncer (a) against ours direct (b), taken in the same rounds; null when skipped. */
+  readonly pooled: {
+    readonly vacancies: Comparison;
+    readonly candidates: Comparison;
+    readonly postNew: Comparison;
+    readonly sync: SyncResult;
+    readonly directSync: SyncResult;
+  } | null;
 }
 
 /** Targets of issue 7, as ratios to the in-run node:http + pg ceiling (and absolute for memory). */
-export const TARGETS = { list: '>= 0.75', sync: '>= 0.8', post: '>= 0.7', depth: '<= 1.2', rssMb: '<= 300' } as const;
+export const TARGETS = { list: '>= 0.75', sync: '>= 0.8', post: '>= 0.7', depth: '<= 1.2', rssMb: '<= 300', pooler: '>= 0.85' } as const;
+
+const VIA_POOLER = ', through PgBouncer (ceiling: ours direct)';
+
+/** A row of the service through the pooler against itself direct, in the same rounds. */
+function viaPooler(scenario: string, kept: Comparison): ScenarioResult {
+  return {
+    scenario: `${scenario}${VIA_POOLER}`,
+    metric: 'req/s',
+    ours: kept.a.requestsPerSecond,
+    ceiling: kept.b.requestsPerSecond,
+    ratio: kept.ratio,
+    target: TARGETS.pooler,
+    met: judge(kept.ratio, TARGETS.pooler),
+    oursLatencyMs: [kept.a.p50Ms, kept.a.p99Ms],
+    ceilingLatencyMs: [kept.b.p50Ms, kept.b.p99Ms],
+    details: { pooled: kept.a, direct: kept.b, poolerOverDirect: kept.ratio, ratiosByRound: kept.ratios },
+  };
+}
+
+function syncViaPooler(scenario: string, pooled: SyncResult, direct: SyncResult): ScenarioResult {
+  const ratio = round(pooled.itemsPerSecond / direct.itemsPerSecond, 2);
+  return {
+    scenario: `${scenario}${VIA_POOLER}`,
+    metric: 'candidates/s',
+    ours: round(pooled.itemsPerSecond, 0),
+    ceiling: round(direct.itemsPerSecond, 0),
+    ratio,
+    target: TARGETS.pooler,
+    met: judge(ratio, TARGETS.pooler),
+    details: { pooled, direct, poolerOverDirect: ratio },
+  };
+}
+
+/** The JSON's `pooler` section: pooler/direct of each scenario, what PgBouncer saw, or why it was skipped. */
+export function poolerSummary(m: Measurements, skipped: PoolerSkipped, seen: PoolerFigures | null): Record<string, unknown> {
+  if (m.pooled === null) return { skipped: skipped ?? 'not measured' };
+  const p = m.pooled;
+  return {
+    setup: 'a second service process (bin/start.js, DB_POOL_MAX 10) with DATABASE_URL and KEYS_DATABASE_URL through a private PgBouncer, pool_mode = transaction, defaults otherwise (default_pool_size 20, no ignore_startup_parameters)',
+    target: TARGETS.pooler,
+    poolerOverDirect: {
+      vacancies: p.vacancies.ratio, candidates: p.candidates.ratio, fullSync: round(p.sync.itemsPerSecond / p.directSync.itemsPerSecond, 2), postNew: p.postNew.ratio,
+    },
+    ratiosByRound: { vacancies: p.vacancies.ratios, candidates: p.candidates.ratios, postNew: p.postNew.ratios },
+    seenByPgBouncer: seen,
+  };
+}
 
 function throughput(scenario: string, ours: LoadFigures, ceiling: LoadFigures | null, bare: LoadFigures | null, target: string | null, ratiosByRound: readonly number[] = []): ScenarioResult {
   const ratio = ceiling === null ? null : round(ours.requestsPerSecond / ceiling.requestsPerSecond, 2);
@@ -79,9 +136,12 @@ export function collectResults(m: Measurements, settings: Settings): ScenarioRes
     };
   };
   const syncRatio = round(ours.sync.itemsPerSecond / ceiling.sync.itemsPerSecond, 2);
-  const results: ScenarioResult[] = [
+  const pooled = m.pooled;
+  const results: (ScenarioResult | null)[] = [
     throughput(`GET /vacancies?limit=100, ${c} conn`, ours.vacancies, ceiling.vacancies, bare.vacancies, TARGETS.list, m.ratiosByRound.vacancies),
+    pooled && viaPooler(`GET /vacancies?limit=100, ${c} conn`, pooled.vacancies),
     throughput(`GET /candidates?limit=100, ${c} conn`, ours.candidates, ceiling.candidates, bare.candidates, TARGETS.list, m.ratiosByRound.candidates),
+    pooled && viaPooler(`GET /candidates?limit=100, ${c} conn`, pooled.candidates),
     compressed('br', ours.brotli, ours.brotliIdentity),
     compressed('gzip', ours.gzip, ours.gzipIdentity),
     {
@@ -94,6 +154,7 @@ export function collectResults(m: Measurements, settings: Settings): ScenarioRes
       met: judge(syncRatio, TARGETS.sync),
       details: { ours: ours.sync, ceiling: ceiling.sync },
     },
+    pooled && syncViaPooler(`full sync, limit=${settings.syncLimit}, 1 client`, pooled.sync, pooled.directSync),
     {
       scenario: `server peak RSS during the full sync (${ours.sync.items} candidates)`,
       metric: 'MB',
@@ -118,7 +179,8 @@ export function collectResults(m: Measurements, settings: Settings): ScenarioRes
       details: { ours: ours.depth, ceiling: ceiling.depth },
     },
     throughput(`POST /applications, new externalIds, ${c} conn`, ours.postNew, ceiling.postNew, bare.postNew, TARGETS.post, m.ratiosByRound.postNew),
+    pooled && viaPooler(`POST /applications, new externalIds, ${c} conn`, pooled.postNew),
     throughput(`POST /applications, duplicates, ${c} conn`, ours.postDuplicate, ceiling.postDuplicate, bare.postNew, TARGETS.post, m.ratiosByRound.duplicate),
   ];
-  return results;
+  return results.filter((r): r is ScenarioResult => r !== null);
 }

@@ -10,9 +10,11 @@ import { parseBenchOptions, type BenchOptions } from './bench-options.js';
 import { bulkSeed } from './bulk-seed.js';
 import type { RecordedAnswer } from './ceilings/bare-ceiling-server.js';
 import { send } from './http-get.js';
-import { round as roundTo, type LoadFigures } from './load.js';
+import { poolerFigures, startBenchPooler, type BenchPooler } from './pooler.js';
 import { note } from './progress.js';
-import { collectResults, type Measurements } from './results.js';
+import { collectResults, poolerSummary, type Measurements } from './results.js';
+import { alternate, type Comparison, type NamedRun, type Rounds } from './rounds.js';
+import type { LoadFigures } from './load.js';
 import { formatTable, machineInfo, writeResults } from './report.js';
 import { API, encodedSizes, fullSync, listLoad, pageDepth, postLoad, type Settings, type Target } from './scenarios.js';
 import { startServer, type ServerProcess } from './server-process.js';
@@ -41,7 +43,13 @@ async function main(): Promise<void> {
     const settings: Settings = {
       connections: options.connections, durationS: options.duration, warmupS: options.warmup, syncLimit: options.syncLimit, candidates: seed.candidates,
     };
-    const measurements = await measureAll(url, seed, vacancyId, settings, options, cleanups);
+    const { pooler, skipped } = await startBenchPooler(options.pooler, server.adminUrl, name);
+    if (pooler !== null) cleanups.unshift(() => pooler.bouncer.stop());
+    const measurements = await measureAll(url, seed, vacancyId, settings, options, cleanups, pooler);
+    const seenByPooler = pooler === null ? null : await poolerFigures(pooler, name);
+    if (seenByPooler !== null && seenByPooler.refusedStartupParameters.length > 0) {
+      note(`bench: WARNING: PgBouncer refused startup parameters:\n  ${seenByPooler.refusedStartupParameters.join('\n  ')}`);
+    }
     await deleteBenchApplications(url, seed.companyId);
     const results = collectResults(measurements, settings);
     const table = formatTable(results);
@@ -53,6 +61,7 @@ async function main(): Promise<void> {
       settings: { ...settings, cpuProfile: options.cpuProf ?? null },
       totalSeconds: Math.round((Date.now() - started) / 1000),
       scenarios: results,
+      pooler: poolerSummary(measurements, skipped, seenByPooler),
     });
     note(`bench: results in ${path}; ${Math.round((Date.now() - started) / 1000)} s in all`);
     await stopping(0);
@@ -82,26 +91,31 @@ async function prepareDatabase(server: BenchServer, name: string, options: Bench
   return { url, seed, seededNow: true, seedSeconds };
 }
 
-async function measureAll(url: string, seed: SeedRecord, vacancyId: string, settings: Settings, options: BenchOptions, cleanups: (() => Promise<void>)[]): Promise<Measurements> {
+async function measureAll(url: string, seed: SeedRecord, vacancyId: string, settings: Settings, options: BenchOptions, cleanups: (() => Promise<void>)[], pooler: BenchPooler | null): Promise<Measurements> {
   const start = async (spec: Parameters<typeof startServer>[0]): Promise<ServerProcess> => {
     const server = await startServer(spec);
     cleanups.unshift(() => server.stop());
     return server;
   };
   // autocannon leaves requests in flight when its time is up: let them finish before the next run starts.
-  const settle = () => new Promise((done) => setTimeout(done, 1_000));
+  const settle = () => new Promise<void>((done) => setTimeout(done, 1_000));
   const duplicates = Array.from({ length: DUPLICATE_SET }, (_, i) => applicationBody(`${DUPLICATE_PREFIX}${Date.now().toString(36)}-${i}`, vacancyId));
 
   // All servers stay up, idle while another is measured, so that each figure is taken right next to the one
   // it is compared with: on a shared machine the background load moves within minutes.
+  const serviceEnv = (databaseUrl: string) => ({
+    DATABASE_URL: databaseUrl, KEYS_DATABASE_URL: databaseUrl, STORE: 'postgres', RATE_LIMIT_POINTS: '1000000000', LOG_LEVEL: 'warn', METRICS: 'off',
+  });
   const service = await start({
     name: 'service',
     // What `npm start` runs: the compiled service (built first when dist/ is stale).
     script: 'bin/start.js',
     readyPath: '/readyz',
     nodeArgs: options.cpuProf === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.cpuProf],
-    env: { DATABASE_URL: url, KEYS_DATABASE_URL: url, STORE: 'postgres', RATE_LIMIT_POINTS: '1000000000', LOG_LEVEL: 'warn', METRICS: 'off' },
+    env: serviceEnv(url),
   });
+  // The same service, every connection of it (business, registry, migrations at start) through PgBouncer.
+  const pooledService = pooler === null ? null : await start({ name: 'service-pgbouncer', script: 'bin/start.js', readyPath: '/readyz', env: serviceEnv(pooler.url) });
   const pgCeiling = await start({
     name: 'pg-ceiling',
     script: 'bench/ceilings/pg-ceiling-server.ts',
@@ -109,10 +123,12 @@ async function measureAll(url: string, seed: SeedRecord, vacancyId: string, sett
     env: { DATABASE_URL: url, COMPANY_ID: seed.companyId, DB_POOL_MAX: '10' },
   });
   const ours: Target = { server: service, headers: { 'x-api-key': seed.key } };
+  const pooled: Target | null = pooledService === null ? null : { server: pooledService, headers: ours.headers };
   const ceiling: Target = { server: pgCeiling, headers: {} };
 
   // The syncs first, on fresh processes: the service's memory is then the sync's, not what 32 connections left.
   const oursSync = await fullSync(ours, settings);
+  const pooledSync = pooled === null ? null : await fullSync(pooled, settings);
   const ceilingSync = await fullSync(ceiling, settings);
   const oursDepth = oursSync.deepCursor === null ? null : await pageDepth(ours, oursSync.deepCursor, settings);
   const ceilingDepth = ceilingSync.deepCursor === null ? null : await pageDepth(ceiling, ceilingSync.deepCursor, settings);
@@ -124,49 +140,57 @@ async function measureAll(url: string, seed: SeedRecord, vacancyId: string, sett
   const bareServer = await start({ name: 'bare', script: 'bench/ceilings/bare-ceiling-server.ts', readyPath: '/healthz', env: { RECORDED: recordedFile } });
   const bare: Target = { server: bareServer, headers: {} };
 
-  /**
-   * The runs one after the other (the service first, then what it is compared with), `rounds` times; the round
-   * whose first/second ratio is the median is kept: single runs here swing by a third with the machine's load.
-   */
-  const rounds = async (runs: readonly (() => Promise<LoadFigures>)[]) => {
-    const taken: LoadFigures[][] = [];
-    for (let round = 0; round < options.rounds; round++) {
-      const figures: LoadFigures[] = [];
-      for (const run of runs) figures.push(await run());
-      taken.push(figures);
-      await settle();
-    }
-    const ratio = (f: LoadFigures[]) => roundTo((f[0] as LoadFigures).requestsPerSecond / Math.max((f[1] as LoadFigures).requestsPerSecond, 0.001));
-    taken.sort((a, b) => ratio(a) - ratio(b));
-    const median = taken[Math.floor(taken.length / 2)] as LoadFigures[];
-    return { first: median[0] as LoadFigures, second: median[1] as LoadFigures, third: median[2] ?? null, ratios: taken.map(ratio) };
-  };
-  const list = (target: Target, path: string, headers: Record<string, string> = {}) => () => listLoad(target, path, settings, headers);
-  const post = (target: Target, bodies: { body?: () => string; bodies?: readonly string[] }, title: string) => () => postLoad(target, settings, title, bodies);
-  const vacancies = await rounds([list(ours, '/vacancies?limit=100'), list(ceiling, '/vacancies?limit=100'), list(bare, '/vacancies?limit=100')]);
-  const candidates = await rounds([list(ours, '/candidates?limit=100'), list(ceiling, '/candidates?limit=100'), list(bare, '/candidates?limit=100')]);
+  const rounds = (runs: readonly (NamedRun | null)[]) => alternate(runs.filter((r): r is NamedRun => r !== null), options.rounds, settle);
+  // The pooled service's run right after the direct one, so that the two are taken next to each other.
+  const listRuns = (path: string): (NamedRun | null)[] => [
+    ['ours', () => listLoad(ours, path, settings)],
+    pooled === null ? null : ['pooled', () => listLoad(pooled, path, settings)],
+    ['ceiling', () => listLoad(ceiling, path, settings)],
+    ['bare', () => listLoad(bare, path, settings)],
+  ];
+  const encoded = (encoding: string): NamedRun[] => [
+    ['encoded', () => listLoad(ours, '/candidates?limit=100', settings, { 'accept-encoding': encoding })],
+    ['identity', () => listLoad(ours, '/candidates?limit=100', settings)],
+  ];
+  const vacancies = await rounds(listRuns('/vacancies?limit=100'));
+  const candidates = await rounds(listRuns('/candidates?limit=100'));
   const sizes = await encodedSizes(ours, '/candidates?limit=100');
   const vacancySizes = await encodedSizes(ours, '/vacancies?limit=100');
   // Against the service's own identity run, taken next to it.
-  const brotli = await rounds([list(ours, '/candidates?limit=100', { 'accept-encoding': 'br' }), list(ours, '/candidates?limit=100')]);
-  const gzip = await rounds([list(ours, '/candidates?limit=100', { 'accept-encoding': 'gzip' }), list(ours, '/candidates?limit=100')]);
+  const brotli = (await rounds(encoded('br'))).compare('encoded', 'identity');
+  const gzip = (await rounds(encoded('gzip'))).compare('encoded', 'identity');
   const fresh = newApplications(vacancyId);
-  const postNew = await rounds([post(ours, { body: fresh }, 'new'), post(ceiling, { body: fresh }, 'new'), post(bare, { body: fresh }, 'new')]);
-  const duplicate = await rounds([post(ours, { bodies: duplicates }, 'duplicate'), post(ceiling, { bodies: duplicates }, 'duplicate')]);
+  const postNew = await rounds([
+    ['ours', () => postLoad(ours, settings, 'new', { body: fresh })],
+    pooled === null ? null : ['pooled', () => postLoad(pooled, settings, 'new', { body: fresh })],
+    ['ceiling', () => postLoad(ceiling, settings, 'new', { body: fresh })],
+    ['bare', () => postLoad(bare, settings, 'new', { body: fresh })],
+  ]);
+  const duplicate = (await rounds([
+    ['ours', () => postLoad(ours, settings, 'duplicate', { bodies: duplicates })],
+    ['ceiling', () => postLoad(ceiling, settings, 'duplicate', { bodies: duplicates })],
+  ])).compare('ours', 'ceiling');
   const loadPeakRssMb = service.peakMb();
   const idleRssMb = service.rssMb();
-  for (const server of [service, pgCeiling, bareServer]) await server.stop();
+  for (const server of [service, pooledService, pgCeiling, bareServer]) await server?.stop();
   await rm(dir, { recursive: true, force: true });
+  const [v, c, p] = [vacancies.compare('ours', 'ceiling'), candidates.compare('ours', 'ceiling'), postNew.compare('ours', 'ceiling')];
+  const viaPooler = (r: Rounds) => r.compare('pooled', 'ours');
+  const bareOf = (kept: Comparison) => kept.round.get('bare') as LoadFigures;
   return {
     ours: {
-      vacancies: vacancies.first, candidates: candidates.first, sizes, vacancySizes, brotli: brotli.first, brotliIdentity: brotli.second, gzip: gzip.first,
-      gzipIdentity: gzip.second, sync: oursSync, depth: oursDepth, postNew: postNew.first, postDuplicate: duplicate.first, idleRssMb, loadPeakRssMb,
+      vacancies: v.a, candidates: c.a, sizes, vacancySizes, brotli: brotli.a, brotliIdentity: brotli.b, gzip: gzip.a,
+      gzipIdentity: gzip.b, sync: oursSync, depth: oursDepth, postNew: p.a, postDuplicate: duplicate.a, idleRssMb, loadPeakRssMb,
     },
     ceiling: {
-      vacancies: vacancies.second, candidates: candidates.second, sync: ceilingSync, depth: ceilingDepth, postNew: postNew.second, postDuplicate: duplicate.second,
+      vacancies: v.b, candidates: c.b, sync: ceilingSync, depth: ceilingDepth, postNew: p.b, postDuplicate: duplicate.b,
     },
-    ratiosByRound: { vacancies: vacancies.ratios, candidates: candidates.ratios, brotli: brotli.ratios, gzip: gzip.ratios, postNew: postNew.ratios, duplicate: duplicate.ratios },
-    bare: { vacancies: vacancies.third as LoadFigures, candidates: candidates.third as LoadFigures, postNew: postNew.third as LoadFigures },
+    ratiosByRound: { vacancies: v.ratios, candidates: c.ratios, brotli: brotli.ratios, gzip: gzip.ratios, postNew: p.ratios, duplicate: duplicate.ratios },
+    // The bare ceiling's run of the round kept for ours/ceiling.
+    bare: { vacancies: bareOf(v), candidates: bareOf(c), postNew: bareOf(p) },
+    pooled: pooledSync === null
+      ? null
+      : { vacancies: viaPooler(vacancies), candidates: viaPooler(candidates), postNew: viaPooler(postNew), sync: pooledSync, directSync: oursSync },
   };
 }
 
