@@ -21,7 +21,8 @@ interface DrainRun {
   readonly exit: { code: number | null; signal: NodeJS.Signals | null };
   readonly exitMs: number;
   readonly answers: readonly Answer[];
-  readonly answersAfterDrainBegan: number;
+  /** What each client was answered once the drain had begun (by the service's own log line). */
+  readonly afterDrainByClient: readonly (readonly Answer[])[];
 }
 
 /** Keeps 30 keep-alive clients posting, signals `npm start`, and collects what the clients and the process saw. */
@@ -40,7 +41,8 @@ async function drainUnderLoad(service: NpmStart, key: string, vacancyId: string,
   const drainLine = service.logs().find((line) => line.msg === 'draining requests in flight, then stopping');
   expect(drainLine, service.output()).to.not.equal(undefined);
   const drainBegan = Number(drainLine?.time);
-  return { exit, exitMs, answers: posters.answers, answersAfterDrainBegan: posters.answers.filter((a) => a.at >= drainBegan).length };
+  const afterDrainByClient = Array.from({ length: CLIENTS }, (_, client) => posters.answers.filter((a) => a.client === client && a.at >= drainBegan));
+  return { exit, exitMs, answers: posters.answers, afterDrainByClient };
 }
 
 function expectCleanDrain(run: DrainRun, service: NpmStart): void {
@@ -49,9 +51,14 @@ function expectCleanDrain(run: DrainRun, service: NpmStart): void {
   expect(run.exitMs, 'exit within 5 s of the signal').to.be.below(5_000);
   expect(run.answers.filter((a) => a.status >= 500), 'no 5xx').to.deep.equal([]);
   expect(run.answers.every((a) => a.status === 201 || a.status === 200), 'only 201/200').to.equal(true);
-  // Once the drain began, each client can get the answer already on its way and at most one more (marked
-  // `Connection: close`, after which its connection is closed and new ones are refused).
-  expect(run.answersAfterDrainBegan).to.be.at.most(2 * CLIENTS);
+  // Once the drain began, a client gets at most the answer already on its way (written before the drain) and
+  // one more, which says `Connection: close`; then its connection is closed and a new one is refused.
+  run.afterDrainByClient.forEach((answers, client) => {
+    expect(answers.length, `client ${client}: answers after the drain began`).to.be.at.most(2);
+    expect(answers.filter((a) => !a.connectionClose).length, `client ${client}: answers without Connection: close`).to.be.at.most(1);
+    if (answers.length === 2) expect(answers[1]?.connectionClose, `client ${client}: the last answer closes the connection`).to.equal(true);
+  });
+  expect(run.afterDrainByClient.flat().some((a) => a.connectionClose), 'some answer of the drain said Connection: close').to.equal(true);
   expect(service.logs().filter((line) => Number(line.level) >= 50), 'no error line in the log').to.deep.equal([]);
   expect(output).to.not.match(/npm (ERR|error)/);
 }
@@ -67,11 +74,17 @@ async function storedCards(url: string, companyId: string): Promise<Map<string, 
   }
 }
 
-function expectEveryAcknowledgedStored(answers: readonly Answer[], stored: Map<string, string>): void {
+/**
+ * Exactly the acknowledged applications are stored: none lost, and none stored without its client getting the
+ * answer (the clients never hang up; a request whose connection the drain closed was not taken).
+ */
+function expectStoredExactlyTheAcknowledged(answers: readonly Answer[], stored: Map<string, string>): void {
   const acknowledged = answers.filter((a) => a.status === 201 || a.status === 200);
   expect(acknowledged.length).to.be.greaterThan(CLIENTS * 10);
   const missing = acknowledged.filter((a) => stored.get(a.externalId) !== a.id).map((a) => a.externalId);
   expect(missing, 'acknowledged but not stored').to.deep.equal([]);
+  const answered = new Set(acknowledged.map((a) => a.externalId));
+  expect([...stored.keys()].filter((externalId) => !answered.has(externalId)), 'stored but never answered').to.deep.equal([]);
 }
 
 describe('npm start under keep-alive load: a drain that ends by itself', function () {
@@ -91,7 +104,7 @@ describe('npm start under keep-alive load: a drain that ends by itself', functio
       const npmPid = service.npm.pid as number;
       const run = await drainUnderLoad(service, key.key, vacancyId, () => process.kill(npmPid, 'SIGTERM'));
       expectCleanDrain(run, service);
-      expectEveryAcknowledgedStored(run.answers, await storedCards(database().businessUrl, companyId));
+      expectStoredExactlyTheAcknowledged(run.answers, await storedCards(database().businessUrl, companyId));
     });
   });
 
@@ -124,7 +137,7 @@ describe('npm start under keep-alive load: a drain that ends by itself', functio
 
       const reopened = await startEmbeddedPostgres({ dataDir });
       try {
-        expectEveryAcknowledgedStored(run.answers, await storedCards(reopened.url, companyId));
+        expectStoredExactlyTheAcknowledged(run.answers, await storedCards(reopened.url, companyId));
       } finally {
         await reopened.stop({ force: true });
       }

@@ -2,6 +2,8 @@ import { Agent, request } from 'node:http';
 import { aMinimalApplicationBody } from '../../support/http-fixtures.js';
 
 export interface Answer {
+  /** Which client (and so which keep-alive connection, until it is closed) got it. */
+  readonly client: number;
   readonly externalId: string;
   readonly status: number;
   /** The card id of a 201/200. */
@@ -48,7 +50,7 @@ export class KeepAlivePosters {
     for (let n = 0; !this.stopped; n++) {
       const body = aMinimalApplicationBody(this.vacancyId, { externalId: `drain-${client}-${n}` });
       try {
-        this.answers.push(await this.post(body));
+        this.answers.push({ client, ...(await this.post(body)) });
       } catch (error) {
         this.transportErrors.push((error as NodeJS.ErrnoException).code ?? String(error));
         return;
@@ -56,7 +58,7 @@ export class KeepAlivePosters {
     }
   }
 
-  private post(body: { externalId: string }): Promise<Answer> {
+  private post(body: { externalId: string }): Promise<Omit<Answer, 'client'>> {
     const payload = Buffer.from(JSON.stringify(body));
     return new Promise((answered, failed) => {
       const req = request(`${this.apiUrl}/applications`, {
