@@ -115,7 +115,7 @@ describe('admin sync --base-url URL (--key-file PATH | INTEGRATION_API_KEY | --k
     for (const flag of ['--base-url', '--key-file', '--key', '--out', '--full', '--full-every', '--page-size']) expect(io.stdout).to.contain(flag);
     // The ways that keep the key out of ps and shell history come first.
     const text = io.stdout.replace(/\s+/g, ' ');
-    expect(text).to.contain('exactly one of: --key-file PATH, the environment variable INTEGRATION_API_KEY, --key KEY');
+    expect(text).to.contain('The key comes from --key-file PATH or --key KEY (not both), either of which overrides the environment variable INTEGRATION_API_KEY, used when neither is given');
     expect(text.indexOf('--key-file <path>')).to.be.lessThan(text.indexOf('--key <key>'));
     const top = new TestIo();
     expect(await runAdminCli(['--help'], noDatabase, top)).to.equal(0);
@@ -204,8 +204,8 @@ describe('admin sync --base-url URL (--key-file PATH | INTEGRATION_API_KEY | --k
     const cases: [string[], Record<string, string>, string | RegExp][] = [
       [[], {}, 'error: No key: give --key-file PATH, or set INTEGRATION_API_KEY, or pass --key KEY (which other users can see in ps).'],
       [[], { INTEGRATION_API_KEY: '' }, /^error: No key \(INTEGRATION_API_KEY is set but empty\): /],
-      [['--key', secret], env, 'error: Give the key one way only; got INTEGRATION_API_KEY and --key.'],
-      [['--key-file', await file('k.txt', secret), '--key', secret], {}, 'error: Give the key one way only; got --key-file and --key.'],
+      [['--key-file', await file('k.txt', secret), '--key', secret], {}, 'error: Give --key-file or --key, not both.'],
+      [['--key-file', path.join(files, 'k.txt'), '--key', secret], env, 'error: Give --key-file or --key, not both.'],
       [['--key-file', path.join(files, 'missing.txt')], {}, `error: Cannot read --key-file ${path.join(files, 'missing.txt')}: no such file.`],
       [['--key-file', files], {}, `error: Cannot read --key-file ${files}: it is a directory.`],
       [['--key-file', await file('empty.txt', ' \n')], {}, `error: --key-file ${path.join(files, 'empty.txt')} is empty; expected a service key.`],
@@ -226,9 +226,30 @@ describe('admin sync --base-url URL (--key-file PATH | INTEGRATION_API_KEY | --k
       else expect(line).to.match(expected);
       expect(io.stderr, args.join(' ')).to.not.contain(secret.slice(-12));
     }
-    // The process reads INTEGRATION_API_KEY from its own environment.
-    const twice = await runAdmin([...base, '--key', secret], { env });
-    expect(errorOf(twice)).to.equal('error: Give the key one way only; got INTEGRATION_API_KEY and --key.');
+    // The process refuses the two options together as well.
+    const twice = await runAdmin([...base, '--key-file', path.join(files, 'k.txt'), '--key', secret]);
+    expect(errorOf(twice)).to.equal('error: Give --key-file or --key, not both.');
+  });
+
+  it('takes --key-file or --key over INTEGRATION_API_KEY, and the variable when neither is given', async () => {
+    const base = ['sync', '--base-url', `${server.origin}/api`, '--out', dir];
+    // A well-formed key the service does not know, and one no service key could be: either would fail the run if it were used.
+    const stale = { INTEGRATION_API_KEY: `${tenant.key.slice(0, -4)}ZZZZ` };
+    const broken = { INTEGRATION_API_KEY: 'not a key' };
+    const keyFile = path.join(path.dirname(dir), 'key.txt');
+    await writeFile(keyFile, `${tenant.key}\n`, { mode: 0o600 });
+    for (const env of [stale, broken]) {
+      for (const args of [['--key', tenant.key], ['--key-file', keyFile]]) {
+        const io = new TestIo(false, env);
+        const status = await runAdminCli([...base, ...args], noDatabase, io);
+        expect({ status, stderr: io.stderr }, `${args[0]} with ${env.INTEGRATION_API_KEY}`).to.deep.include({ status: 0 });
+      }
+    }
+    // The process, with the variable exported in its own environment.
+    expect(jsonOf(await runAdmin([...base, '--key', tenant.key], { env: stale }))).to.deep.include({ deleted: 0 });
+    const fromStale = await runAdmin(base, { env: stale });
+    expect(fromStale.status).to.not.equal(0);
+    expect(fromStale.stderr).to.not.contain(stale.INTEGRATION_API_KEY.slice(-12));
   });
 
   it('refuses a --base-url with a password in it without repeating it, and one that is not a URL', async () => {

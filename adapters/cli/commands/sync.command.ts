@@ -28,7 +28,7 @@ export function registerSyncCommand(program: Command, ctx: AdminContext): void {
       'mirror the vacancies (every status) and candidates of the key\'s company into DIR/vacancies.jsonl and DIR/candidates.jsonl, ' +
         'one current record per id, through the integration API; incremental after the first run, with a full pass (which removes ' +
         'deleted records) every --full-every runs; a stopped run goes on where it stopped. Progress goes to stderr. Prints {"added","changed","deleted"}. ' +
-        `The key comes from exactly one of: --key-file PATH, the environment variable ${KEY_ENV}, --key KEY`,
+        `The key comes from --key-file PATH or --key KEY (not both), either of which overrides the environment variable ${KEY_ENV}, used when neither is given`,
     )
     .requiredOption('--base-url <url>', '{base_url} of the deployment, ending in /api, e.g. https://kz.example.com/api')
     .option('--key-file <path>', 'file holding the service key (scopes vacancies:read and candidates:read): the key on one line, or the JSON that key issue --out writes')

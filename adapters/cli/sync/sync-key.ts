@@ -1,7 +1,7 @@
 import type { CliIo } from '../cli-io.js';
 import { CliFailure } from '../cli-failure.js';
 
-/** Where `sync` may find its key, in the order the help gives them: the last is seen by `ps` and shell history. */
+/** The environment variable `sync` takes its key from when neither --key-file nor --key is given. */
 export const KEY_ENV = 'INTEGRATION_API_KEY';
 
 export interface KeySources {
@@ -13,25 +13,21 @@ export interface KeySources {
 const KEY_CHARACTERS = /^[\x21-\x7e]+$/;
 
 /**
- * The key of `sync`, from exactly one of --key-file PATH, INTEGRATION_API_KEY and --key. A file holds the key
- * on one line, or is the JSON document of `key issue --out` / `seed demo --out` (its "key"). No message ever
- * repeats what a source holds.
+ * The key of `sync`: from --key-file PATH or --key (not both), either of which overrides INTEGRATION_API_KEY, so
+ * that a key given on the command line wins in a shell that exported the variable; from the variable when
+ * neither is given. A file holds the key on one line, or is the JSON document of `key issue --out` /
+ * `seed demo --out` (its "key"). No message ever repeats what a source holds.
  */
 export async function resolveSyncKey(options: KeySources, io: CliIo): Promise<string> {
+  if (options.keyFile !== undefined && options.key !== undefined) throw new CliFailure('Give --key-file or --key, not both.');
+  if (options.keyFile !== undefined) return checked(await keyInFile(options.keyFile, io), `--key-file ${options.keyFile}`);
+  if (options.key !== undefined) return checked(options.key.trim(), '--key');
   const fromEnv = io.env?.[KEY_ENV];
-  const given = [
-    options.keyFile === undefined ? null : `--key-file`,
-    fromEnv === undefined || fromEnv === '' ? null : KEY_ENV,
-    options.key === undefined ? null : '--key',
-  ].filter((name) => name !== null);
-  if (given.length > 1) throw new CliFailure(`Give the key one way only; got ${given.join(' and ')}.`);
-  if (given.length === 0) {
+  if (fromEnv === undefined || fromEnv === '') {
     const emptyEnv = fromEnv === '' ? ` (${KEY_ENV} is set but empty)` : '';
     throw new CliFailure(`No key${emptyEnv}: give --key-file PATH, or set ${KEY_ENV}, or pass --key KEY (which other users can see in ps).`);
   }
-  if (options.keyFile !== undefined) return checked(await keyInFile(options.keyFile, io), `--key-file ${options.keyFile}`);
-  if (options.key !== undefined) return checked(options.key.trim(), '--key');
-  return checked((fromEnv as string).trim(), KEY_ENV);
+  return checked(fromEnv.trim(), KEY_ENV);
 }
 
 function checked(key: string, source: string): string {
