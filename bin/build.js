@@ -3,7 +3,7 @@
 // clone (no dist/) or an edited checkout runs what its sources say. Plain JavaScript, so that nothing on
 // the production path needs tsx.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,28 +14,37 @@ const STAMP = join(DIST, '.build-stamp');
 const LOCK = join(ROOT, '.build.lock');
 const SOURCE_DIRS = ['domain', 'application', 'adapters', 'infrastructure', 'clients/typescript/src'];
 const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json'];
+const STALE = 'dist/ is missing or older than the sources';
 
 /** Builds dist/ when it is missing or older than any source; waits for a build another process runs. */
 export function ensureBuilt({ quiet = false } = {}) {
   if (isFresh()) return;
-  withBuildLock(() => {
-    if (!isFresh()) compile('dist/ is missing or older than the sources', quiet);
+  withBuildLock(STALE, () => {
+    if (!isFresh()) compile(STALE, quiet);
   });
 }
 
 /** `npm run build`: compiles whatever the state of dist/. */
 export function build() {
-  withBuildLock(() => compile('npm run build'));
+  withBuildLock('npm run build writes dist/ and a lock file in the checkout', () => compile('npm run build'));
 }
 
+/**
+ * dist/ is fresh when no source is newer than the newest one was just before its build, as the stamp
+ * recorded it. Compared with that recorded time, never with the clock or the stamp's own mtime, so that a
+ * source dated in the future (clock skew, an extracted archive) does not make every start build again; a
+ * source saved during the build is newer than the recorded time, so the next start builds. Only "newer":
+ * a copy that keeps mtimes coarser or resets them (tar, npm pack) still counts as fresh. The cost: while a
+ * source is dated in the future, an edit to another one is not seen until the clock passes that date.
+ */
 function isFresh() {
-  let built;
+  let recorded;
   try {
-    built = statSync(STAMP).mtimeMs;
+    recorded = JSON.parse(readFileSync(STAMP, 'utf8')).newestSourceMs;
   } catch {
     return false;
   }
-  return newestSource() <= built;
+  return typeof recorded === 'number' && newestSource() <= recorded;
 }
 
 function newestSource() {
@@ -62,18 +71,18 @@ function compile(reason, quiet = false) {
     fail(`${reason}, and TypeScript is not installed to build it: run \`npm ci\` (with dev dependencies), then \`npm run build\`.`);
   }
   if (!quiet) process.stderr.write(`building dist/ (${reason})...\n`);
-  // The stamp takes the time the build started: a source saved during the build makes the next start build again.
-  const started = new Date();
+  // Taken before tsc runs: a source saved during the build is newer, so the next start builds again.
+  const newestSourceMs = newestSource();
+  const started = Date.now();
   const result = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: ['ignore', 2, 2] });
   if (result.status !== 0) fail(`the build failed (tsc exited ${result.status ?? result.signal}); see the errors above.`);
   mkdirSync(DIST, { recursive: true });
-  writeFileSync(STAMP, '');
-  utimesSync(STAMP, started, started);
-  if (!quiet) process.stderr.write(`built dist/ in ${((Date.now() - started.getTime()) / 1000).toFixed(1)} s\n`);
+  writeFileSync(STAMP, `${JSON.stringify({ newestSourceMs })}\n`);
+  if (!quiet) process.stderr.write(`built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
 
 /** One build at a time in a checkout (two `npm start`s, or the service and the admin CLI, at once). */
-function withBuildLock(work) {
+function withBuildLock(reason, work) {
   const deadline = Date.now() + 180_000;
   for (;;) {
     try {
@@ -81,6 +90,9 @@ function withBuildLock(work) {
       writeFileSync(LOCK, String(process.pid));
       break;
     } catch (error) {
+      if (error.code === 'EACCES' || error.code === 'EPERM' || error.code === 'EROFS') {
+        fail(`${reason}, and this checkout is not writable (${error.code} on ${LOCK}), so it cannot be built here: run \`npm run build\` where it is writable and bring dist/ along.`);
+      }
       if (error.code !== 'EEXIST') throw error;
       const holder = Number(readFileSync(LOCK, { encoding: 'utf8', flag: 'r' }).trim() || '0');
       if (holder > 0 && !alive(holder)) {
