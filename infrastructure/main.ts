@@ -16,7 +16,8 @@ const USAGE = `usage: npm start   (or: node bin/start.js)
 
 Runs the integration API (compiled JavaScript in dist/, built first when missing or older than the sources).
 Configured by environment variables only: PORT, HOST, STORE, DATABASE_URL, DATA_DIR, KEYS_DATABASE_URL, REGION,
-PUBLIC_BASE_URL, DB_*, RATE_LIMIT_*, REDIS_URL, KEY_CACHE_TTL_MS, LOG_LEVEL, METRICS, TRUST_PROXY, JOB_BOARD_LABEL
+PUBLIC_BASE_URL, DB_*, RATE_LIMIT_*, REDIS_URL, KEY_CACHE_TTL_MS, LOG_LEVEL, METRICS,
+METRICS_HOST, METRICS_PORT, TRUST_PROXY, JOB_BOARD_LABEL
 (see the README's "Configuration"). SIGTERM or SIGINT (Ctrl-C): drain the requests in flight, stop, exit 0.
 `;
 
