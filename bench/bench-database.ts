@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres, type RunningEmbeddedPostgres } from '../infrastructure/database/embedded-postgres.js';
 import { migrateDatabases } from '../infrastructure/database/migrate-databases.js';
+import { serverAnswers } from '../infrastructure/database/embedded-postgres-probes.js';
 
 /** The PostgreSQL server the bench creates its database on. */
 export interface BenchServer {
@@ -20,7 +21,7 @@ const LOCAL_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
 export async function openBenchServer(dataDir: string): Promise<BenchServer> {
   const external = process.env.DATABASE_URL?.trim();
   if (external) return serverAt(external, 'DATABASE_URL', async () => undefined);
-  if (await answers(LOCAL_URL)) return serverAt(LOCAL_URL, 'local 127.0.0.1:5432', async () => undefined);
+  if (await serverAnswers(LOCAL_URL)) return serverAt(LOCAL_URL, 'local 127.0.0.1:5432', async () => undefined);
   const dir = resolve(dataDir);
   await mkdir(dir, { recursive: true });
   // The postgres user (we may be root) must be able to enter the directory.
@@ -42,18 +43,6 @@ function serverAt(adminUrl: string, origin: BenchServer['origin'], stop: () => P
   };
 }
 
-async function answers(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
 
 export async function onAdmin<T>(server: BenchServer, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: server.adminUrl });

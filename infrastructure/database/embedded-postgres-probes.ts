@@ -4,6 +4,20 @@ import { isAlive } from './embedded-postgres-files.js';
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
+/** Whether a PostgreSQL server answers at this URL within 2 s (a server to use when it is there). */
+export async function serverAnswers(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /** Connections to the server other than this probe's own. */
 export async function otherConnections(serverUrl: string): Promise<number> {
   const client = new pg.Client({ connectionString: serverUrl });

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { serverAnswers } from '../../infrastructure/database/embedded-postgres-probes.js';
 import { postgresTestServer, stopPostgresTestServer } from '../support/postgres-test-server.js';
 import { POOLER_SUITES } from './pooler-suites.js';
 import { assertPgBouncerInstalled, PgBouncerMissingError, startPgBouncer, type RunningPgBouncer } from './support/pgbouncer.js';
@@ -15,24 +15,12 @@ import { assertPgBouncerInstalled, PgBouncerMissingError, startPgBouncer, type R
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MACHINE_SERVER = 'postgres://postgres@127.0.0.1:5432/postgres';
 
-async function answers(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
 
 /** The real server's admin URL, and how it was chosen. */
 async function target(): Promise<{ url: string; what: string }> {
   const given = process.env.DATABASE_URL?.trim();
   if (given) return { url: given, what: "DATABASE_URL's server" };
-  if (await answers(MACHINE_SERVER)) return { url: MACHINE_SERVER, what: 'the machine’s PostgreSQL at 127.0.0.1:5432' };
+  if (await serverAnswers(MACHINE_SERVER)) return { url: MACHINE_SERVER, what: 'the machine’s PostgreSQL at 127.0.0.1:5432' };
   return { url: (await postgresTestServer()).adminUrl, what: 'an embedded PostgreSQL' };
 }
 
