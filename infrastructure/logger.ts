@@ -1,5 +1,11 @@
+import { once } from 'node:events';
 import { pino, type Logger } from 'pino';
 import type { LogLevel } from './config.js';
+
+/** The stdout stream of each logger this module made, to be ended before the process exits. */
+const stdoutStreams = new WeakMap<Logger, ReturnType<typeof pino.destination>>();
+/** How long ending the log may take: a log reader that stopped reading must not hold the exit. */
+const END_TIMEOUT_MS = 1_000;
 
 /**
  * JSON lines on stdout. Keys are never logged: the X-API-Key header is redacted wherever a request
@@ -11,5 +17,26 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
     base: { service: 'integration-api' },
     redact: { paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]', 'key', 'apiKey'], censor: '[redacted]' },
   };
-  return destination === undefined ? pino(options) : pino(options, destination);
+  if (destination !== undefined) return pino(options, destination);
+  const stdout = pino.destination({ dest: 1, sync: false });
+  const logger = pino(options, stdout);
+  stdoutStreams.set(logger, stdout);
+  return logger;
+}
+
+/**
+ * Writes out what the logger still holds and closes stdout, before process.exit(). Without it, the exit
+ * hook of the log stream writes synchronously and, when stdout is a pipe whose reader is gone (`npm start |
+ * tee log` stopped by Ctrl-C, which reaches tee too), retries the refused write for ever: the service would
+ * never exit. Ended here, on a running event loop, a broken pipe is seen and the stream stops writing.
+ */
+export async function endLogs(logger: Logger): Promise<void> {
+  const stdout = stdoutStreams.get(logger);
+  if (stdout === undefined) return;
+  let timer: NodeJS.Timeout | undefined;
+  const closed = once(stdout, 'close').then(() => undefined, () => undefined);
+  const error = once(stdout, 'error').then(() => undefined, () => undefined);
+  stdout.end();
+  await Promise.race([closed, error, new Promise<void>((done) => (timer = setTimeout(done, END_TIMEOUT_MS)))]);
+  clearTimeout(timer);
 }

@@ -7,6 +7,7 @@ import { USE_CASES } from './container/use-case.tokens.js';
 import { holdServiceLock, type ServiceLock } from './database/embedded-postgres-service-lock.js';
 import { startHttpServer } from './http-server.js';
 import { startMetricsServer } from './metrics-server.js';
+import { endLogs } from './logger.js';
 import { seedMemoryDemo } from './memory-demo.js';
 
 /** Requests still running this long after SIGTERM are cut off, within the usual 30 s grace of an orchestrator. */
@@ -89,9 +90,11 @@ async function main(): Promise<void> {
       // Only now, with the embedded server stopped, may the next service start on DATA_DIR.
       await lock?.release();
       logger.info('stopped');
+      await endLogs(logger);
       process.exit(0);
     } catch (error) {
       logger.error({ err: error }, 'could not stop cleanly');
+      await endLogs(logger);
       process.exit(1);
     }
   };

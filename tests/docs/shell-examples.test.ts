@@ -107,14 +107,31 @@ describe('Shell examples in the README and docs/', function () {
     }
   }
 
-  /** SIGTERM to the example's process group, as Ctrl-C in its terminal would stop it. */
+  /** Service examples that had to be killed: they did not stop on SIGTERM (what a reader's Ctrl-C sends them). */
+  const unstoppable: string[] = [];
+
+  /**
+   * SIGTERM to the example's process group, as Ctrl-C in its terminal would stop it (the whole pipeline: a
+   * `| tee` included); SIGKILL, and a note for the test to fail on, if any process of it is still there 15 s later.
+   */
   async function stop(child: ChildProcess): Promise<void> {
-    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-    const exited = new Promise((done) => child.once('exit', done));
-    process.kill(-child.pid, 'SIGTERM');
-    const timer = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, 'SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(timer);
+    if (child.pid === undefined) return;
+    const group = child.pid;
+    const groupAlive = () => {
+      try {
+        process.kill(-group, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    if (!groupAlive()) return;
+    process.kill(-group, 'SIGTERM');
+    const deadline = Date.now() + 15_000;
+    while (groupAlive() && Date.now() < deadline) await sleep(100);
+    if (!groupAlive()) return;
+    unstoppable.push(child.spawnargs.at(-1) ?? String(group));
+    process.kill(-group, 'SIGKILL');
   }
 
   async function stopServices(): Promise<void> {
@@ -153,6 +170,8 @@ describe('Shell examples in the README and docs/', function () {
         const result = await run(example, extraEnv);
         expect(result.status, `${document}:${example.line} exited ${result.status}:\n${example.script}\n--- output (its end) ---\n${result.output.slice(-3000)}`).to.equal(0);
       }
+      await stopServices();
+      expect(unstoppable.splice(0), 'service examples still running 15 s after SIGTERM to their process group').to.deep.equal([]);
     });
   }
 
