@@ -7,7 +7,7 @@ import { resolve } from './container/typed-binding.js';
 
 /**
  * METRICS=on: a registry of this app's own, every series labelled with the region, and the pools' use when
- * the store profile reports it. Off: nothing is recorded and /metrics is a 404.
+ * the store profile reports it. Off: nothing is recorded and no metrics listener starts.
  */
 export function httpMetricsFor(container: Container): HttpMetrics | undefined {
   const config = resolve(container, CONFIG);

@@ -5,7 +5,7 @@ import { API_ROOT, OPENAPI_PATH, type HttpContext, type HttpMiddleware } from '.
 import { HttpProblem } from './problem.js';
 
 /** Probes must answer whatever the traffic: they are neither authenticated nor rate-limited. */
-export const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+export const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
 
 /**
  * Authentication and the rate limit, before routing.

@@ -27,7 +27,7 @@ export interface HttpDependencies {
   readonly logger: Logger;
   /** Whether the stores answer; /readyz reports it. */
   readonly readiness: () => Promise<boolean>;
-  /** Present when metrics are on (METRICS=on): requests are counted and GET /metrics serves them. */
+  /** Present when metrics are on (METRICS=on): requests are counted, for the metrics listener's GET /metrics. */
   readonly metrics?: HttpMetrics | undefined;
   readonly settings: HttpSettings;
 }

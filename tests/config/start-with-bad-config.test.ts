@@ -7,14 +7,14 @@ import { cleanEnv } from '../lifecycle/support/npm-start.js';
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PASSWORD = 'Correct-Horse-9-Battery';
 
-/** The service as `npm start` runs it (from the sources), to its exit; everything it printed. */
+/** `npm start`, as a user runs it, to its exit; everything it (and npm) printed. */
 function startService(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((done, failed) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'infrastructure/main.ts'], { cwd: REPO_ROOT, env: cleanEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['start'], { cwd: REPO_ROOT, env: cleanEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 50_000); // a stale dist/ is built first
     child.once('error', failed);
     child.once('close', (code) => {
       clearTimeout(timer);
@@ -31,7 +31,7 @@ const BAD = {
 };
 
 describe('a start with bad settings', function () {
-  this.timeout(60_000);
+  this.timeout(90_000);
 
   it('stops the service before it listens, naming every bad variable and never printing a password', async () => {
     const { code, output } = await startService(BAD);
