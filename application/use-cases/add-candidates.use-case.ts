@@ -15,6 +15,8 @@ import { boardOf } from './card-lookup.js';
 import { requireCompany } from './require-company.js';
 
 export interface ManualCandidate {
+  /** The card's id, when the caller has one (the platform feed: the platform's card id); a new one otherwise. */
+  readonly id?: string | undefined;
   readonly vacancyId: string;
   readonly candidate: Person;
   readonly resume: Resume;
@@ -61,7 +63,7 @@ export class AddCandidates {
         }
         if (problems.problems.length > 0) throw new ValidationError(problems.problems);
         return CandidateCard.manual({
-          id: this.ids.newId(),
+          id: input.id ?? this.ids.newId(),
           companyId: command.companyId,
           vacancyId: input.vacancyId,
           stage: input.stage ?? (boardColumns[0] as string),

@@ -79,6 +79,20 @@ export class SubmitApplication {
   }
 
   /**
+   * Stores one application now, unbatched, in the caller's unit of work of the company (an `append` or a
+   * `write`), which it joins: for the platform feed, whose record of the event must commit with the card.
+   * Batches would store it in another transaction.
+   */
+  async executeNow(command: SubmitApplicationCommand): Promise<SubmitApplicationResult> {
+    const { companyId, application } = command;
+    checkApplicationKeys(application);
+    const [outcome] = await this.store(companyId, [{ application, fingerprint: this.secrets.sha256(canonicalApplication(application)) }]);
+    if (outcome === undefined) throw new Error('A batch of one application was answered with no outcome.');
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
+  }
+
+  /**
    * An append: applications of one company are stored side by side, not one after another; copies of one
    * externalId racing each other, in this batch or another, are settled by the store's insert (one card).
    */

@@ -1,3 +1,4 @@
+import type { ApplyPlatformEvent } from '../../application/use-cases/apply-platform-event.use-case.js';
 import type { AddCandidates } from '../../application/use-cases/add-candidates.use-case.js';
 import type { AuthenticateKey } from '../../application/use-cases/authenticate-key.use-case.js';
 import type { CreateCompany } from '../../application/use-cases/create-company.use-case.js';
@@ -11,6 +12,7 @@ import type { ListCandidates } from '../../application/use-cases/list-candidates
 import type { ListKeys } from '../../application/use-cases/list-keys.use-case.js';
 import type { ListVacancies } from '../../application/use-cases/list-vacancies.use-case.js';
 import type { MoveCandidate } from '../../application/use-cases/move-candidate.use-case.js';
+import type { PurgeFeedRecords } from '../../application/use-cases/purge-feed-records.use-case.js';
 import type { RevokeKey } from '../../application/use-cases/revoke-key.use-case.js';
 import type { SetBoardColumns } from '../../application/use-cases/set-board-columns.use-case.js';
 import type { SubmitApplication } from '../../application/use-cases/submit-application.use-case.js';
@@ -40,4 +42,6 @@ export const USE_CASES = {
   importJobBoardVacancies: portToken<ImportJobBoardVacancies>('UseCase.ImportJobBoardVacancies'),
   importJobBoardResumes: portToken<ImportJobBoardResumes>('UseCase.ImportJobBoardResumes'),
   importCandidateBatch: portToken<ImportCandidateBatch>('UseCase.ImportCandidateBatch'),
+  applyPlatformEvent: portToken<ApplyPlatformEvent>('UseCase.ApplyPlatformEvent'),
+  purgeFeedRecords: portToken<PurgeFeedRecords>('UseCase.PurgeFeedRecords'),
 } as const;

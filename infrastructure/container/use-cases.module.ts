@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { BOARD_REPOSITORY } from '../../application/ports/board-repository.port.js';
 import { CANDIDATE_REPOSITORY } from '../../application/ports/candidate-repository.port.js';
+import { FEED_LEDGER } from '../../application/ports/feed-ledger.port.js';
 import { CLOCK } from '../../application/ports/clock.port.js';
 import { COMPANY_REPOSITORY } from '../../application/ports/company-repository.port.js';
 import { ID_GENERATOR } from '../../application/ports/id-generator.port.js';
@@ -8,6 +9,7 @@ import { SECRETS } from '../../application/ports/secrets.port.js';
 import { SERVICE_KEY_REPOSITORY } from '../../application/ports/service-key-repository.port.js';
 import { UNIT_OF_WORK } from '../../application/ports/unit-of-work.port.js';
 import { VACANCY_REPOSITORY } from '../../application/ports/vacancy-repository.port.js';
+import { ApplyPlatformEvent } from '../../application/use-cases/apply-platform-event.use-case.js';
 import { AddCandidates } from '../../application/use-cases/add-candidates.use-case.js';
 import { AuthenticateKey } from '../../application/use-cases/authenticate-key.use-case.js';
 import { CreateCompany } from '../../application/use-cases/create-company.use-case.js';
@@ -21,6 +23,7 @@ import { ListCandidates } from '../../application/use-cases/list-candidates.use-
 import { ListKeys } from '../../application/use-cases/list-keys.use-case.js';
 import { ListVacancies } from '../../application/use-cases/list-vacancies.use-case.js';
 import { MoveCandidate } from '../../application/use-cases/move-candidate.use-case.js';
+import { PurgeFeedRecords } from '../../application/use-cases/purge-feed-records.use-case.js';
 import { RevokeKey } from '../../application/use-cases/revoke-key.use-case.js';
 import { SetBoardColumns } from '../../application/use-cases/set-board-columns.use-case.js';
 import { SubmitApplication } from '../../application/use-cases/submit-application.use-case.js';
@@ -63,4 +66,19 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
   bindPort(bind, USE_CASES.importJobBoardVacancies).toDynamicValue((ctx) => new ImportJobBoardVacancies(resolve(ctx, CO), resolve(ctx, V), resolve(ctx, B), resolve(ctx, U), resolve(ctx, I)));
   bindPort(bind, USE_CASES.importJobBoardResumes).toDynamicValue((ctx) => new ImportJobBoardResumes(resolve(ctx, CO), resolve(ctx, V), resolve(ctx, B), resolve(ctx, C), resolve(ctx, U), resolve(ctx, I)));
   bindPort(bind, USE_CASES.importCandidateBatch).toDynamicValue((ctx) => new ImportCandidateBatch(resolve(ctx, CO), resolve(ctx, V), resolve(ctx, B), resolve(ctx, C), resolve(ctx, U), resolve(ctx, I), resolve(ctx, S)));
+  bindPort(bind, USE_CASES.applyPlatformEvent).toDynamicValue(
+    (ctx) =>
+      new ApplyPlatformEvent(resolve(ctx, CO), resolve(ctx, V), resolve(ctx, B), resolve(ctx, C), resolve(ctx, FEED_LEDGER), resolve(ctx, U), {
+        upsertVacancies: resolve(ctx, USE_CASES.upsertVacancies),
+        deleteVacancy: resolve(ctx, USE_CASES.deleteVacancy),
+        setBoardColumns: resolve(ctx, USE_CASES.setBoardColumns),
+        addCandidates: resolve(ctx, USE_CASES.addCandidates),
+        moveCandidate: resolve(ctx, USE_CASES.moveCandidate),
+        transferCandidate: resolve(ctx, USE_CASES.transferCandidate),
+        updateResume: resolve(ctx, USE_CASES.updateResume),
+        deleteCandidate: resolve(ctx, USE_CASES.deleteCandidate),
+        submitApplication: resolve(ctx, USE_CASES.submitApplication),
+      }),
+  );
+  bindPort(bind, USE_CASES.purgeFeedRecords).toDynamicValue((ctx) => new PurgeFeedRecords(resolve(ctx, FEED_LEDGER), resolve(ctx, T)));
 });

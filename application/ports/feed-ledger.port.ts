@@ -1,0 +1,47 @@
+import { portToken } from './port-token.js';
+
+/** What the platform versions: a vacancy (with its board) or a candidate card. */
+export type FeedEntityKind = 'vacancy' | 'candidate';
+
+export interface FeedEntityRef {
+  readonly companyId: string;
+  readonly kind: FeedEntityKind;
+  readonly id: string;
+}
+
+/**
+ * The versions the feed has applied to one entity: one per aspect (the part of the entity an event type
+ * changes: a vacancy's fields, its board, a card's stage, its resume, ...), and the version of its
+ * deletion while its tombstone lasts.
+ */
+export interface FeedEntityVersions {
+  readonly aspects: ReadonlyMap<string, number>;
+  readonly deletedAt: number | null;
+}
+
+/**
+ * What the platform feed has applied, kept in the business database beside the data, so that recording an
+ * event and its effect are one transaction (docs/adr/0016-platform-feed.md). Every call made inside a
+ * unit of work takes part in its transaction, as the repositories' calls do.
+ */
+export interface FeedLedger {
+  /**
+   * Records that the event `eventId` of `source` was applied: true when it was not recorded before, false
+   * when it was (a redelivery or a republication). Two transactions that claim one event at once: the
+   * second waits for the first and gets false if it committed.
+   */
+  claimEvent(source: string, eventId: string, companyId: string, now: Date): Promise<boolean>;
+  /** The versions recorded for the entity; no aspects and no deletion when the feed never touched it. */
+  versionsOf(entity: FeedEntityRef): Promise<FeedEntityVersions>;
+  /** Records `version` for each of `aspects` of the entity, and forgets its tombstone (it lives again). */
+  recordVersions(entity: FeedEntityRef, aspects: readonly string[], version: number, now: Date): Promise<void>;
+  /** The entity was deleted at `version`: its aspects are forgotten and a tombstone keeps the version. */
+  recordDeletion(entity: FeedEntityRef, version: number, now: Date): Promise<void>;
+  /**
+   * Forgets applied event ids and tombstones recorded before `before` (FEED_TOMBSTONE_DAYS): how many of
+   * each. Not inside a unit of work: it touches every company.
+   */
+  purge(before: Date): Promise<{ readonly events: number; readonly tombstones: number }>;
+}
+
+export const FEED_LEDGER = portToken<FeedLedger>('FeedLedger');

@@ -1,0 +1,207 @@
+import { CandidateCard } from '../../domain/candidate/candidate-card.js';
+import { ConflictError, NotFoundError } from '../../domain/shared/domain-error.js';
+import type { BoardRepository } from '../ports/board-repository.port.js';
+import type { CandidateRepository } from '../ports/candidate-repository.port.js';
+import type { CompanyRepository } from '../ports/company-repository.port.js';
+import type { FeedEntityKind, FeedEntityRef, FeedEntityVersions, FeedLedger } from '../ports/feed-ledger.port.js';
+import type { UnitOfWork } from '../ports/unit-of-work.port.js';
+import type { VacancyRepository } from '../ports/vacancy-repository.port.js';
+import type { AddCandidates, ManualCandidate } from './add-candidates.use-case.js';
+import { boardOf } from './card-lookup.js';
+import type { DeleteCandidate } from './delete-candidate.use-case.js';
+import type { DeleteVacancy } from './delete-vacancy.use-case.js';
+import type { MoveCandidate } from './move-candidate.use-case.js';
+import { ChangeNotYetApplicableError, type PlatformChange, type PlatformEventCommand, type PlatformEventOutcome } from './platform-change.js';
+import { requireCompany } from './require-company.js';
+import type { SetBoardColumns } from './set-board-columns.use-case.js';
+import type { SubmitApplication } from './submit-application.use-case.js';
+import type { TransferCandidate } from './transfer-candidate.use-case.js';
+import type { UpdateResume } from './update-resume.use-case.js';
+import type { UpsertVacancies } from './upsert-vacancies.use-case.js';
+
+/** The use cases a fed change is carried out by: the same ones the admin CLI and the API call. */
+export interface PlatformChangeHandlers {
+  readonly upsertVacancies: UpsertVacancies;
+  readonly deleteVacancy: DeleteVacancy;
+  readonly setBoardColumns: SetBoardColumns;
+  readonly addCandidates: AddCandidates;
+  readonly moveCandidate: MoveCandidate;
+  readonly transferCandidate: TransferCandidate;
+  readonly updateResume: UpdateResume;
+  readonly deleteCandidate: DeleteCandidate;
+  readonly submitApplication: SubmitApplication;
+}
+
+/**
+ * Applies one event of the platform feed, exactly once in effect (DESIGN 4a; docs/adr/0016-platform-feed.md).
+ *
+ * One unit of work of the company holds it all: the record of the event's id, the version check, the change
+ * (the use case that carries it out joins the unit of work) and the new versions. So a redelivered event finds
+ * its id recorded; an event older than what is stored for its entity is stale; and every fed write takes the
+ * company's lock like any other write, so sync with `since` and `X-Sync-Watermark` misses none of them.
+ *
+ * Versions are kept per aspect of an entity, because events carry only what changed: a move (stage) and a
+ * resume update of one card are both newer than the card's creation, and neither makes the other stale. A
+ * deletion is newer than every aspect; its tombstone makes a late, older event of the entity stale.
+ */
+export class ApplyPlatformEvent {
+  /** Companies are never deleted, so one seen once needs no second look in the registry. */
+  private readonly knownCompanies = new Set<string>();
+
+  constructor(
+    private readonly companies: CompanyRepository,
+    private readonly vacancies: VacancyRepository,
+    private readonly boards: BoardRepository,
+    private readonly candidates: CandidateRepository,
+    private readonly ledger: FeedLedger,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly handlers: PlatformChangeHandlers,
+  ) {}
+
+  async execute(command: PlatformEventCommand): Promise<PlatformEventOutcome> {
+    await this.requireKnownCompany(command.companyId);
+    const { source, eventId, companyId, change } = command;
+    if (change.type === 'application.submitted') {
+      // An append, as POST /applications: applications of a company are stored side by side.
+      return this.unitOfWork.run(companyId, 'append', async ({ now }) => {
+        if (!(await this.ledger.claimEvent(source, eventId, companyId, now))) return 'duplicate';
+        const result = await this.handlers.submitApplication.executeNow({ companyId, application: change.application }).catch(notYetWhenMissing);
+        return result.status === 'created' ? 'applied' : 'duplicate';
+      });
+    }
+    return this.unitOfWork.run(companyId, 'write', async ({ now }) => {
+      if (!(await this.ledger.claimEvent(source, eventId, companyId, now))) return 'duplicate';
+      const entity: FeedEntityRef = { companyId, kind: entityKindOf(change), id: command.subject };
+      const versions = await this.ledger.versionsOf(entity);
+      const aspects = aspectsOf(change);
+      if (isStale(versions, aspects, command.version)) return 'stale';
+      if (aspects === 'all') {
+        await this.delete(entity, change);
+        await this.ledger.recordDeletion(entity, command.version, now);
+        return 'applied';
+      }
+      const outcome = await this.apply(command, now).catch(notYetWhenMissing);
+      if (outcome === 'applied') await this.ledger.recordVersions(entity, aspects, command.version, now);
+      return outcome;
+    });
+  }
+
+  private async requireKnownCompany(companyId: string): Promise<void> {
+    if (this.knownCompanies.has(companyId)) return;
+    await requireCompany(this.companies, companyId);
+    this.knownCompanies.add(companyId);
+  }
+
+  private async delete(entity: FeedEntityRef, change: PlatformChange): Promise<void> {
+    const { companyId, id } = entity;
+    // Deleting what is not there (yet) leaves only the tombstone: the older event that makes it is stale when it comes.
+    if (change.type === 'vacancy.deleted') {
+      if ((await this.vacancies.findById(companyId, id)) !== null) await this.handlers.deleteVacancy.execute({ companyId, id });
+    } else if ((await this.candidates.findById(companyId, id)) !== null) {
+      await this.handlers.deleteCandidate.execute({ companyId, id });
+    }
+  }
+
+  private async apply({ companyId, subject: id, change }: PlatformEventCommand, now: Date): Promise<PlatformEventOutcome> {
+    const h = this.handlers;
+    switch (change.type) {
+      case 'vacancy.upserted':
+        await h.upsertVacancies.execute({ companyId, vacancies: [{ ...change.vacancy, id }] });
+        return 'applied';
+      case 'board.columns-set':
+        await h.setBoardColumns.execute({ companyId, vacancyId: id, columns: change.columns });
+        return 'applied';
+      case 'candidate.added':
+        return this.addCard(companyId, id, change.card, now);
+      case 'candidate.moved': {
+        const card = await this.candidates.findById(companyId, id);
+        // A card whose vacancy was deleted stands in no column and can no longer move: the move was made
+        // before the deletion, which undid it.
+        if (card !== null && card.vacancyId === null) return 'stale';
+        await h.moveCandidate.execute({ companyId, id, stage: change.stage });
+        return 'applied';
+      }
+      case 'candidate.transferred':
+        // The target was deleted after the transfer, with the technical card the transfer left there.
+        if (await this.isDeleted(companyId, 'vacancy', change.vacancyId)) return 'stale';
+        await h.transferCandidate.execute({ companyId, id, vacancyId: change.vacancyId });
+        return 'applied';
+      case 'candidate.resume-updated':
+        await h.updateResume.execute({ companyId, id, resume: change.resume });
+        return 'applied';
+      default:
+        throw new Error(`Unexpected change ${change.type} in apply.`);
+    }
+  }
+
+  private async addCard(companyId: string, id: string, card: Omit<ManualCandidate, 'id'>, now: Date): Promise<PlatformEventOutcome> {
+    // The card is there already: made by an earlier event under another id, or it lives again; nothing to add.
+    if ((await this.candidates.findById(companyId, id)) !== null) return 'stale';
+    if ((await this.vacancies.findById(companyId, card.vacancyId)) === null) {
+      if (!(await this.isDeleted(companyId, 'vacancy', card.vacancyId))) {
+        throw new ChangeNotYetApplicableError(`Vacancy ${card.vacancyId} of the card does not exist (yet).`);
+      }
+      // The vacancy was deleted after the card was made: the card stays, without a vacancy, as the deletion left it.
+      const detached = CandidateCard.manual({ id, companyId, vacancyId: card.vacancyId, stage: card.stage ?? '', person: card.candidate, resume: card.resume, referral: card.referral, now });
+      detached.detachFromVacancy(now);
+      await this.candidates.insert(detached);
+      return 'applied';
+    }
+    if (card.stage !== undefined && !(await boardOf(this.boards, companyId, card.vacancyId)).has(card.stage)) {
+      throw new ChangeNotYetApplicableError(`The board of vacancy ${card.vacancyId} has no column "${card.stage}" (yet).`);
+    }
+    await this.handlers.addCandidates.execute({ companyId, candidates: [{ ...card, id }] });
+    return 'applied';
+  }
+
+  private async isDeleted(companyId: string, kind: FeedEntityKind, id: string | null): Promise<boolean> {
+    if (id === null) return false;
+    return (await this.ledger.versionsOf({ companyId, kind, id })).deletedAt !== null;
+  }
+}
+
+function entityKindOf(change: PlatformChange): FeedEntityKind {
+  return change.type.startsWith('candidate.') ? 'candidate' : 'vacancy';
+}
+
+/** The aspects of its entity a change sets; `all` for a deletion, which is newer than every aspect. */
+function aspectsOf(change: PlatformChange): readonly string[] | 'all' {
+  switch (change.type) {
+    case 'vacancy.upserted':
+      return ['vacancy'];
+    case 'board.columns-set':
+      return ['board'];
+    case 'candidate.added':
+      // A new card: its stage and resume are as new as the card.
+      return ['card', 'stage', 'resume'];
+    case 'candidate.moved':
+      return ['stage'];
+    case 'candidate.resume-updated':
+      return ['resume'];
+    case 'candidate.transferred':
+      // Transfers to different vacancies are independent of each other; a repeat is settled by the store.
+      return [`transfer:${change.vacancyId}`];
+    case 'vacancy.deleted':
+    case 'candidate.deleted':
+      return 'all';
+    case 'application.submitted':
+      throw new Error('Applications are not versioned.');
+  }
+}
+
+function isStale(versions: FeedEntityVersions, aspects: readonly string[] | 'all', version: number): boolean {
+  if (versions.deletedAt !== null && version <= versions.deletedAt) return true;
+  const compared = aspects === 'all' ? [...versions.aspects.values()] : aspects.map((aspect) => versions.aspects.get(aspect));
+  return compared.some((stored) => stored !== undefined && version <= stored);
+}
+
+/**
+ * A card or vacancy that is missing, or a state that refuses the change (a column not on the board yet, a
+ * column that still holds cards), may be made right by an event still on its way: the change is retried.
+ * A missing company, a body that breaks a rule, a transfer to the card's own vacancy: never.
+ */
+function notYetWhenMissing(error: unknown): never {
+  if (error instanceof NotFoundError && error.resource !== 'company') throw new ChangeNotYetApplicableError(error.message, { cause: error });
+  if (error instanceof ConflictError) throw new ChangeNotYetApplicableError(error.message, { cause: error });
+  throw error;
+}

@@ -1,0 +1,23 @@
+import type { Clock } from '../ports/clock.port.js';
+import type { FeedLedger } from '../ports/feed-ledger.port.js';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Forgets what the feed applied more than `retentionDays` ago: the ids of applied events and the tombstones of
+ * deleted entities (FEED_TOMBSTONE_DAYS). An event redelivered after that is still stale by its version,
+ * unless it comes after its entity's tombstone is gone: the window the platform's redelivery must stay within.
+ */
+export class PurgeFeedRecords {
+  constructor(
+    private readonly ledger: FeedLedger,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(command: { readonly retentionDays: number }): Promise<{ events: number; tombstones: number }> {
+    if (!(command.retentionDays > 0)) throw new Error('The feed keeps its records at least a day.');
+    const before = new Date(this.clock.now().getTime() - command.retentionDays * DAY_MS);
+    const { events, tombstones } = await this.ledger.purge(before);
+    return { events, tombstones };
+  }
+}

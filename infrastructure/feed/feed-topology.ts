@@ -1,0 +1,82 @@
+import type { Connection } from 'rabbitmq-client';
+
+/**
+ * The broker's side of the feed (DESIGN 4a), named from the main queue (FEED_QUEUE):
+ *
+ * - `<queue>`: a durable quorum queue that the platform publishes to (default exchange, routing key = the
+ *   queue's name). A message redelivered more than DELIVERY_LIMIT times (a consumer that dies on it again and
+ *   again) is dead-lettered by the broker itself.
+ * - `<queue>.dead`: an exchange and a quorum queue bound to it: events that can never apply, each with its
+ *   reason in the headers (FEED_HEADERS), kept until an operator replays or purges them.
+ * - `<queue>.retry.<ms>`: one durable queue per delay of the retry schedule, with no consumer: a message
+ *   waits there `<ms>` (x-message-ttl), then the broker dead-letters it back into `<queue>` (default
+ *   exchange). A retry is a copy published there with its attempt count, then the original is acked.
+ *
+ * Declaring is idempotent: every process that uses the feed (consumers, `admin feed ...`) declares it at start,
+ * with the same arguments, so two starting at once agree. Different arguments for an existing queue are refused
+ * by the broker (PRECONDITION_FAILED), which is why they are fixed here, not settings.
+ */
+export interface FeedTopology {
+  readonly queue: string;
+  readonly deadExchange: string;
+  readonly deadQueue: string;
+  /** Ascending delays, with the queue that holds a message for each. */
+  readonly retryQueues: readonly { readonly delayMs: number; readonly queue: string }[];
+}
+
+/** Redeliveries of one message (without an ack) before the broker sets it aside as a dead letter. */
+export const DELIVERY_LIMIT = 20;
+
+/** Header names of the feed's own bookkeeping on a message (events carry no personal data in headers). */
+export const FEED_HEADERS = {
+  /** How many times the consumer has taken the event before this delivery (0 when published). */
+  attempt: 'x-feed-attempt',
+  /** Why a dead letter was set aside: a stable code (`invalid_json`, `invalid_event`, `unknown_type`, ...). */
+  deadReason: 'x-feed-dead-reason',
+  /** The reason in words, without personal data. */
+  deadDetail: 'x-feed-dead-detail',
+  /** When it was set aside (RFC 3339). */
+  deadAt: 'x-feed-dead-at',
+} as const;
+
+export function feedTopology(queue: string, retryDelaysMs: readonly number[]): FeedTopology {
+  const delays = [...new Set(retryDelaysMs)].sort((a, b) => a - b);
+  return {
+    queue,
+    deadExchange: `${queue}.dead`,
+    deadQueue: `${queue}.dead`,
+    retryQueues: delays.map((delayMs) => ({ delayMs, queue: `${queue}.retry.${delayMs}` })),
+  };
+}
+
+/** Declares the whole topology on the broker (idempotent). */
+export async function declareFeedTopology(connection: Connection, topology: FeedTopology): Promise<void> {
+  await connection.exchangeDeclare({ exchange: topology.deadExchange, type: 'fanout', durable: true });
+  await connection.queueDeclare({ queue: topology.deadQueue, durable: true, arguments: { 'x-queue-type': 'quorum' as const } });
+  await connection.queueBind({ queue: topology.deadQueue, exchange: topology.deadExchange, routingKey: '' });
+  await connection.queueDeclare(mainQueueDeclaration(topology));
+  for (const { delayMs, queue } of topology.retryQueues) {
+    await connection.queueDeclare({
+      queue,
+      durable: true,
+      arguments: { 'x-message-ttl': delayMs, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': topology.queue },
+    });
+  }
+}
+
+/** The main queue's declaration, also what a consumer re-declares whenever its connection is reset. */
+export function mainQueueDeclaration(topology: FeedTopology) {
+  return {
+    queue: topology.queue,
+    durable: true,
+    arguments: { 'x-queue-type': 'quorum' as const, 'x-delivery-limit': DELIVERY_LIMIT, 'x-dead-letter-exchange': topology.deadExchange },
+  };
+}
+
+/** Deletes the topology (tests that made a queue of their own clean up after themselves). */
+export async function deleteFeedTopology(connection: Connection, topology: FeedTopology): Promise<void> {
+  for (const { queue } of topology.retryQueues) await connection.queueDelete({ queue });
+  await connection.queueDelete({ queue: topology.queue });
+  await connection.queueDelete({ queue: topology.deadQueue });
+  await connection.exchangeDelete({ exchange: topology.deadExchange });
+}
