@@ -3,6 +3,12 @@ import { Ajv, type ErrorObject } from 'ajv';
 /** A revocation must shut a key out of every instance within 5 s (issue 5): the cache may not hold longer. */
 export const KEY_CACHE_TTL_MAX_MS = 5_000;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/**
+ * FEED_RETRY_DELAYS_MS: each delay gets a queue of its own (`<queue>.retry.<ms>`, a per-queue TTL), so the
+ * list is kept short, and a delay may not pass a day: a retry is for a cause that may pass, not for parking.
+ */
+export const FEED_RETRY_DELAYS_MAX = 20;
+export const FEED_RETRY_DELAY_MAX_MS = 86_400_000;
 
 /** Each property's `description` is the rule as an error message states it: "<NAME> <description>; got ...". */
 interface VariableSchema {
@@ -65,6 +71,23 @@ export const CONFIG_SCHEMA = {
     },
     // Stored as `source` (at most 60 characters) and the prefix of sourceRef, so no colon.
     JOB_BOARD_LABEL: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,60}$', description: 'must be 1 to 60 letters, digits, dots, dashes or underscores' },
+    // The platform feed (DESIGN 4a): read by `npm run feed` only; `npm start` ignores them.
+    FEED_URL: { type: 'string', format: 'amqp-url', description: 'must be an amqp:// or amqps:// URL with a host, such as amqp://user:password@127.0.0.1:5672' },
+    // The queue's name is also the prefix of `<queue>.dead` and `<queue>.retry.<ms>` (255 bytes at most for the
+    // broker), and `amq.` names are reserved by it.
+    FEED_QUEUE: {
+      type: 'string',
+      pattern: '^(?!amq\\.)[A-Za-z0-9][A-Za-z0-9._-]{0,199}$',
+      description: 'must be 1 to 200 letters, digits, dots, dashes or underscores, starting with a letter or a digit, and not starting with "amq."',
+    },
+    FEED_PREFETCH: wholeNumber(1, 1_000),
+    FEED_TOMBSTONE_DAYS: wholeNumber(1, 3_650),
+    FEED_MAX_ATTEMPTS: wholeNumber(1, 1_000),
+    FEED_RETRY_DELAYS_MS: {
+      type: 'string',
+      format: 'delay-list',
+      description: `must be 1 to ${FEED_RETRY_DELAYS_MAX} whole numbers of milliseconds from 1 to ${FEED_RETRY_DELAY_MAX_MS}, separated by commas, each greater than the one before, such as 1000,5000,30000`,
+    },
   },
   // Settings that make sense only together.
   allOf: [
@@ -124,7 +147,24 @@ ajv.addFormat('public-base-url', {
     );
   },
 });
+ajv.addFormat('amqp-url', {
+  type: 'string',
+  validate: (value: string) => {
+    const url = parsedUrl(value);
+    return url !== null && (url.protocol === 'amqp:' || url.protocol === 'amqps:') && url.hostname !== '';
+  },
+});
+ajv.addFormat('delay-list', { type: 'string', validate: (value: string) => parseDelayList(value) !== null });
 const validate = ajv.compile(CONFIG_SCHEMA);
+
+/** FEED_RETRY_DELAYS_MS as numbers (spaces around the commas allowed), or null when it breaks the rule. */
+export function parseDelayList(value: string): number[] | null {
+  const parts = value.split(',').map((part) => part.trim());
+  if (parts.length > FEED_RETRY_DELAYS_MAX || !parts.every((part) => /^\d{1,9}$/.test(part))) return null;
+  const delays = parts.map(Number);
+  const inRange = delays.every((delay, i) => delay >= 1 && delay <= FEED_RETRY_DELAY_MAX_MS && (i === 0 || delay > (delays[i - 1] as number)));
+  return inRange ? delays : null;
+}
 
 export interface CheckedSettings {
   /** The values, whole numbers as numbers: to be used only when there are no problems. */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { checkSettings, CONFIG_VARIABLES, KEY_CACHE_TTL_MAX_MS, type ConfigVariable, type LOG_LEVELS } from './config.schema.js';
+import { checkSettings, CONFIG_VARIABLES, KEY_CACHE_TTL_MAX_MS, parseDelayList, type ConfigVariable, type LOG_LEVELS } from './config.schema.js';
 
 export type StoreKind = 'postgres' | 'memory';
 export type RateLimitStoreKind = 'memory' | 'postgres' | 'redis';
@@ -52,7 +52,29 @@ export interface AppConfig {
   readonly trustProxy: number;
   /** `source` of records imported from the job board (DESIGN 3, Job-board label); JOB_BOARD_LABEL, default hh. */
   readonly jobBoardLabel: string;
+  /** FEED_URL: the platform feed's broker (amqp:// or amqps://). Unset: null; only `npm run feed` needs it. */
+  readonly feedUrl: string | null;
+  /** FEED_QUEUE: the main queue, also the prefix of `<queue>.dead` and `<queue>.retry.<ms>`. Default integration.platform-events. */
+  readonly feedQueue: string;
+  /** FEED_PREFETCH: unacknowledged messages one consumer holds, all handled at once. Default 32 (1 to 1000). */
+  readonly feedPrefetch: number;
+  /** FEED_TOMBSTONE_DAYS: how long a deletion's tombstone (and an applied event id) is kept. Default 7. */
+  readonly feedTombstoneDays: number;
+  /** FEED_MAX_ATTEMPTS: how many times an event that cannot apply yet is taken before it is dead-lettered. Default 10. */
+  readonly feedMaxAttempts: number;
+  /**
+   * FEED_RETRY_DELAYS_MS: ascending delays before a retried event is taken again; the n-th retry waits the
+   * n-th delay and the last one repeats. Default 1000,5000,30000,120000,600000.
+   */
+  readonly feedRetryDelaysMs: readonly number[];
+  /**
+   * The feed process's own GET /metrics port: METRICS_PORT when it is set, else 9465, one above the API's
+   * default, so that `npm start` and `npm run feed` run side by side on one machine with METRICS=on.
+   */
+  readonly feedMetricsPort: number;
 }
+
+export const FEED_DEFAULT_METRICS_PORT = 9465;
 
 /** See AppConfig.dbTimeouts; the same shape as the PostgreSQL adapter's PostgresTimeouts. */
 export interface DatabaseTimeouts {
@@ -113,6 +135,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsPort: integer('METRICS_PORT', 9464),
     trustProxy: proxyHops(settings.TRUST_PROXY),
     jobBoardLabel: text('JOB_BOARD_LABEL', 'hh'),
+    feedUrl: (settings.FEED_URL as string | undefined) ?? null,
+    feedQueue: text('FEED_QUEUE', 'integration.platform-events'),
+    feedPrefetch: integer('FEED_PREFETCH', 32),
+    feedTombstoneDays: integer('FEED_TOMBSTONE_DAYS', 7),
+    feedMaxAttempts: integer('FEED_MAX_ATTEMPTS', 10),
+    feedRetryDelaysMs: parseDelayList(text('FEED_RETRY_DELAYS_MS', '1000,5000,30000,120000,600000')) as number[],
+    feedMetricsPort: integer('METRICS_PORT', FEED_DEFAULT_METRICS_PORT),
   };
 }
 

@@ -29,7 +29,9 @@ describe('loadConfig: every variable, validated as a whole', () => {
         port: 8080, host: '127.0.0.1', store: 'postgres', databaseUrl: null, keysDatabaseUrl: null, dbPoolMax: 10,
         dataDir: path.resolve('./var'), region: 'kz', publicBaseUrl: 'http://127.0.0.1:8080/api', rateLimitPoints: 600,
         rateLimitWindowS: 60, rateLimitStore: 'memory', redisUrl: 'redis://127.0.0.1:6379', keyCacheTtlMs: 5000,
-        logLevel: 'info', metrics: false, trustProxy: 0, jobBoardLabel: 'hh',
+        logLevel: 'info', metrics: false, trustProxy: 0, jobBoardLabel: 'hh', feedUrl: null,
+        feedQueue: 'integration.platform-events', feedPrefetch: 32, feedTombstoneDays: 7, feedMaxAttempts: 10,
+        feedRetryDelaysMs: [1000, 5000, 30000, 120000, 600000], metricsPort: 9464, feedMetricsPort: 9465,
       });
     }
   });
@@ -40,14 +42,18 @@ describe('loadConfig: every variable, validated as a whole', () => {
       KEYS_DATABASE_URL: 'postgres://app:pw@registry.internal/keys', DATA_DIR: '/srv/api', REGION: 'uz',
       PUBLIC_BASE_URL: 'https://uz.example.com/api/', RATE_LIMIT_POINTS: '100', RATE_LIMIT_WINDOW_S: '10',
       RATE_LIMIT_STORE: 'redis', REDIS_URL: 'rediss://:pw@cache.internal:6380/2', KEY_CACHE_TTL_MS: '0', LOG_LEVEL: 'warn',
-      METRICS: 'on', TRUST_PROXY: 'on', JOB_BOARD_LABEL: 'hh.kz',
+      METRICS: 'on', TRUST_PROXY: 'on', JOB_BOARD_LABEL: 'hh.kz', FEED_URL: 'amqps://feed:pw@mq.internal:5671/platform',
+      FEED_QUEUE: 'kz.platform-events_2', FEED_PREFETCH: '100', FEED_TOMBSTONE_DAYS: '30', FEED_MAX_ATTEMPTS: '3',
+      FEED_RETRY_DELAYS_MS: ' 50, 100,2000 ', METRICS_PORT: '9999',
     });
     expect(config).to.deep.include({
       port: 9000, host: '0.0.0.0', store: 'memory', databaseUrl: 'postgresql://app:pw@db.internal:5432/kz',
       keysDatabaseUrl: 'postgres://app:pw@registry.internal/keys', dataDir: '/srv/api', region: 'uz',
       publicBaseUrl: 'https://uz.example.com/api', rateLimitPoints: 100, rateLimitWindowS: 10, rateLimitStore: 'redis',
       redisUrl: 'rediss://:pw@cache.internal:6380/2', keyCacheTtlMs: 0, logLevel: 'warn', metrics: true, trustProxy: 1,
-      jobBoardLabel: 'hh.kz',
+      jobBoardLabel: 'hh.kz', feedUrl: 'amqps://feed:pw@mq.internal:5671/platform', feedQueue: 'kz.platform-events_2',
+      feedPrefetch: 100, feedTombstoneDays: 30, feedMaxAttempts: 3, feedRetryDelaysMs: [50, 100, 2000],
+      metricsPort: 9999, feedMetricsPort: 9999,
     });
   });
 
@@ -65,6 +71,9 @@ describe('loadConfig: every variable, validated as a whole', () => {
     ['RATE_LIMIT_POINTS', 'must be a whole number from 1 to 1000000000'],
     ['RATE_LIMIT_WINDOW_S', 'must be a whole number from 1 to 86400'],
     ['KEY_CACHE_TTL_MS', 'must be a whole number from 0 to 5000'],
+    ['FEED_PREFETCH', 'must be a whole number from 1 to 1000'],
+    ['FEED_TOMBSTONE_DAYS', 'must be a whole number from 1 to 3650'],
+    ['FEED_MAX_ATTEMPTS', 'must be a whole number from 1 to 1000'],
   ];
   for (const [name, rule] of wholeNumbers) {
     it(`refuses ${name} that is not a whole number in range, naming it and echoing the value`, () => {
@@ -129,6 +138,38 @@ describe('loadConfig: every variable, validated as a whole', () => {
       expect(problem).to.match(/^PUBLIC_BASE_URL must be/);
       expect(problem).not.to.contain(PASSWORD);
     }
+  });
+
+  it('refuses a FEED_URL that is not an amqp:// or amqps:// URL, without its password', () => {
+    expect(onlyProblemOf({ FEED_URL: 'localhost:5672' })).to.equal(
+      'FEED_URL must be an amqp:// or amqps:// URL with a host, such as amqp://user:password@127.0.0.1:5672; got "localhost:5672".',
+    );
+    for (const bad of [`http://feed:${PASSWORD}@mq:5672`, `amqp://feed:${PASSWORD}@mq:99999/`, 'amqp://']) {
+      const problem = onlyProblemOf({ FEED_URL: bad });
+      expect(problem).to.match(/^FEED_URL must be/);
+      expect(problem).not.to.contain(PASSWORD);
+    }
+  });
+
+  it('refuses a FEED_QUEUE that could not name the queue and its .dead and .retry.<ms> companions', () => {
+    for (const bad of ['amq.feed', 'with space', '.hidden', 'a/b', 'q'.repeat(201)]) {
+      expect(onlyProblemOf({ FEED_QUEUE: bad })).to.match(/^FEED_QUEUE must be 1 to 200 letters, digits, dots, dashes or underscores/);
+    }
+    expect(loadConfig({ FEED_QUEUE: 'q'.repeat(200) }).feedQueue).to.have.length(200);
+  });
+
+  it('reads FEED_RETRY_DELAYS_MS as ascending milliseconds, and refuses anything else naming it', () => {
+    expect(loadConfig({ FEED_RETRY_DELAYS_MS: '250' }).feedRetryDelaysMs).to.deep.equal([250]);
+    for (const bad of [',', '1000,', '5000,1000', '100,100', '0,100', '1.5', '-1', 'x', '86400001', Array.from({ length: 21 }, (_, i) => i + 1).join(',')]) {
+      expect(onlyProblemOf({ FEED_RETRY_DELAYS_MS: bad })).to.equal(
+        `FEED_RETRY_DELAYS_MS must be 1 to 20 whole numbers of milliseconds from 1 to 86400000, separated by commas, each greater than the one before, such as 1000,5000,30000; got "${bad}".`,
+      );
+    }
+  });
+
+  it('gives the feed process METRICS_PORT when it is set, else 9465, so that it runs beside the API (9464)', () => {
+    expect(loadConfig({ METRICS_PORT: '0' })).to.deep.include({ metricsPort: 0, feedMetricsPort: 0 });
+    expect(loadConfig({})).to.deep.include({ metricsPort: 9464, feedMetricsPort: 9465 });
   });
 
   it('refuses RATE_LIMIT_STORE=postgres with STORE=memory and no DATABASE_URL, naming both', () => {
