@@ -8,8 +8,19 @@ import { isEmailAddress } from './email-address.js';
 /** The shape of a date YYYY-MM-DD; isCalendarDate also wants the day to exist. Published as birthDate's pattern. */
 export const CALENDAR_DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
 const DATE = new RegExp(CALENDAR_DATE_PATTERN);
-const SHORT = 300;
-const LONG = 5_000;
+
+/** Bounds of the fields the specification leaves open (ours), named so that every schema can take them. */
+export const GENDER_MAX_LENGTH = 60;
+export const CITIZENSHIP_MAX_ITEMS = 20;
+export const CITIZENSHIP_MAX_LENGTH = 120;
+export const RESUME_SHORT_TEXT_MAX_LENGTH = 300;
+export const RESUME_LONG_TEXT_MAX_LENGTH = 5_000;
+export const RESUME_LANGUAGES_MAX_ITEMS = 50;
+export const RESUME_CERTIFICATES_MAX_ITEMS = 100;
+export const RESUME_PORTFOLIO_MAX_ITEMS = 100;
+export const PREFERRED_WORK_FORMAT_MAX_ITEMS = 20;
+const SHORT = RESUME_SHORT_TEXT_MAX_LENGTH;
+const LONG = RESUME_LONG_TEXT_MAX_LENGTH;
 
 /** A calendar date written YYYY-MM-DD that exists. */
 export function isCalendarDate(value: string): boolean {
@@ -34,8 +45,8 @@ export function checkPerson(problems: ProblemCollector, pointer: string, person:
   checkText(problems, `${pointer}/phone`, person.phone, { max: L.PHONE_MAX_LENGTH });
   checkText(problems, `${pointer}/location`, person.location, { max: L.LOCATION_MAX_LENGTH });
   if (person.birthDate !== null && !isCalendarDate(person.birthDate)) problems.add(`${pointer}/birthDate`, 'must be a date, YYYY-MM-DD');
-  checkText(problems, `${pointer}/gender`, person.gender, { max: 60 });
-  checkList(problems, `${pointer}/citizenship`, person.citizenship, { maxItems: 20, maxLength: 120 });
+  checkText(problems, `${pointer}/gender`, person.gender, { max: GENDER_MAX_LENGTH });
+  checkList(problems, `${pointer}/citizenship`, person.citizenship, { maxItems: CITIZENSHIP_MAX_ITEMS, maxLength: CITIZENSHIP_MAX_LENGTH });
 }
 
 export function checkReferral(problems: ProblemCollector, pointer: string, referral: Referral | null): void {
@@ -70,15 +81,15 @@ export function checkResume(problems: ProblemCollector, pointer: string, resume:
   checkItems(problems, `${pointer}/additionalEducation`, resume.additionalEducation, L.EDUCATION_MAX_ITEMS, {
     institution: SHORT, course: SHORT, result: SHORT, period: L.PERIOD_MAX_LENGTH,
   });
-  checkItems(problems, `${pointer}/languages`, resume.languages, 50, { name: SHORT, level: SHORT });
-  checkItems(problems, `${pointer}/certificates`, resume.certificates, 100, { title: SHORT, date: L.PERIOD_MAX_LENGTH, url: LONG });
-  checkItems(problems, `${pointer}/portfolio`, resume.portfolio, 100, { url: LONG, description: LONG });
+  checkItems(problems, `${pointer}/languages`, resume.languages, RESUME_LANGUAGES_MAX_ITEMS, { name: SHORT, level: SHORT });
+  checkItems(problems, `${pointer}/certificates`, resume.certificates, RESUME_CERTIFICATES_MAX_ITEMS, { title: SHORT, date: L.PERIOD_MAX_LENGTH, url: LONG });
+  checkItems(problems, `${pointer}/portfolio`, resume.portfolio, RESUME_PORTFOLIO_MAX_ITEMS, { url: LONG, description: LONG });
   const salary = resume.expectedSalary;
   if (salary !== null && !(Number.isInteger(salary) && salary >= L.EXPECTED_SALARY_MIN && salary <= L.EXPECTED_SALARY_MAX)) {
     problems.add(`${pointer}/expectedSalary`, `must be an integer from ${L.EXPECTED_SALARY_MIN} to ${L.EXPECTED_SALARY_MAX}`);
   }
   checkText(problems, `${pointer}/expectedSalaryCurrency`, resume.expectedSalaryCurrency, { max: L.EXPECTED_SALARY_CURRENCY_MAX_LENGTH });
-  checkList(problems, `${pointer}/preferredWorkFormat`, resume.preferredWorkFormat, { maxItems: 20, maxLength: SHORT });
+  checkList(problems, `${pointer}/preferredWorkFormat`, resume.preferredWorkFormat, { maxItems: PREFERRED_WORK_FORMAT_MAX_ITEMS, maxLength: SHORT });
   checkText(problems, `${pointer}/preferredEmployment`, resume.preferredEmployment, { max: SHORT });
   checkText(problems, `${pointer}/relocation`, resume.relocation, { max: SHORT });
   checkText(problems, `${pointer}/sourceUrl`, resume.sourceUrl, { max: LONG });
