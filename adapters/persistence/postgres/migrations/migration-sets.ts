@@ -1,6 +1,7 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20251122000000BusinessTables } from './business/Migration20251122000000BusinessTables.js';
 import { Migration20261124000000TransferOncePerVacancy } from './business/Migration20261124000000TransferOncePerVacancy.js';
+import { Migration20261125000000FeedLedger } from './business/Migration20261125000000FeedLedger.js';
 import { Migration20251122000000RegistryTables } from './registry/Migration20251122000000RegistryTables.js';
 
 /**
@@ -25,5 +26,6 @@ export const BUSINESS_MIGRATIONS: MigrationSet = {
   migrations: [
     { name: 'Migration20251122000000BusinessTables', class: Migration20251122000000BusinessTables },
     { name: 'Migration20261124000000TransferOncePerVacancy', class: Migration20261124000000TransferOncePerVacancy },
+    { name: 'Migration20261125000000FeedLedger', class: Migration20261125000000FeedLedger },
   ],
 };
