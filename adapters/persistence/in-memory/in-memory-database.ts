@@ -5,6 +5,22 @@ import type { CompanySnapshot } from '../../../domain/company/company.js';
 import type { ServiceKeySnapshot } from '../../../domain/service-key/service-key.js';
 import type { VacancySnapshot } from '../../../domain/vacancy/vacancy.js';
 
+/** An applied event of the platform feed (the FeedLedger port). */
+export interface FeedAppliedEventRow {
+  readonly companyId: string;
+  readonly source: string;
+  readonly eventId: string;
+  readonly appliedAt: Date;
+  /** The transaction that claimed it, while that one is open: a second claimer waits for its end, as on PostgreSQL. */
+  readonly claimedBy: InMemoryTransaction | undefined;
+}
+
+/** The versions the feed recorded for one entity: its aspects, and its tombstone while it lasts. */
+export interface FeedEntityVersionsRow {
+  readonly aspects: ReadonlyMap<string, { readonly version: number; readonly recordedAt: Date }>;
+  readonly tombstone: { readonly version: number; readonly recordedAt: Date } | null;
+}
+
 type Undo = () => void;
 
 /** A table: rows by primary key. Writes inside a transaction record how to undo them. */
@@ -38,6 +54,10 @@ export class InMemoryTable<Row> {
   values(): IterableIterator<Row> {
     return this.rows.values();
   }
+
+  entries(): IterableIterator<[string, Row]> {
+    return this.rows.entries();
+  }
 }
 
 /** Composite keys for rows scoped by company. */
@@ -45,28 +65,50 @@ export function rowKey(companyId: string, id: string): string {
   return `${companyId}\u0000${id}`;
 }
 
+/** A transaction in progress: the undo journal of its writes, and when it ends (committed or undone). */
+export class InMemoryTransaction {
+  readonly journal: Undo[] = [];
+  open = true;
+  private finish: () => void = () => {};
+  readonly ended = new Promise<void>((resolve) => (this.finish = resolve));
+
+  end(): void {
+    this.open = false;
+    this.finish();
+  }
+}
+
 /**
  * The in-memory stand-in for the databases: one object the in-memory repositories share, as PostgreSQL
  * tables share a server. Rows are stored as snapshots and copied in and out by the repositories.
  */
 export class InMemoryDatabase {
-  private readonly transactions = new AsyncLocalStorage<Undo[]>();
-  private readonly currentJournal = () => this.transactions.getStore();
+  private readonly transactions = new AsyncLocalStorage<InMemoryTransaction>();
+  private readonly currentJournal = () => this.transactions.getStore()?.journal;
 
   readonly companies = new InMemoryTable<CompanySnapshot>(this.currentJournal);
   readonly serviceKeys = new InMemoryTable<ServiceKeySnapshot>(this.currentJournal);
   readonly vacancies = new InMemoryTable<VacancySnapshot>(this.currentJournal);
   readonly boards = new InMemoryTable<BoardSnapshot>(this.currentJournal);
   readonly candidates = new InMemoryTable<CandidateCardSnapshot>(this.currentJournal);
+  readonly feedAppliedEvents = new InMemoryTable<FeedAppliedEventRow>(this.currentJournal);
+  readonly feedEntityVersions = new InMemoryTable<FeedEntityVersionsRow>(this.currentJournal);
+
+  /** The transaction the caller runs in, if any. */
+  currentTransaction(): InMemoryTransaction | undefined {
+    return this.transactions.getStore();
+  }
 
   /** Runs work so that, if it throws, every write it made is undone: all or nothing, like a transaction. */
   async transaction<T>(work: () => Promise<T>): Promise<T> {
-    const journal: Undo[] = [];
+    const transaction = new InMemoryTransaction();
     try {
-      return await this.transactions.run(journal, work);
+      return await this.transactions.run(transaction, work);
     } catch (error) {
-      for (const undo of journal.reverse()) undo();
+      for (const undo of transaction.journal.reverse()) undo();
       throw error;
+    } finally {
+      transaction.end();
     }
   }
 }

@@ -1,0 +1,92 @@
+import type { FeedEntityRef, FeedEntityVersions, FeedLedger } from '../../../application/ports/feed-ledger.port.js';
+import type { FeedEntityVersionsRow, InMemoryDatabase } from './in-memory-database.js';
+
+type Recorded = { readonly version: number; readonly recordedAt: Date };
+
+/** Refused as an aspect's name, as by the PostgreSQL adapter, whose tombstone is a row of this aspect. */
+const RESERVED_ASPECT = '#deleted';
+
+function eventKey(companyId: string, source: string, eventId: string): string {
+  return `${companyId}\u0000${source}\u0000${eventId}`;
+}
+
+function entityKey(entity: FeedEntityRef): string {
+  return `${entity.companyId}\u0000${entity.kind}\u0000${entity.id}`;
+}
+
+/**
+ * The feed's ledger in the in-memory database, in its tables, so that a unit of work that fails undoes its
+ * claims and versions with its other writes. As on PostgreSQL, a claim of an event that another open
+ * transaction claimed waits for that one to end: false if it committed, a claim of its own if it was undone.
+ */
+export class InMemoryFeedLedger implements FeedLedger {
+  constructor(private readonly db: InMemoryDatabase) {}
+
+  async claimEvent(source: string, eventId: string, companyId: string, now: Date): Promise<boolean> {
+    const key = eventKey(companyId, source, eventId);
+    const mine = this.db.currentTransaction();
+    for (;;) {
+      const row = this.db.feedAppliedEvents.get(key);
+      if (row === undefined) {
+        this.db.feedAppliedEvents.set(key, { companyId, source, eventId, appliedAt: new Date(now.getTime()), claimedBy: mine });
+        return true;
+      }
+      const claimer = row.claimedBy;
+      if (claimer === undefined || !claimer.open || claimer === mine) return false;
+      await claimer.ended;
+    }
+  }
+
+  async versionsOf(entity: FeedEntityRef): Promise<FeedEntityVersions> {
+    const row = this.db.feedEntityVersions.get(entityKey(entity));
+    const aspects = new Map<string, number>();
+    for (const [aspect, { version }] of row?.aspects ?? []) aspects.set(aspect, version);
+    return { aspects, deletedAt: row?.tombstone?.version ?? null };
+  }
+
+  async recordVersions(entity: FeedEntityRef, aspects: readonly string[], version: number, now: Date): Promise<void> {
+    requireVersion(version);
+    if (aspects.includes(RESERVED_ASPECT)) throw new Error(`The aspect name ${RESERVED_ASPECT} is reserved for tombstones.`);
+    const key = entityKey(entity);
+    const stored = this.db.feedEntityVersions.get(key);
+    const next = new Map<string, Recorded>(stored?.aspects ?? []);
+    for (const aspect of aspects) {
+      next.set(aspect, { version: Math.max(next.get(aspect)?.version ?? version, version), recordedAt: new Date(now.getTime()) });
+    }
+    this.write(key, { aspects: next, tombstone: null });
+  }
+
+  async recordDeletion(entity: FeedEntityRef, version: number, now: Date): Promise<void> {
+    requireVersion(version);
+    const key = entityKey(entity);
+    const earlier = this.db.feedEntityVersions.get(key)?.tombstone?.version ?? version;
+    this.write(key, { aspects: new Map(), tombstone: { version: Math.max(earlier, version), recordedAt: new Date(now.getTime()) } });
+  }
+
+  async purge(before: Date): Promise<{ readonly events: number; readonly tombstones: number }> {
+    const cut = before.getTime();
+    let events = 0;
+    for (const row of [...this.db.feedAppliedEvents.values()]) {
+      // A claim not committed yet is not seen by PostgreSQL's purge either.
+      if (row.claimedBy?.open === true) continue;
+      if (row.appliedAt.getTime() < cut && this.db.feedAppliedEvents.delete(eventKey(row.companyId, row.source, row.eventId))) events++;
+    }
+    let tombstones = 0;
+    for (const [key, row] of [...this.db.feedEntityVersions.entries()]) {
+      if (row.tombstone === null || row.tombstone.recordedAt.getTime() >= cut) continue;
+      this.write(key, { aspects: row.aspects, tombstone: null });
+      tombstones++;
+    }
+    return { events, tombstones };
+  }
+
+  /** Stores the entity's row, or removes it when nothing is left in it (no row, as on PostgreSQL). */
+  private write(key: string, row: FeedEntityVersionsRow): void {
+    if (row.aspects.size === 0 && row.tombstone === null) this.db.feedEntityVersions.delete(key);
+    else this.db.feedEntityVersions.set(key, row);
+  }
+}
+
+function requireVersion(version: number): void {
+  if (!Number.isSafeInteger(version)) throw new RangeError(`An entity version must be a safe integer, not ${version}.`);
+}
