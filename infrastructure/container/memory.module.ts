@@ -3,6 +3,7 @@ import { BOARD_REPOSITORY } from '../../application/ports/board-repository.port.
 import { CANDIDATE_REPOSITORY } from '../../application/ports/candidate-repository.port.js';
 import { CLOCK } from '../../application/ports/clock.port.js';
 import { COMPANY_REPOSITORY } from '../../application/ports/company-repository.port.js';
+import { FEED_LEDGER } from '../../application/ports/feed-ledger.port.js';
 import { SERVICE_KEY_REPOSITORY } from '../../application/ports/service-key-repository.port.js';
 import { UNIT_OF_WORK } from '../../application/ports/unit-of-work.port.js';
 import { VACANCY_REPOSITORY } from '../../application/ports/vacancy-repository.port.js';
@@ -10,6 +11,7 @@ import { InMemoryBoardRepository } from '../../adapters/persistence/in-memory/in
 import { InMemoryCandidateRepository } from '../../adapters/persistence/in-memory/in-memory-candidate.repository.js';
 import { InMemoryCompanyRepository } from '../../adapters/persistence/in-memory/in-memory-company.repository.js';
 import { InMemoryDatabase } from '../../adapters/persistence/in-memory/in-memory-database.js';
+import { InMemoryFeedLedger } from '../../adapters/persistence/in-memory/in-memory-feed-ledger.js';
 import { InMemoryServiceKeyRepository } from '../../adapters/persistence/in-memory/in-memory-service-key.repository.js';
 import { InMemoryUnitOfWork } from '../../adapters/persistence/in-memory/in-memory-unit-of-work.js';
 import { InMemoryVacancyRepository } from '../../adapters/persistence/in-memory/in-memory-vacancy.repository.js';
@@ -25,5 +27,6 @@ export const memoryModule = new ContainerModule(({ bind }) => {
   bindPort(bind, BOARD_REPOSITORY).toDynamicValue((ctx) => new InMemoryBoardRepository(resolve(ctx, IN_MEMORY_DATABASE)));
   bindPort(bind, CANDIDATE_REPOSITORY).toDynamicValue((ctx) => new InMemoryCandidateRepository(resolve(ctx, IN_MEMORY_DATABASE)));
   bindPort(bind, UNIT_OF_WORK).toDynamicValue((ctx) => new InMemoryUnitOfWork(resolve(ctx, IN_MEMORY_DATABASE), resolve(ctx, CLOCK)));
+  bindPort(bind, FEED_LEDGER).toDynamicValue((ctx) => new InMemoryFeedLedger(resolve(ctx, IN_MEMORY_DATABASE)));
   bindPort(bind, READINESS).toConstantValue(async () => true);
 });

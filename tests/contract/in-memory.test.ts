@@ -2,11 +2,13 @@ import { InMemoryBoardRepository } from '../../adapters/persistence/in-memory/in
 import { InMemoryCandidateRepository } from '../../adapters/persistence/in-memory/in-memory-candidate.repository.js';
 import { InMemoryCompanyRepository } from '../../adapters/persistence/in-memory/in-memory-company.repository.js';
 import { InMemoryDatabase } from '../../adapters/persistence/in-memory/in-memory-database.js';
+import { InMemoryFeedLedger } from '../../adapters/persistence/in-memory/in-memory-feed-ledger.js';
 import { InMemoryServiceKeyRepository } from '../../adapters/persistence/in-memory/in-memory-service-key.repository.js';
 import { InMemoryUnitOfWork } from '../../adapters/persistence/in-memory/in-memory-unit-of-work.js';
 import { InMemoryVacancyRepository } from '../../adapters/persistence/in-memory/in-memory-vacancy.repository.js';
 import { SystemClock } from '../../adapters/system/system-clock.js';
 import { candidateRepositoryContract } from './candidate-repository.contract.js';
+import { feedLedgerContract } from './feed-ledger.contract.js';
 import type { AdapterFactory } from './persistence-adapters.js';
 import { registryContract } from './registry.contract.js';
 import { unitOfWorkContract } from './unit-of-work.contract.js';
@@ -23,6 +25,7 @@ const inMemory: AdapterFactory = {
       boards: new InMemoryBoardRepository(db),
       candidates: new InMemoryCandidateRepository(db),
       unitOfWork: new InMemoryUnitOfWork(db, new SystemClock()),
+      feedLedger: new InMemoryFeedLedger(db),
     };
   },
   async release() {},
@@ -33,4 +36,5 @@ describe('persistence contract on the in-memory adapters', () => {
   vacancyRepositoryContract(inMemory);
   candidateRepositoryContract(inMemory);
   unitOfWorkContract(inMemory);
+  feedLedgerContract(inMemory);
 });

@@ -1,6 +1,7 @@
 import type { BoardRepository } from '../../application/ports/board-repository.port.js';
 import type { CandidateRepository } from '../../application/ports/candidate-repository.port.js';
 import type { CompanyRepository } from '../../application/ports/company-repository.port.js';
+import type { FeedLedger } from '../../application/ports/feed-ledger.port.js';
 import type { ServiceKeyRepository } from '../../application/ports/service-key-repository.port.js';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.port.js';
 import type { VacancyRepository } from '../../application/ports/vacancy-repository.port.js';
@@ -13,6 +14,7 @@ export interface PersistenceAdapters {
   readonly boards: BoardRepository;
   readonly candidates: CandidateRepository;
   readonly unitOfWork: UnitOfWork;
+  readonly feedLedger: FeedLedger;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { postgresAdapterFactory, usePostgresTestDatabase } from '../support/postgres-test-database.js';
 import { candidateRepositoryContract } from './candidate-repository.contract.js';
+import { feedLedgerContract } from './feed-ledger.contract.js';
 import { registryContract } from './registry.contract.js';
 import { unitOfWorkContract } from './unit-of-work.contract.js';
 import { vacancyRepositoryContract } from './vacancy-repository.contract.js';
@@ -11,6 +12,7 @@ describe('persistence contract on the PostgreSQL adapters', () => {
   vacancyRepositoryContract(postgres);
   candidateRepositoryContract(postgres);
   unitOfWorkContract(postgres);
+  feedLedgerContract(postgres);
 });
 
 describe('persistence contract on the PostgreSQL adapters with the key registry in its own database', () => {

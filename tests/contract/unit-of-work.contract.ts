@@ -140,6 +140,38 @@ export function unitOfWorkContract(factory: AdapterFactory): void {
       expect(events).to.deep.equal(['gate opened', 'write done', 'append']);
     });
 
+    it('joins a unit of work started inside another of the company: same clock, no wait for its own lock, undone with it', async () => {
+      const companyId = nextId('co');
+      const lost = aVacancy({ companyId });
+      const nows: number[] = [];
+      const failure = adapters().unitOfWork.run(companyId, 'write', async ({ now }) => {
+        nows.push(now.getTime());
+        await adapters().unitOfWork.run(companyId, 'write', async (inner) => {
+          nows.push(inner.now.getTime());
+          await adapters().vacancies.insert(lost);
+        });
+        expect(await adapters().vacancies.findById(companyId, lost.id), 'seen by the outer work').to.not.equal(null);
+        throw new Error('boom');
+      });
+      await failure.then(
+        () => expect.fail('the work should have failed'),
+        (error: Error) => expect(error.message).to.equal('boom'),
+      );
+      expect(nows).to.have.length(2);
+      expect(nows[1]).to.equal(nows[0]);
+      expect(await adapters().vacancies.findById(companyId, lost.id)).to.equal(null);
+    });
+
+    it('refuses a write inside an append, and a unit of work of another company inside one', async () => {
+      const companyId = nextId('co');
+      const refusals = await adapters().unitOfWork.run(companyId, 'append', async () => {
+        const inWrite = await adapters().unitOfWork.run(companyId, 'write', async () => 'ran').catch((error: Error) => error.message);
+        const inOther = await adapters().unitOfWork.run(nextId('co'), 'append', async () => 'ran').catch((error: Error) => error.message);
+        return [inWrite, inOther];
+      });
+      expect(refusals).to.deep.equal(['A write unit of work cannot run inside an append one.', 'A unit of work cannot run inside one of another company.']);
+    });
+
     it('undoes the writes of an append that throws', async () => {
       const companyId = nextId('co');
       const lost = aVacancy({ companyId });

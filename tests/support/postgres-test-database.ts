@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { MikroOrmFeedLedger } from '../../adapters/persistence/postgres/mikro-orm-feed-ledger.js';
 import type { MikroOrmUnitOfWorkOptions } from '../../adapters/persistence/postgres/mikro-orm-unit-of-work.js';
 import { mikroOrmPersistence } from '../../adapters/persistence/postgres/mikro-orm-persistence.js';
 import { migrateDatabases } from '../../infrastructure/database/migrate-databases.js';
@@ -62,7 +63,7 @@ export async function createPostgresTestDatabase(options: { separateRegistry?: b
     businessUrl,
     registryUrl,
     databases,
-    adapters: (unitOfWork) => mikroOrmPersistence(databases, unitOfWork),
+    adapters: (unitOfWork) => ({ ...mikroOrmPersistence(databases, unitOfWork), feedLedger: new MikroOrmFeedLedger(databases.business) }),
     async drop() {
       await databases.close();
       await dropDatabase(business);

@@ -1,0 +1,211 @@
+import { expect } from 'chai';
+import type { FeedEntityRef, FeedEntityVersions } from '../../application/ports/feed-ledger.port.js';
+import { nextId, T0 } from '../support/builders.js';
+import { rejectionOf } from '../support/catching.js';
+import { withAdapters, type AdapterFactory } from './persistence-adapters.js';
+
+const DAY_MS = 86_400_000;
+const SOURCE = 'urn:platform:test';
+
+/** A promise the test resolves by hand, to hold a transaction open. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Versions as plain data, for deep comparisons. */
+function plain(versions: FeedEntityVersions): { aspects: Record<string, number>; deletedAt: number | null } {
+  return { aspects: Object.fromEntries(versions.aspects), deletedAt: versions.deletedAt };
+}
+
+export function feedLedgerContract(factory: AdapterFactory): void {
+  describe(`FeedLedger (${factory.name})`, () => {
+    const adapters = withAdapters(factory);
+    const ledger = () => adapters().feedLedger;
+    const card = (companyId = nextId('co')): FeedEntityRef => ({ companyId, kind: 'candidate', id: nextId('card') });
+
+    describe('claimEvent', () => {
+      it('claims an event id once: the first claim is true, every later one false', async () => {
+        const companyId = nextId('co');
+        const eventId = nextId('ev');
+        expect(await ledger().claimEvent(SOURCE, eventId, companyId, T0)).to.equal(true);
+        expect(await ledger().claimEvent(SOURCE, eventId, companyId, T0)).to.equal(false);
+        expect(await ledger().claimEvent(SOURCE, eventId, companyId, new Date(T0.getTime() + 1000))).to.equal(false);
+      });
+
+      it('tells events apart by source, id and company', async () => {
+        const companyId = nextId('co');
+        const eventId = nextId('ev');
+        expect(await ledger().claimEvent(SOURCE, eventId, companyId, T0)).to.equal(true);
+        expect(await ledger().claimEvent('urn:platform:other', eventId, companyId, T0)).to.equal(true);
+        expect(await ledger().claimEvent(SOURCE, nextId('ev'), companyId, T0)).to.equal(true);
+        expect(await ledger().claimEvent(SOURCE, eventId, nextId('co'), T0)).to.equal(true);
+      });
+
+      it('forgets a claim made inside a unit of work that throws, so the event can be claimed again', async () => {
+        const companyId = nextId('co');
+        const eventId = nextId('ev');
+        const failure = adapters().unitOfWork.run(companyId, 'write', async () => {
+          expect(await ledger().claimEvent(SOURCE, eventId, companyId, T0)).to.equal(true);
+          expect(await ledger().claimEvent(SOURCE, eventId, companyId, T0), 'seen inside its own transaction').to.equal(false);
+          throw new Error('boom');
+        });
+        expect(((await rejectionOf(failure)) as Error).message).to.equal('boom');
+        expect(await ledger().claimEvent(SOURCE, eventId, companyId, T0)).to.equal(true);
+      });
+
+      it('keeps a claim made inside a unit of work that commits', async () => {
+        const companyId = nextId('co');
+        const eventId = nextId('ev');
+        await adapters().unitOfWork.run(companyId, 'write', async () => ledger().claimEvent(SOURCE, eventId, companyId, T0));
+        expect(await ledger().claimEvent(SOURCE, eventId, companyId, T0)).to.equal(false);
+      });
+
+      it('grants exactly one of two concurrent claims of one event', async () => {
+        const companyId = nextId('co');
+        const eventId = nextId('ev');
+        const claim = () => adapters().unitOfWork.run(companyId, 'append', async () => ledger().claimEvent(SOURCE, eventId, companyId, T0));
+        const answers = await Promise.all([claim(), claim()]);
+        expect(answers.sort()).to.deep.equal([false, true]);
+      });
+
+      for (const ending of ['commits', 'rolls back'] as const) {
+        it(`makes a concurrent claim wait for the transaction that claimed first, which ${ending}`, async () => {
+          const companyId = nextId('co');
+          const eventId = nextId('ev');
+          const claimed = gate();
+          const hold = gate();
+          const events: string[] = [];
+          const first = adapters().unitOfWork.run(companyId, 'append', async () => {
+            events.push(`first: ${await ledger().claimEvent(SOURCE, eventId, companyId, T0)}`);
+            claimed.open();
+            await hold.opened;
+            events.push('first ends');
+            if (ending === 'rolls back') throw new Error('boom');
+          });
+          const firstSettled = first.catch((error: Error) => error.message);
+          await claimed.opened;
+          const second = adapters().unitOfWork.run(companyId, 'append', async () => {
+            const answer = await ledger().claimEvent(SOURCE, eventId, companyId, T0);
+            events.push(`second: ${answer}`);
+            return answer;
+          });
+          await sleep(150);
+          events.push('gate opened');
+          hold.open();
+          expect(await firstSettled).to.equal(ending === 'commits' ? undefined : 'boom');
+          expect(await second).to.equal(ending === 'rolls back');
+          expect(events).to.deep.equal(['first: true', 'gate opened', 'first ends', `second: ${ending === 'rolls back'}`]);
+        });
+      }
+    });
+
+    describe('versions', () => {
+      it('has no aspects and no deletion for an entity the feed never touched', async () => {
+        expect(plain(await ledger().versionsOf(card()))).to.deep.equal({ aspects: {}, deletedAt: null });
+      });
+
+      it('keeps a version per aspect, never lowering one', async () => {
+        const entity = card();
+        await ledger().recordVersions(entity, ['card', 'stage', 'resume'], 1, T0);
+        await ledger().recordVersions(entity, ['stage'], 5, T0);
+        await ledger().recordVersions(entity, ['resume'], 3, T0);
+        await ledger().recordVersions(entity, ['stage', 'resume'], 4, T0);
+        expect(plain(await ledger().versionsOf(entity))).to.deep.equal({ aspects: { card: 1, stage: 5, resume: 4 }, deletedAt: null });
+      });
+
+      it('keeps the versions of each entity apart: by company, kind and id', async () => {
+        const entity = card();
+        await ledger().recordVersions(entity, ['card'], 2, T0);
+        await ledger().recordVersions({ ...entity, kind: 'vacancy' }, ['vacancy'], 7, T0);
+        expect(plain(await ledger().versionsOf(entity))).to.deep.equal({ aspects: { card: 2 }, deletedAt: null });
+        expect(plain(await ledger().versionsOf({ ...entity, kind: 'vacancy' }))).to.deep.equal({ aspects: { vacancy: 7 }, deletedAt: null });
+        expect(plain(await ledger().versionsOf({ ...entity, companyId: nextId('co') }))).to.deep.equal({ aspects: {}, deletedAt: null });
+        expect(plain(await ledger().versionsOf({ ...entity, id: nextId('card') }))).to.deep.equal({ aspects: {}, deletedAt: null });
+      });
+
+      it('holds versions up to Number.MAX_SAFE_INTEGER exactly', async () => {
+        const entity = card();
+        await ledger().recordVersions(entity, ['card'], Number.MAX_SAFE_INTEGER, T0);
+        await ledger().recordVersions(entity, ['stage'], Number.MAX_SAFE_INTEGER - 1, T0);
+        expect(plain(await ledger().versionsOf(entity)).aspects).to.deep.equal({ card: Number.MAX_SAFE_INTEGER, stage: Number.MAX_SAFE_INTEGER - 1 });
+      });
+
+      it('refuses a version that is no safe integer, recording nothing', async () => {
+        const entity = card();
+        expect(await rejectionOf(ledger().recordVersions(entity, ['card'], 1.5, T0))).to.be.instanceOf(RangeError);
+        expect(await rejectionOf(ledger().recordDeletion(entity, 2 ** 53, T0))).to.be.instanceOf(RangeError);
+        expect(plain(await ledger().versionsOf(entity))).to.deep.equal({ aspects: {}, deletedAt: null });
+      });
+
+      it('forgets the aspects of a deleted entity and keeps a tombstone with the deletion\'s version', async () => {
+        const entity = card();
+        await ledger().recordVersions(entity, ['card', 'stage'], 3, T0);
+        await ledger().recordVersions(entity, ['resume'], 9, T0);
+        await ledger().recordDeletion(entity, 6, T0);
+        expect(plain(await ledger().versionsOf(entity))).to.deep.equal({ aspects: {}, deletedAt: 6 });
+      });
+
+      it('keeps the later of two deletions\' versions', async () => {
+        const entity = card();
+        await ledger().recordDeletion(entity, 8, T0);
+        await ledger().recordDeletion(entity, 4, T0);
+        expect(plain(await ledger().versionsOf(entity))).to.deep.equal({ aspects: {}, deletedAt: 8 });
+      });
+
+      it('clears the tombstone when versions are recorded after the deletion (the entity lives again)', async () => {
+        const entity = card();
+        await ledger().recordVersions(entity, ['card'], 1, T0);
+        await ledger().recordDeletion(entity, 2, T0);
+        await ledger().recordVersions(entity, ['card', 'stage'], 3, T0);
+        expect(plain(await ledger().versionsOf(entity))).to.deep.equal({ aspects: { card: 3, stage: 3 }, deletedAt: null });
+      });
+
+      it('undoes the versions and the tombstone recorded in a unit of work that throws', async () => {
+        const entity = card();
+        const deleted = card(entity.companyId);
+        await ledger().recordVersions(entity, ['card'], 1, T0);
+        await ledger().recordVersions(deleted, ['card'], 1, T0);
+        const failure = adapters().unitOfWork.run(entity.companyId, 'write', async () => {
+          await ledger().recordVersions(entity, ['card', 'stage'], 2, T0);
+          await ledger().recordDeletion(deleted, 2, T0);
+          expect(plain(await ledger().versionsOf(deleted)), 'seen inside its own transaction').to.deep.equal({ aspects: {}, deletedAt: 2 });
+          throw new Error('boom');
+        });
+        expect(((await rejectionOf(failure)) as Error).message).to.equal('boom');
+        expect(plain(await ledger().versionsOf(entity))).to.deep.equal({ aspects: { card: 1 }, deletedAt: null });
+        expect(plain(await ledger().versionsOf(deleted))).to.deep.equal({ aspects: { card: 1 }, deletedAt: null });
+      });
+    });
+
+    describe('purge', () => {
+      // Long before the other tests' T0, so that the counts are this test's rows only.
+      const BASE = new Date('1999-03-01T00:00:00.000Z');
+      const day = (n: number) => new Date(BASE.getTime() + n * DAY_MS);
+
+      it('forgets the event ids and tombstones recorded before the date, keeps the rest and every live entity\'s versions, and counts what it forgot', async () => {
+        const companyId = nextId('co');
+        const [old, boundary, recent] = [nextId('ev'), nextId('ev'), nextId('ev')];
+        await ledger().claimEvent(SOURCE, old, companyId, day(0));
+        await ledger().claimEvent(SOURCE, boundary, companyId, day(2));
+        await ledger().claimEvent(SOURCE, recent, nextId('co'), day(3));
+        const [gone, kept, live] = [card(companyId), card(companyId), card(companyId)];
+        await ledger().recordDeletion(gone, 4, day(1));
+        await ledger().recordDeletion(kept, 5, day(2));
+        await ledger().recordVersions(live, ['card'], 6, day(0));
+
+        expect(await ledger().purge(day(2))).to.deep.equal({ events: 1, tombstones: 1 });
+
+        expect(await ledger().claimEvent(SOURCE, old, companyId, day(4)), 'forgotten').to.equal(true);
+        expect(await ledger().claimEvent(SOURCE, boundary, companyId, day(4)), 'recorded at the date: kept').to.equal(false);
+        expect(plain(await ledger().versionsOf(gone))).to.deep.equal({ aspects: {}, deletedAt: null });
+        expect(plain(await ledger().versionsOf(kept))).to.deep.equal({ aspects: {}, deletedAt: 5 });
+        expect(plain(await ledger().versionsOf(live))).to.deep.equal({ aspects: { card: 6 }, deletedAt: null });
+        expect(await ledger().purge(day(2)), 'nothing left to forget').to.deep.equal({ events: 0, tombstones: 0 });
+      });
+    });
+  });
+}
