@@ -1,0 +1,162 @@
+import type { PlatformChange, PlatformChangeType } from '../../application/use-cases/platform-change.js';
+import type { Person, Referral } from '../../domain/candidate/person.js';
+import type { Resume } from '../../domain/candidate/resume.js';
+import { parseSince } from '../../domain/paging/since.js';
+import type { VacancyInput } from '../../domain/vacancy/vacancy.js';
+import type { VacancyStatus } from '../../domain/vacancy/vacancy-status.js';
+import type { WorkFormat } from '../../domain/vacancy/work-format.js';
+import { parseApplicationRequest } from '../http/application-request.js';
+
+type Fields = Readonly<Record<string, unknown>>;
+
+/**
+ * The change an event's `data` describes, read as the admin CLI reads the file of the same operation: absent
+ * and null are "not given", a list not given is empty, a text of a resume item not given is "". The data has
+ * passed its schema (platform-event.schema.ts), so every value here has the type the schema gives it.
+ */
+export function platformChangeOf(type: PlatformChangeType, data: unknown): PlatformChange {
+  const d = isFields(data) ? data : {};
+  switch (type) {
+    case 'vacancy.upserted':
+      return { type, vacancy: vacancyOf(d) };
+    case 'vacancy.deleted':
+    case 'candidate.deleted':
+      return { type };
+    case 'board.columns-set':
+      return { type, columns: texts(d, 'columns') };
+    case 'candidate.added': {
+      const stage = text(d, 'stage');
+      const resume = object(d, 'resume');
+      const referral = object(d, 'referral');
+      return {
+        type,
+        card: {
+          vacancyId: d.vacancyId as string,
+          candidate: personOf(object(d, 'candidate') ?? {}),
+          resume: resumeOf(resume ?? {}),
+          referral: referral === null ? null : referralOf(referral),
+          ...(stage === null ? {} : { stage }),
+        },
+      };
+    }
+    case 'candidate.moved':
+      return { type, stage: d.stage as string };
+    case 'candidate.transferred':
+      return { type, vacancyId: d.vacancyId as string };
+    case 'candidate.resume-updated':
+      return { type, resume: resumeOf(d) };
+    case 'application.submitted':
+      // The body of POST /applications, read by the API's own reading of it (defaults, the default source).
+      return { type, application: parseApplicationRequest(data) };
+  }
+}
+
+function vacancyOf(d: Fields): VacancyInput {
+  const publishedAt = text(d, 'publishedAt');
+  return {
+    title: d.title as string,
+    status: d.status as VacancyStatus,
+    city: text(d, 'city'),
+    officeAddress: text(d, 'officeAddress'),
+    experience: text(d, 'experience'),
+    // Absent: derived from workFormats (DESIGN 3, workFormat). Given, even as null: taken as it is.
+    ...(Object.hasOwn(d, 'workFormat') ? { workFormat: (d.workFormat ?? null) as WorkFormat | null } : {}),
+    workFormats: texts(d, 'workFormats'),
+    salaryFrom: numberOrNull(d, 'salaryFrom'),
+    salaryTo: numberOrNull(d, 'salaryTo'),
+    salaryCurrency: text(d, 'salaryCurrency'),
+    salaryGross: typeof d.salaryGross === 'boolean' ? d.salaryGross : null,
+    employmentForm: text(d, 'employmentForm'),
+    workSchedule: texts(d, 'workSchedule'),
+    skills: texts(d, 'skills'),
+    languages: texts(d, 'languages'),
+    professionalRoles: texts(d, 'professionalRoles'),
+    description: text(d, 'description'),
+    // Absent: the description's text. Given, even as null: taken as it is.
+    ...(Object.hasOwn(d, 'responsibilities') ? { responsibilities: text(d, 'responsibilities') } : {}),
+    positionsCount: numberOrNull(d, 'positionsCount'),
+    sourceUrl: text(d, 'sourceUrl'),
+    // The schema admits exactly the date-times parseSince reads.
+    publishedAt: publishedAt === null ? null : (parseSince(publishedAt) ?? null),
+    recruiter: text(d, 'recruiter'),
+    // Made on the platform, not imported from a job board.
+    sourceRef: null,
+  };
+}
+
+function personOf(p: Fields): Person {
+  return {
+    name: p.name as string,
+    email: text(p, 'email'),
+    phone: text(p, 'phone'),
+    location: text(p, 'location'),
+    birthDate: text(p, 'birthDate'),
+    gender: text(p, 'gender'),
+    citizenship: texts(p, 'citizenship'),
+  };
+}
+
+function referralOf(r: Fields): Referral {
+  return { name: r.name as string, email: text(r, 'email'), phone: text(r, 'phone'), company: text(r, 'company'), relationship: text(r, 'relationship') };
+}
+
+function resumeOf(r: Fields): Resume {
+  return {
+    role: text(r, 'role'),
+    summary: text(r, 'summary'),
+    experienceYears: numberOrNull(r, 'experienceYears'),
+    skills: texts(r, 'skills'),
+    skillsDescription: text(r, 'skillsDescription'),
+    experience: items(r, 'experience', (i) => ({ company: itemText(i, 'company'), role: itemText(i, 'role'), period: itemText(i, 'period'), description: itemText(i, 'description') })),
+    education: items(r, 'education', (i) => ({ institution: itemText(i, 'institution'), degree: itemText(i, 'degree'), period: itemText(i, 'period') })),
+    additionalEducation: items(r, 'additionalEducation', (i) => ({
+      institution: itemText(i, 'institution'),
+      course: itemText(i, 'course'),
+      result: itemText(i, 'result'),
+      period: itemText(i, 'period'),
+    })),
+    languages: items(r, 'languages', (i) => ({ name: itemText(i, 'name'), level: itemText(i, 'level') })),
+    certificates: items(r, 'certificates', (i) => ({ title: itemText(i, 'title'), date: itemText(i, 'date'), url: itemText(i, 'url') })),
+    portfolio: items(r, 'portfolio', (i) => ({ url: itemText(i, 'url'), description: itemText(i, 'description') })),
+    expectedSalary: numberOrNull(r, 'expectedSalary'),
+    expectedSalaryCurrency: text(r, 'expectedSalaryCurrency'),
+    preferredWorkFormat: texts(r, 'preferredWorkFormat'),
+    preferredEmployment: text(r, 'preferredEmployment'),
+    relocation: text(r, 'relocation'),
+    sourceUrl: text(r, 'sourceUrl'),
+  };
+}
+
+function isFields(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(o: Fields, key: string): string | null {
+  const value = o[key];
+  return typeof value === 'string' ? value : null;
+}
+
+/** A text of a resume item: "" when not given (DESIGN 3, Missing strings in resume items). */
+function itemText(o: Fields, key: string): string {
+  return text(o, key) ?? '';
+}
+
+function texts(o: Fields, key: string): string[] {
+  const value = o[key];
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+function numberOrNull(o: Fields, key: string): number | null {
+  const value = o[key];
+  return typeof value === 'number' ? value : null;
+}
+
+function object(o: Fields, key: string): Fields | null {
+  const value = o[key];
+  return isFields(value) ? value : null;
+}
+
+function items<T>(o: Fields, key: string, read: (item: Fields) => T): T[] {
+  const value = o[key];
+  return Array.isArray(value) ? value.filter(isFields).map(read) : [];
+}

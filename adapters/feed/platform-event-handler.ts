@@ -1,0 +1,86 @@
+import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
+import type { ApplyPlatformEvent } from '../../application/use-cases/apply-platform-event.use-case.js';
+import { ChangeNotYetApplicableError, type PlatformEventOutcome } from '../../application/use-cases/platform-change.js';
+import { DomainError, NotFoundError, ValidationError } from '../../domain/shared/domain-error.js';
+import { DETAIL_MAX_LENGTH, describeProblems } from './event-problems.js';
+import { parsePlatformEvent, type EventMeta } from './platform-event-parser.js';
+
+export interface FeedMessage {
+  readonly body: Buffer | string;
+  /** times the consumer took this event before (0 first) */
+  readonly attempt: number;
+}
+
+export type FeedRetryReason = 'store_unavailable' | 'not_yet_applicable' | 'unexpected_error';
+
+/**
+ * What the broker runtime does with a message. `detail` never holds personal data: JSON Pointers and rules,
+ * ids, codes. `cause` is set for an unexpected error only (a bug), so that its stack can be logged; its
+ * message is not fit for a header.
+ */
+export type FeedDecision =
+  | { readonly action: 'ack'; readonly outcome: PlatformEventOutcome; readonly event: EventMeta; readonly time: Date | null }
+  | { readonly action: 'retry'; readonly reason: FeedRetryReason; readonly detail: string; readonly event: Partial<EventMeta>; readonly cause?: unknown }
+  | { readonly action: 'dead'; readonly reason: string; readonly detail: string; readonly event: Partial<EventMeta>; readonly cause?: unknown };
+
+/**
+ * The feed's driving adapter: a message in, the use case called, a decision out (DESIGN 4a). It holds no rule
+ * of the business, only which failures may pass:
+ *
+ * - an event that cannot be read is dead at once, with the parser's reason;
+ * - the database away is retried for as long as it takes, never dead for that alone;
+ * - a change that may apply once an earlier event arrives, and an unexpected error, are retried until the
+ *   event was taken `maxAttempts` times, then dead (`not_applicable`, `unexpected_error`);
+ * - a missing company, a broken rule or any other refusal of the domain can never pass: dead at once.
+ */
+export class PlatformEventHandler {
+  constructor(
+    private readonly apply: Pick<ApplyPlatformEvent, 'execute'>,
+    private readonly options: { readonly maxAttempts: number },
+  ) {
+    if (!Number.isInteger(options.maxAttempts) || options.maxAttempts < 1) throw new RangeError('maxAttempts must be a whole number, at least 1.');
+  }
+
+  async handle(message: FeedMessage): Promise<FeedDecision> {
+    const parsed = parsePlatformEvent(message.body);
+    if (!parsed.ok) return { action: 'dead', reason: parsed.reason, detail: parsed.detail, event: parsed.meta };
+    try {
+      const outcome = await this.apply.execute(parsed.command);
+      return { action: 'ack', outcome, event: parsed.meta, time: parsed.time };
+    } catch (error) {
+      return this.onFailure(error, message.attempt, parsed.meta);
+    }
+  }
+
+  private onFailure(error: unknown, attempt: number, event: EventMeta): FeedDecision {
+    const lastAttempt = attempt + 1 >= this.options.maxAttempts;
+    if (error instanceof StoreUnavailableError) {
+      return { action: 'retry', reason: 'store_unavailable', detail: `The database cannot be reached (${error.reason}).`, event };
+    }
+    if (error instanceof ChangeNotYetApplicableError) {
+      const detail = clip(error.message);
+      return lastAttempt
+        ? { action: 'dead', reason: 'not_applicable', detail: clip(`Still not applicable after ${attempt + 1} attempts: ${error.message}`), event }
+        : { action: 'retry', reason: 'not_yet_applicable', detail, event };
+    }
+    if (error instanceof NotFoundError && error.resource === 'company') {
+      return { action: 'dead', reason: 'unknown_company', detail: clip(error.message), event };
+    }
+    if (error instanceof ValidationError) {
+      // Pointers into the use case's input, each with the rule it breaks: bounds, ids and column names, never a
+      // person's data (the domain's rules quote no such value).
+      const problems = describeProblems(error.problems, DETAIL_MAX_LENGTH - error.message.length - 1);
+      return { action: 'dead', reason: 'rule_violated', detail: `${error.message} ${problems}`, event };
+    }
+    // Domain errors name ids only (DESIGN 3, Personal data).
+    if (error instanceof DomainError) return { action: 'dead', reason: error.code, detail: clip(error.message), event };
+    const detail = `An unexpected ${error instanceof Error ? error.name : typeof error} stopped the event (attempt ${attempt + 1} of ${this.options.maxAttempts}).`;
+    return lastAttempt
+      ? { action: 'dead', reason: 'unexpected_error', detail, event, cause: error }
+      : { action: 'retry', reason: 'unexpected_error', detail, event, cause: error };
+  }
+}
+
+function clip(text: string): string {
+  return text.length <= DETAIL_MAX_LENGTH ? text : `${text.slice(0, DETAIL_MAX_LENGTH - 1)}…`;
+}

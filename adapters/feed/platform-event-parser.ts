@@ -1,0 +1,138 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { PLATFORM_CHANGE_TYPES, type PlatformChange, type PlatformChangeType, type PlatformEventCommand } from '../../application/use-cases/platform-change.js';
+import { parseSince } from '../../domain/paging/since.js';
+import { HttpProblem } from '../http/problem.js';
+import { isStorableText } from '../http/storable-text.js';
+import { describeProblems, problemsOfSchemaErrors, type EventProblem } from './event-problems.js';
+import * as F from './feed-limits.js';
+import { readEventJson } from './event-json.js';
+import { platformChangeOf } from './platform-change-of.js';
+import { cloudEventCoreSchema, PLATFORM_EVENT_TYPES, platformEventSchema } from './schemas/platform-event.schema.js';
+
+/** What names an event in logs, metrics and the headers of a dead letter: identifiers only, no personal data. */
+export interface EventMeta {
+  readonly id: string;
+  readonly type: string;
+  readonly companyId: string;
+  readonly source: string;
+}
+
+/** Why an event can never apply, as far as reading it tells. */
+export type PlatformEventFault = 'invalid_json' | 'invalid_event' | 'unknown_type' | 'invalid_data';
+
+export type ParsedPlatformEvent =
+  | { readonly ok: true; readonly command: PlatformEventCommand; readonly meta: EventMeta; readonly time: Date | null }
+  | {
+      readonly ok: false;
+      readonly reason: PlatformEventFault;
+      /** JSON Pointers into the event and the rule each breaks; never a value. */
+      readonly detail: string;
+      /** Those of the event's identifiers that could be read. */
+      readonly meta: Partial<EventMeta>;
+    };
+
+// ajv-formats is CommonJS; under NodeNext its function is the default export's `default`.
+const addFormats = addFormatsModule.default;
+
+// As the API reads a body: every problem at once, unknown fields dropped (never stored), no coercion.
+const ajv = new Ajv({ allErrors: true, removeAdditional: 'all', useDefaults: true, coerceTypes: false, allowUnionTypes: true, strict: true, verbose: true });
+addFormats(ajv, ['date', 'date-time', 'uri-reference']);
+
+const validateCore = ajv.compile(cloudEventCoreSchema);
+const validators = Object.fromEntries(
+  PLATFORM_CHANGE_TYPES.map((type) => [type, ajv.compile(platformEventSchema(type, PLATFORM_EVENT_TYPES[type].data))]),
+) as Record<PlatformChangeType, ValidateFunction>;
+
+type Fields = Record<string, unknown>;
+
+/**
+ * Reads one message of the feed: a structured CloudEvent (JSON) of one of the nine types, checked against the
+ * schemas the AsyncAPI document publishes, into the command of ApplyPlatformEvent. The CloudEvents attributes
+ * every event has are checked first; then the type; then the type's own schema. A fault in the envelope is
+ * `invalid_event` (reported with those of its data, if any); one in the data only, `invalid_data`.
+ */
+export function parsePlatformEvent(body: Buffer | string): ParsedPlatformEvent {
+  const read = readEventJson(body);
+  if (!read.ok) return failure(read.reason, [read.problem], {});
+  const event = read.value;
+  if (!isFields(event)) return failure('invalid_event', [{ pointer: '', message: 'must be a JSON object' }], {});
+  const meta = metaOf(event);
+  // Checked on a copy: dropping unknown attributes is for the type's own schema, which lists them all.
+  const core = Object.fromEntries(['specversion', 'id', 'source', 'type'].filter((key) => Object.hasOwn(event, key)).map((key) => [key, event[key]]));
+  if (!validateCore(core)) return failure('invalid_event', problemsOfSchemaErrors(validateCore.errors ?? []), meta);
+  const type = event.type as string;
+  if (!isPlatformChangeType(type)) {
+    return failure('unknown_type', [{ pointer: '/type', message: `must be one of ${PLATFORM_CHANGE_TYPES.join(', ')}` }], meta);
+  }
+  const validate = validators[type];
+  const problems = validate(event) ? [] : problemsOfSchemaErrors(validate.errors ?? []);
+  if (type === 'application.submitted') problems.push(...subjectProblems(event));
+  if (problems.length > 0) return failure(problems.some(isEnvelopeProblem) ? 'invalid_event' : 'invalid_data', problems, meta);
+  const change = changeOf(type, event.data);
+  if (!('type' in change)) return failure('invalid_data', change.problems, meta);
+  return {
+    ok: true,
+    command: {
+      source: event.source as string,
+      eventId: event.id as string,
+      companyId: event.companyid as string,
+      subject: event.subject as string,
+      // Applications are settled by their externalId: an entityversion, if sent, is not used.
+      version: typeof event.entityversion === 'number' ? event.entityversion : 0,
+      change,
+    },
+    meta: meta as EventMeta,
+    time: typeof event.time === 'string' ? (parseSince(event.time) ?? null) : null,
+  };
+}
+
+function changeOf(type: PlatformChangeType, data: unknown): PlatformChange | { problems: EventProblem[] } {
+  try {
+    return platformChangeOf(type, data);
+  } catch (error) {
+    // The API's reading of an application refuses only what the schema refused already; kept as its words say.
+    if (!(error instanceof HttpProblem)) throw error;
+    return { problems: (error.errors ?? []).map(({ pointer, message }) => ({ pointer: `/data${pointer}`, message })) };
+  }
+}
+
+/** An application's subject is its externalId, so that the two can never name different applications. */
+function subjectProblems(event: Fields): EventProblem[] {
+  const { subject, data } = event;
+  if (typeof subject !== 'string' || !isFields(data) || typeof data.externalId !== 'string') return [];
+  return subject === data.externalId ? [] : [{ pointer: '/subject', message: 'must equal /data/externalId' }];
+}
+
+function isEnvelopeProblem(problem: EventProblem): boolean {
+  return problem.pointer !== '/data' && !problem.pointer.startsWith('/data/');
+}
+
+const META_FIELDS = [
+  { key: 'id', attribute: 'id', max: F.EVENT_ID_MAX_LENGTH },
+  { key: 'type', attribute: 'type', max: F.EVENT_TYPE_MAX_LENGTH },
+  { key: 'companyId', attribute: 'companyid', max: F.COMPANY_ID_MAX_LENGTH },
+  { key: 'source', attribute: 'source', max: F.EVENT_SOURCE_MAX_LENGTH },
+] as const;
+
+/** The identifiers an event gives that are fit for a log line or a header: strings within their bounds. */
+function metaOf(event: Fields): Partial<EventMeta> {
+  const meta: { -readonly [K in keyof EventMeta]?: string } = {};
+  for (const { key, attribute, max } of META_FIELDS) {
+    const value = event[attribute];
+    if (typeof value === 'string' && value.length > 0 && value.length <= max && isStorableText(value)) meta[key] = value;
+  }
+  return meta;
+}
+
+function failure(reason: PlatformEventFault, problems: readonly EventProblem[], meta: Partial<EventMeta>): ParsedPlatformEvent {
+  return { ok: false, reason, detail: describeProblems(problems), meta };
+}
+
+function isFields(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isPlatformChangeType(type: string): type is PlatformChangeType {
+  return (PLATFORM_CHANGE_TYPES as readonly string[]).includes(type);
+}
