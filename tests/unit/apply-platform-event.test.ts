@@ -1,0 +1,264 @@
+import { expect } from 'chai';
+import { BOARD_REPOSITORY } from '../../application/ports/board-repository.port.js';
+import { FEED_LEDGER } from '../../application/ports/feed-ledger.port.js';
+import { ChangeNotYetApplicableError, type PlatformChange, type PlatformEventOutcome } from '../../application/use-cases/platform-change.js';
+import { NotFoundError, ValidationError } from '../../domain/shared/domain-error.js';
+import { resolve } from '../../infrastructure/container/typed-binding.js';
+import { aPerson, aResume, aVacancyInput, anApplication, nextId } from '../support/builders.js';
+import { rejectionOf } from '../support/catching.js';
+import { withWorld } from '../support/use-case-world.js';
+
+const SOURCE = 'urn:platform:recruiting';
+
+describe('ApplyPlatformEvent (the platform feed)', () => {
+  const world = withWorld();
+
+  /** Applies one event; its id is new unless given (a redelivery repeats one). */
+  function feed(companyId: string, subject: string, version: number, change: PlatformChange, eventId = nextId('ev')): Promise<PlatformEventOutcome> {
+    return world().use('applyPlatformEvent').execute({ source: SOURCE, eventId, companyId, subject, version, change });
+  }
+  const upserted = (title: string): PlatformChange => ({ type: 'vacancy.upserted', vacancy: aVacancyInput({ title }) });
+  const added = (vacancyId: string, extra: { stage?: string; name?: string } = {}): PlatformChange => ({
+    type: 'candidate.added',
+    card: { vacancyId, candidate: aPerson({ name: extra.name ?? 'Ержан Сапаров' }), resume: aResume(), referral: null, ...(extra.stage === undefined ? {} : { stage: extra.stage }) },
+  });
+  const vacancyTitles = async (companyId: string) => (await world().allVacancies(companyId)).map((v) => [v.id, v.title]);
+  const columnsOf = async (companyId: string, vacancyId: string) => (await resolve(world().container, BOARD_REPOSITORY).find(companyId, vacancyId))?.columns ?? null;
+  const technicalCardsOf = (id: string) => [...world().database.candidates.values()].filter((card) => card.originCardId === id);
+  const versionsOf = async (companyId: string, kind: 'vacancy' | 'candidate', id: string) => {
+    const versions = await resolve(world().container, FEED_LEDGER).versionsOf({ companyId, kind, id });
+    return { aspects: Object.fromEntries(versions.aspects), deletedAt: versions.deletedAt };
+  };
+
+  /** A company with a vacancy `vac-1` (version 1) and a card `card-1` on it (version 1). */
+  async function aCompanyWithACard(): Promise<string> {
+    const companyId = await world().company();
+    expect(await feed(companyId, 'vac-1', 1, upserted('Бэкенд'))).to.equal('applied');
+    expect(await feed(companyId, 'card-1', 1, added('vac-1'))).to.equal('applied');
+    return companyId;
+  }
+
+  describe('the effect of each type', () => {
+    it('vacancy.upserted creates the vacancy under the subject id, then replaces it', async () => {
+      const companyId = await world().company();
+      expect(await feed(companyId, 'vac-1', 1, upserted('Бэкенд'))).to.equal('applied');
+      expect(await vacancyTitles(companyId)).to.deep.equal([['vac-1', 'Бэкенд']]);
+      expect(await feed(companyId, 'vac-1', 2, upserted('Фронтенд'))).to.equal('applied');
+      expect(await vacancyTitles(companyId)).to.deep.equal([['vac-1', 'Фронтенд']]);
+    });
+
+    it('board.columns-set sets the board, and a card added without a column enters the first one', async () => {
+      const companyId = await world().company();
+      await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
+      expect(await feed(companyId, 'vac-1', 2, { type: 'board.columns-set', columns: ['Отклик', 'Интервью'] })).to.equal('applied');
+      expect(await columnsOf(companyId, 'vac-1')).to.deep.equal(['Отклик', 'Интервью']);
+      await feed(companyId, 'card-1', 1, added('vac-1'));
+      expect((await world().candidate(companyId, 'card-1'))?.stage).to.equal('Отклик');
+    });
+
+    it('candidate.added makes a manual card with the platform\'s id in the column it names', async () => {
+      const companyId = await world().company();
+      await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
+      expect(await feed(companyId, 'card-1', 1, added('vac-1', { stage: 'INTERVIEW', name: 'Айгерим' }))).to.equal('applied');
+      expect(await world().candidate(companyId, 'card-1')).to.deep.include({ vacancyId: 'vac-1', vacancyTitle: 'Бэкенд', stage: 'INTERVIEW', source: 'manual' });
+      expect((await world().candidate(companyId, 'card-1'))?.person.name).to.equal('Айгерим');
+    });
+
+    it('candidate.moved, candidate.resume-updated and candidate.transferred change the card as the API would', async () => {
+      const companyId = await aCompanyWithACard();
+      await feed(companyId, 'vac-2', 1, upserted('Другая'));
+      expect(await feed(companyId, 'card-1', 2, { type: 'candidate.moved', stage: 'OFFER' })).to.equal('applied');
+      expect(await feed(companyId, 'card-1', 3, { type: 'candidate.resume-updated', resume: aResume({ role: 'Team lead' }) })).to.equal('applied');
+      expect(await feed(companyId, 'card-1', 4, { type: 'candidate.transferred', vacancyId: 'vac-2' })).to.equal('applied');
+      const card = await world().candidate(companyId, 'card-1');
+      expect(card).to.deep.include({ stage: 'OFFER', vacancyId: 'vac-1' });
+      expect(card?.resume.role).to.equal('Team lead');
+      expect(technicalCardsOf('card-1').map((t) => [t.vacancyId, t.stage])).to.deep.equal([['vac-2', 'NEW']]);
+    });
+
+    it('candidate.deleted removes the card', async () => {
+      const companyId = await aCompanyWithACard();
+      expect(await feed(companyId, 'card-1', 2, { type: 'candidate.deleted' })).to.equal('applied');
+      expect(await world().allCandidates(companyId)).to.deep.equal([]);
+    });
+
+    it('vacancy.deleted removes the vacancy and detaches its cards', async () => {
+      const companyId = await aCompanyWithACard();
+      expect(await feed(companyId, 'vac-1', 2, { type: 'vacancy.deleted' })).to.equal('applied');
+      expect(await world().allVacancies(companyId)).to.deep.equal([]);
+      expect(await world().candidate(companyId, 'card-1')).to.deep.include({ vacancyId: null, vacancyTitle: null, stage: null });
+    });
+
+    it('application.submitted makes a card as POST /applications does', async () => {
+      const companyId = await world().company();
+      await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
+      const application = anApplication({ vacancyId: 'vac-1', source: 'hh.kz' });
+      expect(await feed(companyId, application.externalId, 0, { type: 'application.submitted', application })).to.equal('applied');
+      const cards = await world().allCandidates(companyId);
+      expect(cards.map((c) => [c.externalId, c.vacancyId, c.stage, c.source])).to.deep.equal([[application.externalId, 'vac-1', 'NEW', 'hh.kz']]);
+    });
+  });
+
+  describe('exactly once', () => {
+    it('applies an event delivered twice once: the second is a duplicate and changes nothing', async () => {
+      const companyId = await aCompanyWithACard();
+      const eventId = nextId('ev');
+      expect(await feed(companyId, 'card-1', 2, { type: 'candidate.moved', stage: 'OFFER' }, eventId)).to.equal('applied');
+      const before = await world().candidate(companyId, 'card-1');
+      world().clock.advance(60_000);
+      expect(await feed(companyId, 'card-1', 2, { type: 'candidate.moved', stage: 'OFFER' }, eventId)).to.equal('duplicate');
+      expect(await world().candidate(companyId, 'card-1')).to.deep.equal(before);
+    });
+
+    it('knows an event by its id alone: a repeat carrying another change is still a duplicate', async () => {
+      const companyId = await world().company();
+      const eventId = nextId('ev');
+      expect(await feed(companyId, 'vac-1', 1, upserted('Бэкенд'), eventId)).to.equal('applied');
+      expect(await feed(companyId, 'vac-1', 2, upserted('Фронтенд'), eventId)).to.equal('duplicate');
+      expect(await vacancyTitles(companyId)).to.deep.equal([['vac-1', 'Бэкенд']]);
+    });
+  });
+
+  describe('in any order', () => {
+    it('keeps version 2 when version 1 comes after it, and calls 1 stale', async () => {
+      const companyId = await world().company();
+      expect(await feed(companyId, 'vac-1', 2, upserted('Вторая'))).to.equal('applied');
+      expect(await feed(companyId, 'vac-1', 1, upserted('Первая'))).to.equal('stale');
+      expect(await feed(companyId, 'vac-1', 2, upserted('Снова вторая'))).to.equal('stale');
+      expect(await vacancyTitles(companyId)).to.deep.equal([['vac-1', 'Вторая']]);
+    });
+
+    it('keeps a deleted vacancy deleted when an older upsert comes late, and lets a newer one bring it back', async () => {
+      const companyId = await world().company();
+      await feed(companyId, 'vac-1', 1, upserted('Первая'));
+      expect(await feed(companyId, 'vac-1', 3, { type: 'vacancy.deleted' })).to.equal('applied');
+      expect(await feed(companyId, 'vac-1', 2, upserted('Поздняя'))).to.equal('stale');
+      expect(await world().allVacancies(companyId)).to.deep.equal([]);
+      expect(await feed(companyId, 'vac-1', 4, upserted('Новая'))).to.equal('applied');
+      expect(await vacancyTitles(companyId)).to.deep.equal([['vac-1', 'Новая']]);
+    });
+
+    it('leaves a tombstone for the deletion of something it never saw, so the older events that made it are stale', async () => {
+      const companyId = await world().company();
+      expect(await feed(companyId, 'card-9', 5, { type: 'candidate.deleted' })).to.equal('applied');
+      expect(await versionsOf(companyId, 'candidate', 'card-9')).to.deep.equal({ aspects: {}, deletedAt: 5 });
+      await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
+      expect(await feed(companyId, 'card-9', 1, added('vac-1'))).to.equal('stale');
+      expect(await feed(companyId, 'card-9', 3, { type: 'candidate.moved', stage: 'OFFER' })).to.equal('stale');
+      expect(await world().allCandidates(companyId)).to.deep.equal([]);
+    });
+
+    it('calls a deletion older than the entity\'s latest change stale, and deletes nothing', async () => {
+      const companyId = await aCompanyWithACard();
+      await feed(companyId, 'card-1', 4, { type: 'candidate.moved', stage: 'OFFER' });
+      expect(await feed(companyId, 'card-1', 3, { type: 'candidate.deleted' })).to.equal('stale');
+      expect((await world().candidate(companyId, 'card-1'))?.stage).to.equal('OFFER');
+    });
+
+    for (const order of ['move first', 'resume first'] as const) {
+      it(`applies a move and a resume update of one card, whichever comes first (${order})`, async () => {
+        const companyId = await aCompanyWithACard();
+        const move = () => feed(companyId, 'card-1', 2, { type: 'candidate.moved', stage: 'INTERVIEW' });
+        const resume = () => feed(companyId, 'card-1', 3, { type: 'candidate.resume-updated', resume: aResume({ role: 'Architect' }) });
+        const outcomes = order === 'move first' ? [await move(), await resume()] : [await resume(), await move()];
+        expect(outcomes).to.deep.equal(['applied', 'applied']);
+        const card = await world().candidate(companyId, 'card-1');
+        expect(card?.stage).to.equal('INTERVIEW');
+        expect(card?.resume.role).to.equal('Architect');
+      });
+    }
+
+    it('refuses a move that comes before its card as not yet applicable, records nothing, and applies the same event once the card is there', async () => {
+      const companyId = await world().company();
+      await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
+      const eventId = nextId('ev');
+      const early = await rejectionOf(feed(companyId, 'card-1', 2, { type: 'candidate.moved', stage: 'OFFER' }, eventId));
+      expect(early).to.be.instanceOf(ChangeNotYetApplicableError);
+      expect(await versionsOf(companyId, 'candidate', 'card-1')).to.deep.equal({ aspects: {}, deletedAt: null });
+      expect(await feed(companyId, 'card-1', 1, added('vac-1'))).to.equal('applied');
+      expect(await feed(companyId, 'card-1', 2, { type: 'candidate.moved', stage: 'OFFER' }, eventId)).to.equal('applied');
+      expect((await world().candidate(companyId, 'card-1'))?.stage).to.equal('OFFER');
+    });
+
+    it('keeps a card added after its vacancy\'s deletion was applied, without a vacancy, as the deletion left the others', async () => {
+      const companyId = await world().company();
+      await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
+      await feed(companyId, 'vac-1', 2, { type: 'vacancy.deleted' });
+      expect(await feed(companyId, 'card-1', 1, added('vac-1', { stage: 'OFFER' }))).to.equal('applied');
+      expect(await world().candidate(companyId, 'card-1')).to.deep.include({ vacancyId: null, stage: null });
+      expect(await feed(companyId, 'card-1', 2, { type: 'candidate.moved', stage: 'INTERVIEW' })).to.equal('stale');
+    });
+
+    it('refuses a card whose vacancy it has never seen as not yet applicable', async () => {
+      const companyId = await world().company();
+      expect(await rejectionOf(feed(companyId, 'card-1', 1, added('vac-unknown')))).to.be.instanceOf(ChangeNotYetApplicableError);
+      expect(await world().allCandidates(companyId)).to.deep.equal([]);
+    });
+
+    it('refuses a board change that comes before its vacancy as not yet applicable, and applies it after', async () => {
+      const companyId = await world().company();
+      const eventId = nextId('ev');
+      const columns: PlatformChange = { type: 'board.columns-set', columns: ['Отклик'] };
+      expect(await rejectionOf(feed(companyId, 'vac-1', 2, columns, eventId))).to.be.instanceOf(ChangeNotYetApplicableError);
+      await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
+      expect(await feed(companyId, 'vac-1', 2, columns, eventId)).to.equal('applied');
+      expect(await columnsOf(companyId, 'vac-1')).to.deep.equal(['Отклик']);
+    });
+  });
+
+  describe('applications', () => {
+    for (const first of ['the feed', 'POST /applications'] as const) {
+      it(`makes one card of an application.submitted and a POST /applications with one externalId (${first} first)`, async () => {
+        const companyId = await world().company();
+        await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
+        const application = anApplication({ vacancyId: 'vac-1' });
+        const viaFeed = () => feed(companyId, application.externalId, 0, { type: 'application.submitted', application });
+        const viaApi = () => world().use('submitApplication').execute({ companyId, application });
+        if (first === 'the feed') {
+          expect(await viaFeed()).to.equal('applied');
+          expect((await viaApi()).status).to.equal('duplicate');
+        } else {
+          expect((await viaApi()).status).to.equal('created');
+          expect(await viaFeed()).to.equal('duplicate');
+        }
+        expect((await world().allCandidates(companyId)).map((c) => c.externalId)).to.deep.equal([application.externalId]);
+      });
+    }
+
+    it('answers a redelivered application.submitted as a duplicate', async () => {
+      const companyId = await world().company();
+      await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
+      const application = anApplication({ vacancyId: 'vac-1' });
+      const eventId = nextId('ev');
+      expect(await feed(companyId, application.externalId, 0, { type: 'application.submitted', application }, eventId)).to.equal('applied');
+      expect(await feed(companyId, application.externalId, 0, { type: 'application.submitted', application }, eventId)).to.equal('duplicate');
+      expect(await world().allCandidates(companyId)).to.have.length(1);
+    });
+
+    it('refuses an application to a vacancy it has not seen as not yet applicable, and applies the same event after', async () => {
+      const companyId = await world().company();
+      const application = anApplication({ vacancyId: 'vac-1' });
+      const eventId = nextId('ev');
+      const submitted: PlatformChange = { type: 'application.submitted', application };
+      expect(await rejectionOf(feed(companyId, application.externalId, 0, submitted, eventId))).to.be.instanceOf(ChangeNotYetApplicableError);
+      await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
+      expect(await feed(companyId, application.externalId, 0, submitted, eventId)).to.equal('applied');
+    });
+  });
+
+  describe('events that can never apply', () => {
+    it('refuses an unknown company with NotFoundError(company)', async () => {
+      const error = await rejectionOf(feed('no-such-company', 'vac-1', 1, upserted('Бэкенд')));
+      expect(error).to.be.instanceOf(NotFoundError).and.include({ resource: 'company' });
+    });
+
+    it('lets a change that breaks a rule fail as itself, and records nothing of it', async () => {
+      const companyId = await world().company();
+      const eventId = nextId('ev');
+      const invalid: PlatformChange = { type: 'vacancy.upserted', vacancy: aVacancyInput({ title: '' }) };
+      expect(await rejectionOf(feed(companyId, 'vac-1', 1, invalid, eventId))).to.be.instanceOf(ValidationError);
+      expect(await versionsOf(companyId, 'vacancy', 'vac-1')).to.deep.equal({ aspects: {}, deletedAt: null });
+      expect(await feed(companyId, 'vac-1', 1, upserted('Исправлено'), eventId), 'its id was not kept').to.equal('applied');
+    });
+  });
+});
