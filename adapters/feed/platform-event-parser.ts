@@ -60,11 +60,14 @@ export function parsePlatformEvent(body: Buffer | string): ParsedPlatformEvent {
   const meta = metaOf(event);
   // Checked on a copy: dropping unknown attributes is for the type's own schema, which lists them all.
   const core = Object.fromEntries(['specversion', 'id', 'source', 'type'].filter((key) => Object.hasOwn(event, key)).map((key) => [key, event[key]]));
-  if (!validateCore(core)) return failure('invalid_event', problemsOfSchemaErrors(validateCore.errors ?? []), meta);
-  const type = event.type as string;
-  if (!isPlatformChangeType(type)) {
-    return failure('unknown_type', [{ pointer: '/type', message: `must be one of ${PLATFORM_CHANGE_TYPES.join(', ')}` }], meta);
+  const coreValid = validateCore(core);
+  const type = typeof event.type === 'string' && isPlatformChangeType(event.type) ? event.type : null;
+  if (type === null) {
+    return coreValid
+      ? failure('unknown_type', [{ pointer: '/type', message: `must be one of ${PLATFORM_CHANGE_TYPES.join(', ')}` }], meta)
+      : failure('invalid_event', problemsOfSchemaErrors(validateCore.errors ?? []), meta);
   }
+  // Of a type it knows, the type's schema tells every problem at once, those of the attributes above too.
   const validate = validators[type];
   const problems = validate(event) ? [] : problemsOfSchemaErrors(validate.errors ?? []);
   if (type === 'application.submitted') problems.push(...subjectProblems(event));
