@@ -33,7 +33,7 @@ function failingWith(error: unknown): FakeApply {
   });
 }
 
-async function decide(apply: FakeApply, attempt: number, maxAttempts = 3, body = movedEvent()): Promise<FeedDecision> {
+async function decide(apply: FakeApply, attempt: number, maxAttempts = 3, body: Buffer | string = movedEvent()): Promise<FeedDecision> {
   return new PlatformEventHandler(apply, { maxAttempts }).handle({ body, attempt });
 }
 
