@@ -21,7 +21,7 @@ export const MEMORY_STORE_REFUSAL =
 /**
  * What the admin CLI (adapters/cli) is given by its composition root: the use cases of a container built
  * only when a command needs one, and disposed of at the end. Commands that need no store (--help, sync)
- * work with any STORE; the others refuse STORE=memory.
+ * work with any STORE, and so do the `feed` commands, which reach the broker; the others refuse STORE=memory.
  */
 export function adminCliDependencies(config: AppConfig, logger: Logger): AdminCliDependencies {
   let container: Promise<Container> | undefined;
@@ -33,6 +33,14 @@ export function adminCliDependencies(config: AppConfig, logger: Logger): AdminCl
   return {
     open: async () => adminServices(await openContainer(), config),
     migrate: () => (config.store === 'memory' ? Promise.reject(new CliFailure(MEMORY_STORE_REFUSAL)) : migrate(config)),
+    // The feed's broker, with any STORE: the `feed` commands touch no database. Loaded only when one runs.
+    feed: {
+      url: config.feedUrl,
+      open: async (url) => {
+        const { openFeedAdminBroker } = await import('./feed/feed-admin-broker.js');
+        return openFeedAdminBroker(url, { queue: config.feedQueue, retryDelaysMs: config.feedRetryDelaysMs });
+      },
+    },
     close: async () => {
       if (container !== undefined) await disposeContainer(await container);
     },

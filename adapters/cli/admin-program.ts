@@ -4,6 +4,7 @@ import { hideKeys } from './cli-failure.js';
 import { registerBoardCommands } from './commands/board.command.js';
 import { registerCandidateCommands } from './commands/candidate.command.js';
 import { registerCompanyCommands } from './commands/company.command.js';
+import { registerFeedCommands } from './commands/feed.command.js';
 import { registerImportCommands } from './commands/import.command.js';
 import { registerKeyCommands } from './commands/key.command.js';
 import { registerMigrateCommand } from './commands/migrate.command.js';
@@ -39,5 +40,6 @@ export function buildAdminProgram(ctx: AdminContext): Command {
   registerImportCommands(program, ctx);
   registerSeedCommands(program, ctx);
   registerSyncCommand(program, ctx);
+  registerFeedCommands(program, ctx);
   return program;
 }

@@ -14,6 +14,7 @@ import type { SetBoardColumns } from '../../application/use-cases/set-board-colu
 import type { TransferCandidate } from '../../application/use-cases/transfer-candidate.use-case.js';
 import type { UpdateResume } from '../../application/use-cases/update-resume.use-case.js';
 import type { UpsertVacancies } from '../../application/use-cases/upsert-vacancies.use-case.js';
+import type { FeedAccess } from './feed-broker.js';
 
 type UseCase<T extends { execute: unknown }> = Pick<T, 'execute'>;
 
@@ -48,6 +49,11 @@ export interface AdminCliDependencies {
   open(): Promise<AdminServices>;
   /** Brings every database schema up to date; answers what it did. */
   migrate(): Promise<unknown>;
+  /**
+   * The platform feed's broker, for the `feed` commands, which need no database. Absent where a command
+   * runner has none (tests of other commands): the `feed` commands then fail.
+   */
+  readonly feed?: FeedAccess;
   /** Releases whatever open() or migrate() acquired; safe to call when neither ran. */
   close(): Promise<void>;
 }

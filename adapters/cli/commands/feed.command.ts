@@ -1,0 +1,105 @@
+import type { Command } from 'commander';
+import type { AdminContext } from '../admin-context.js';
+import { CliFailure } from '../cli-failure.js';
+import type { FeedBroker } from '../feed-broker.js';
+import { readFeedEvents } from '../feed-events-file.js';
+import { feedProgress } from '../feed-progress.js';
+
+const URL_HELP = 'the broker, an amqp:// or amqps:// URL (default: FEED_URL, which keeps a password out of ps and shell history)';
+
+/**
+ * `feed ...`: the platform feed's broker, for the platform's developers and for operators (DESIGN 4, 4a).
+ * The queue is FEED_QUEUE; every command declares the feed's queues first, as the consumer does. They need
+ * no database.
+ */
+export function registerFeedCommands(program: Command, ctx: AdminContext): void {
+  const feed = program.command('feed').description("the platform feed's queue (FEED_QUEUE) and its dead letters");
+
+  feed
+    .command('publish')
+    .description(
+      'publish events to the feed\'s queue (FEED_QUEUE) as the platform does, each with a publisher confirm: one CloudEvents ' +
+        'JSON object per line (blank lines skipped), sent as written (application/cloudevents+json, persistent), with its "id" ' +
+        'as the message id, its "type" as the message type and its "companyid" in a header of that name. ' +
+        'Every line is checked to be a JSON object first: a bad line is reported with its number and nothing is published. ' +
+        'Events are NOT checked against their schemas (the consumer dead-letters those that break them; publish such events ' +
+        'to see that). Progress of a large file goes to stderr. Prints {"published","confirmed"}; fails when the broker did ' +
+        'not confirm them all (publishing the file again is safe: the consumer applies each event id once)',
+    )
+    .requiredOption('--file <path>', 'the events, JSON Lines, or - for standard input')
+    .option('--url <url>', URL_HELP)
+    .action(async (options: { file: string; url?: string }) => {
+      const events = await readFeedEvents(ctx.io, options.file);
+      const progress = feedProgress(ctx.io, 'events published');
+      const outcome = await withBroker(ctx, options.url, (broker) => broker.publish(events, progress)).finally(() => progress.end());
+      ctx.print({ published: outcome.published, confirmed: outcome.confirmed });
+      if (outcome.confirmed < outcome.published) {
+        const missing = outcome.published - outcome.confirmed;
+        throw new CliFailure(`The broker did not confirm ${missing} of ${outcome.published} events; publish the file again (repeated events change nothing).`);
+      }
+    });
+
+  const dead = feed.command('dead').description('dead letters: events the consumer set aside (in <queue>.dead)');
+
+  dead
+    .command('list')
+    .description(
+      'list the dead letters, oldest first, without taking them off the queue: [{"id","type","companyId","reason","detail","deadAt","attempts"}], ' +
+        'read from the messages\' properties and headers (from the event\'s "id", "type" and "companyid" only, when a message has no id); ' +
+        'never their content. While it runs, the letters it reads are hidden from other clients of the dead-letter queue',
+    )
+    .option('--url <url>', URL_HELP)
+    .action(async (options: { url?: string }) => {
+      ctx.print(await withBroker(ctx, options.url, (broker) => broker.listDead()));
+    });
+
+  dead
+    .command('replay')
+    .description(
+      'send dead letters back to the feed\'s queue once their cause is fixed: all of them, or those with --id. Each is published ' +
+        'again as it was (attempts from 0) and, once the broker confirms it, removed from the dead letters; the others stay. ' +
+        'Prints {"replayed"}',
+    )
+    .option('--id <id>', 'only the letters of this event id')
+    .option('--url <url>', URL_HELP)
+    .action(async (options: { id?: string; url?: string }) => {
+      const outcome = await withBroker(ctx, options.url, (broker) => replay(ctx, broker, options.id));
+      ctx.print({ replayed: outcome.replayed });
+      if (outcome.failed > 0) throw new CliFailure(`The broker did not take back ${outcome.failed} dead letters; they stay dead. Run the command again.`);
+    });
+}
+
+async function replay(ctx: AdminContext, broker: FeedBroker, id: string | undefined) {
+  const progress = feedProgress(ctx.io, 'dead letters examined');
+  const outcome = await broker.replayDead(id, progress).finally(() => progress.end());
+  if (id !== undefined && outcome.matched === 0) throw new CliFailure(`No dead letter in ${broker.queue}.dead has the id ${JSON.stringify(id)}; nothing was replayed.`);
+  return outcome;
+}
+
+/** Opens the broker (--url, else FEED_URL), runs `work` and closes it, whatever happened. */
+async function withBroker<T>(ctx: AdminContext, given: string | undefined, work: (broker: FeedBroker) => Promise<T>): Promise<T> {
+  const access = ctx.deps.feed;
+  if (access === undefined) throw new CliFailure('This build of the admin CLI has no access to the feed\'s broker.');
+  const url = given ?? access.url;
+  if (url === null) throw new CliFailure('No broker given: pass --url amqp://USER:PASSWORD@HOST:5672 or set FEED_URL.');
+  if (given !== undefined) checkUrl(given);
+  const broker = await access.open(url);
+  try {
+    return await work(broker);
+  } finally {
+    await broker.close();
+  }
+}
+
+/** An amqp(s) URL with a host. The value may hold a password, so a refusal does not repeat it. */
+function checkUrl(given: string): void {
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    throw new CliFailure('--url is not a URL; expected amqp://USER:PASSWORD@HOST:5672 (or amqps://).');
+  }
+  if ((url.protocol !== 'amqp:' && url.protocol !== 'amqps:') || url.hostname === '') {
+    throw new CliFailure('--url must be an amqp:// or amqps:// URL with a host, such as amqp://USER:PASSWORD@HOST:5672.');
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * What the `feed` commands need of the platform feed's broker (DESIGN 4a). The CLI adapter never talks to
+ * the broker's client library itself (STYLE: the broker is infrastructure): the composition root hands it
+ * a FeedAccess, and infrastructure/feed/feed-admin-broker.ts implements it.
+ */
+export interface FeedAccess {
+  /** FEED_URL, when set: the broker used when a command is given no --url. */
+  readonly url: string | null;
+  /** Connects to the broker at `url` and declares the feed's topology (idempotent); the caller closes it. */
+  open(url: string): Promise<FeedBroker>;
+}
+
+/** One event as the platform publishes it: a line of the events file, sent byte for byte. */
+export interface OutgoingFeedEvent {
+  /** The event's JSON text, as it was written. */
+  readonly body: string;
+  /** Its `id`, `type` and `companyid` attributes, when they are strings (carried in the message's properties). */
+  readonly id: string | null;
+  readonly type: string | null;
+  readonly companyId: string | null;
+}
+
+/** Told as a long operation goes on, for a progress line. */
+export interface FeedProgress {
+  /** How many items the operation will go through (known once it has begun). */
+  start(total: number): void;
+  advance(count: number): void;
+}
+
+export interface PublishOutcome {
+  readonly published: number;
+  /** Acknowledged by the broker and routed to the queue. */
+  readonly confirmed: number;
+}
+
+/** A dead letter as an operator sees it: where it came from and why it was set aside, never its content. */
+export interface DeadLetterSummary {
+  readonly id: string | null;
+  readonly type: string | null;
+  readonly companyId: string | null;
+  /** A stable code (`invalid_event`, ...), or the broker's own reason (`delivery_limit`). */
+  readonly reason: string | null;
+  readonly detail: string | null;
+  /** When it was set aside (RFC 3339). */
+  readonly deadAt: string | null;
+  /** How many times the consumer had taken it before it was set aside. */
+  readonly attempts: number;
+}
+
+export interface ReplayOutcome {
+  readonly replayed: number;
+  /** Letters with the requested id that the broker did not take back (they stay dead). */
+  readonly failed: number;
+  /** Letters with the requested id (all of them without one). */
+  readonly matched: number;
+}
+
+export interface FeedBroker {
+  /** The main queue (FEED_QUEUE); the dead letters are in `<queue>.dead`. */
+  readonly queue: string;
+  /** Publishes every event to the main queue, in order, each confirmed by the broker. */
+  publish(events: readonly OutgoingFeedEvent[], progress?: FeedProgress): Promise<PublishOutcome>;
+  /** The dead letters, in the order they were set aside, without taking any of them off the queue. */
+  listDead(): Promise<DeadLetterSummary[]>;
+  /** Moves the dead letters (all, or those with this id) back to the main queue as fresh deliveries. */
+  replayDead(id: string | undefined, progress?: FeedProgress): Promise<ReplayOutcome>;
+  close(): Promise<void>;
+}
