@@ -20,7 +20,7 @@ export async function startMetricsServer(container: Container, metrics: HttpMetr
   return listenForMetrics(metrics, config.metricsPort, config.metricsHost);
 }
 
-export async function listenForMetrics(metrics: HttpMetrics, port: number, host: string): Promise<RunningMetricsServer> {
+export async function listenForMetrics(metrics: Pick<HttpMetrics, 'render'>, port: number, host: string): Promise<RunningMetricsServer> {
   const server: Server = createServer(createMetricsApp(metrics).callback());
   server.requestTimeout = 10_000;
   server.headersTimeout = 5_000;

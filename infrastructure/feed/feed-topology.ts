@@ -51,17 +51,11 @@ export function feedTopology(queue: string, retryDelaysMs: readonly number[]): F
 
 /** Declares the whole topology on the broker (idempotent). */
 export async function declareFeedTopology(connection: Connection, topology: FeedTopology): Promise<void> {
-  await connection.exchangeDeclare({ exchange: topology.deadExchange, type: 'fanout', durable: true });
-  await connection.queueDeclare({ queue: topology.deadQueue, durable: true, arguments: { 'x-queue-type': 'quorum' as const } });
-  await connection.queueBind({ queue: topology.deadQueue, exchange: topology.deadExchange, routingKey: '' });
+  await connection.exchangeDeclare(deadExchangeDeclaration(topology));
+  await connection.queueDeclare(deadQueueDeclaration(topology));
+  await connection.queueBind(deadQueueBinding(topology));
   await connection.queueDeclare(mainQueueDeclaration(topology));
-  for (const { delayMs, queue } of topology.retryQueues) {
-    await connection.queueDeclare({
-      queue,
-      durable: true,
-      arguments: { 'x-message-ttl': delayMs, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': topology.queue },
-    });
-  }
+  for (const retry of topology.retryQueues) await connection.queueDeclare(retryQueueDeclaration(topology, retry));
 }
 
 /** The main queue's declaration, also what a consumer re-declares whenever its connection is reset. */
@@ -71,6 +65,36 @@ export function mainQueueDeclaration(topology: FeedTopology) {
     durable: true,
     arguments: { 'x-queue-type': 'quorum' as const, 'x-delivery-limit': DELIVERY_LIMIT, 'x-dead-letter-exchange': topology.deadExchange },
   };
+}
+
+export function deadExchangeDeclaration(topology: FeedTopology) {
+  return { exchange: topology.deadExchange, type: 'fanout' as const, durable: true };
+}
+
+export function deadQueueDeclaration(topology: FeedTopology) {
+  return { queue: topology.deadQueue, durable: true, arguments: { 'x-queue-type': 'quorum' as const } };
+}
+
+export function deadQueueBinding(topology: FeedTopology) {
+  return { queue: topology.deadQueue, exchange: topology.deadExchange, routingKey: '' };
+}
+
+export function retryQueueDeclaration(topology: FeedTopology, retry: FeedTopology['retryQueues'][number]) {
+  return {
+    queue: retry.queue,
+    durable: true,
+    arguments: { 'x-message-ttl': retry.delayMs, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': topology.queue },
+  };
+}
+
+/**
+ * Where an event goes to wait after its `attempt`-th take failed (0: the first take): the attempt-th delay of
+ * the schedule, the last one for every attempt past its end (FEED_RETRY_DELAYS_MS).
+ */
+export function retryQueueFor(topology: FeedTopology, attempt: number): FeedTopology['retryQueues'][number] {
+  const { retryQueues } = topology;
+  if (retryQueues.length === 0) throw new Error('The feed topology has no retry delay.');
+  return retryQueues[Math.min(Math.max(0, attempt), retryQueues.length - 1)] as FeedTopology['retryQueues'][number];
 }
 
 /** Deletes the topology (tests that made a queue of their own clean up after themselves). */

@@ -8,7 +8,7 @@ export const METRICS_PATH = '/metrics';
  * listener of its own (METRICS_HOST, METRICS_PORT), never on the public one: the counters describe every
  * company's traffic, and a scraper on the internal network needs no key and is never rate limited.
  */
-export function createMetricsApp(metrics: HttpMetrics): Koa {
+export function createMetricsApp(metrics: Pick<HttpMetrics, 'render'>): Koa {
   const app = new Koa();
   app.silent = true;
   app.use(async (ctx) => {

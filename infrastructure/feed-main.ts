@@ -1,0 +1,112 @@
+import { PrometheusFeedMetrics } from '../adapters/feed/feed-metrics.js';
+import { ConfigError, loadConfig } from './config.js';
+import { buildContainer, disposeContainer } from './container/build-container.js';
+import { LOGGER } from './container/infrastructure.tokens.js';
+import { resolve } from './container/typed-binding.js';
+import { startFeedConsumer, type RunningFeedConsumer } from './feed/start-feed-consumer.js';
+import { endLogs } from './logger.js';
+import { listenForMetrics, type RunningMetricsServer } from './metrics-server.js';
+
+const USAGE = `usage: npm run feed   (or: node bin/feed.js)
+
+Runs the platform feed's consumer (compiled JavaScript in dist/, built first when missing or older than the
+sources): it takes the platform's events from RabbitMQ and applies them through the API's use cases, on the
+API's database. Run one or several beside the API; each declares the queues it needs at start.
+
+Configured by environment variables only:
+  FEED_URL              required: the broker, amqp://user:password@host:5672/vhost (or amqps://)
+  FEED_QUEUE            the queue the platform publishes to (default integration.platform-events); dead
+                        letters go to <queue>.dead, delayed retries wait in <queue>.retry.<ms>
+  FEED_PREFETCH         messages taken and handled at once (default 32, 1 to 1000)
+  FEED_MAX_ATTEMPTS     takes of an event that cannot apply yet before it is dead-lettered (default 10)
+  FEED_RETRY_DELAYS_MS  ascending waits before the 1st, 2nd, ... retry, the last repeating
+                        (default 1000,5000,30000,120000,600000)
+  FEED_TOMBSTONE_DAYS   days applied event ids and deletions' tombstones are kept (default 7)
+  METRICS, METRICS_HOST, METRICS_PORT
+                        METRICS=on serves GET /metrics on METRICS_HOST:METRICS_PORT; the feed's port is
+                        9465 when METRICS_PORT is unset (the API's is 9464), so both run on one host
+  DATABASE_URL, KEYS_DATABASE_URL, DATA_DIR, DB_*, STORE, REGION, LOG_LEVEL
+                        as for npm start (see the README's "Configuration")
+
+SIGTERM or SIGINT (Ctrl-C): take no more messages, finish and acknowledge those in flight, close, exit 0.
+`;
+
+/** Signals are taken from the first line on, as in main.ts: one during the start stops the consumer once started. */
+let stopRequested: string | null = null;
+let onStop: ((signal: string) => void) | null = null;
+const requestStop = (signal: string) => {
+  if (stopRequested !== null) return;
+  stopRequested = signal;
+  onStop?.(signal);
+};
+process.on('SIGINT', () => requestStop('SIGINT'));
+process.on('SIGTERM', () => requestStop('SIGTERM'));
+
+/** `npm run feed`: the platform feed's consumer, as its own process (DESIGN 4a). */
+async function main(): Promise<void> {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const config = loadConfig();
+  if (config.feedUrl === null) {
+    throw new ConfigError('FEED_URL is not set: the feed consumer needs the amqp:// URL of the platform\'s broker, such as amqp://user:password@127.0.0.1:5672 (npm run feed -- --help).');
+  }
+  const container = await buildContainer({ config });
+  const logger = resolve(container, LOGGER);
+  if (config.store === 'memory') logger.warn('STORE=memory: the feed applies events to this process\'s own memory, which no API instance reads (development and tests only)');
+  const metrics = config.metrics ? new PrometheusFeedMetrics({ defaultLabels: { region: config.region } }) : undefined;
+  let metricsServer: RunningMetricsServer | null = null;
+  let consumer: RunningFeedConsumer;
+  try {
+    if (metrics !== undefined) {
+      metricsServer = await listenForMetrics(metrics, config.feedMetricsPort, config.metricsHost).catch((error: unknown) => {
+        throw new Error(`METRICS=on, but GET /metrics cannot listen on ${config.metricsHost}:${config.feedMetricsPort} (METRICS_HOST, METRICS_PORT): ${(error as Error).message}`);
+      });
+    }
+    consumer = await startFeedConsumer(container, config, logger, metrics === undefined ? {} : { metrics });
+  } catch (error) {
+    // Release what the container opened (pools, an embedded server's share) before giving up.
+    await metricsServer?.close().catch(() => undefined);
+    await disposeContainer(container).catch(() => undefined);
+    await endLogs(logger);
+    throw error;
+  }
+  logger.info(
+    {
+      queue: config.feedQueue,
+      prefetch: config.feedPrefetch,
+      deadLetterQueue: consumer.topology.deadQueue,
+      retryDelaysMs: config.feedRetryDelaysMs,
+      maxAttempts: config.feedMaxAttempts,
+      ...(metricsServer === null ? {} : { metrics: `${metricsServer.origin}/metrics` }),
+      store: config.store,
+      region: config.region,
+    },
+    'feed consumer started',
+  );
+
+  const stop = async (signal: string) => {
+    logger.info({ signal, inFlight: consumer.inFlight }, 'feed consumer stopping: finishing the messages in flight');
+    try {
+      // Messages first (their effects and acks need the database and the broker), then what serves them.
+      await consumer.stop();
+      await metricsServer?.close();
+      await disposeContainer(container);
+      logger.info('stopped');
+      await endLogs(logger);
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'could not stop cleanly');
+      await endLogs(logger);
+      process.exit(1);
+    }
+  };
+  onStop = (signal) => void stop(signal);
+  if (stopRequested !== null) onStop(stopRequested);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`integration-feed: cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,186 @@
+import { ConsumerStatus, type AsyncMessage, type Connection, type Consumer } from 'rabbitmq-client';
+import type { Logger } from 'pino';
+import type { FeedMetrics } from '../../adapters/feed/feed-metrics.js';
+import type { FeedDecision, FeedMessage } from '../../adapters/feed/platform-event-handler.js';
+import { attemptOf, bodyOf, FeedRouting } from './feed-routing.js';
+import { declareFeedTopology, mainQueueDeclaration, type FeedTopology } from './feed-topology.js';
+
+/** What turns a message into a decision: the feed adapter's PlatformEventHandler, or a test's stand-in. */
+export interface FeedHandler {
+  handle(message: FeedMessage): Promise<FeedDecision>;
+}
+
+export interface FeedConsumerOptions {
+  readonly connection: Connection;
+  readonly topology: FeedTopology;
+  readonly handler: FeedHandler;
+  /** Messages held unacknowledged and handled at once (FEED_PREFETCH). */
+  readonly prefetch: number;
+  /** Whether the databases answer (the READINESS port); asked while the consumer pauses. */
+  readonly readiness: () => Promise<boolean>;
+  readonly logger: Logger;
+  readonly metrics?: FeedMetrics | undefined;
+  /** How often readiness is asked while paused. Default 1000 ms. */
+  readonly readinessPollMs?: number | undefined;
+}
+
+type State = 'idle' | 'consuming' | 'paused' | 'stopping' | 'stopped';
+
+/**
+ * The feed's consumer on the main queue: each message goes to the handler, and its decision is carried out
+ * before the message is acknowledged: `ack` (the effect committed), `retry` (a confirmed copy waits in a retry
+ * queue, taken again with attempt + 1) or `dead` (a confirmed copy with its reason in `<queue>.dead`). Should
+ * the broker lose the connection, the client reconnects and the broker redelivers what was not acknowledged,
+ * which the ledger makes harmless.
+ *
+ * While the database is away (a `store_unavailable` retry), taking more messages would only move them through
+ * the retry queues: the consumer cancels itself, lets those in flight finish, asks READINESS every second,
+ * and consumes again once it answers.
+ */
+export class FeedConsumer {
+  private readonly routing: FeedRouting;
+  private readonly consumer: Consumer;
+  private readonly pollMs: number;
+  private state: State = 'idle';
+  private inFlightCount = 0;
+  /** The cancel of a pause, still settling: a resume waits for it. */
+  private cancelling: Promise<void> = Promise.resolve();
+  private pollTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: FeedConsumerOptions) {
+    this.pollMs = options.readinessPollMs ?? 1_000;
+    this.routing = new FeedRouting(options.connection, options.topology);
+    this.consumer = options.connection.createConsumer(
+      {
+        queue: options.topology.queue,
+        queueOptions: mainQueueDeclaration(options.topology),
+        qos: { prefetchCount: options.prefetch },
+        concurrency: options.prefetch,
+        // A handler that throws (a copy the broker did not confirm) leaves the message to be delivered again.
+        requeue: true,
+        lazy: true,
+      },
+      (message) => this.take(message),
+    );
+    this.consumer.on('error', (error: unknown) => options.logger.warn({ err: error, queue: options.topology.queue }, 'feed consumer error'));
+  }
+
+  get consuming(): boolean {
+    return this.state === 'consuming';
+  }
+
+  get inFlight(): number {
+    return this.inFlightCount;
+  }
+
+  /** Declares the topology, then consumes; resolves once the broker has registered the consumer. */
+  async start(): Promise<void> {
+    if (this.state !== 'idle') throw new Error('The feed consumer was started already.');
+    await declareFeedTopology(this.options.connection, this.options.topology);
+    // The first setup's failure (a queue declared with other arguments, say) fails the start.
+    const ready = new Promise<void>((resolve, reject) => {
+      const onError = (error: unknown) => {
+        this.consumer.off('ready', onReady);
+        reject(error);
+      };
+      const onReady = () => {
+        this.consumer.off('error', onError);
+        resolve();
+      };
+      this.consumer.once('ready', onReady).once('error', onError);
+    });
+    this.consumer.start();
+    this.state = 'consuming';
+    this.options.metrics?.setConsuming(true);
+    await ready;
+  }
+
+  /** Takes no more messages, lets those in flight finish and be acknowledged, then closes its channels. */
+  async stop(): Promise<void> {
+    if (this.state === 'stopping' || this.state === 'stopped') return;
+    this.state = 'stopping';
+    clearTimeout(this.pollTimer);
+    this.options.metrics?.setConsuming(false);
+    await this.cancelling;
+    await this.consumer.close();
+    await this.routing.close();
+    this.state = 'stopped';
+  }
+
+  private async take(message: AsyncMessage): Promise<ConsumerStatus> {
+    // Counted apart from the call: `metrics?.f(++n)` would skip the increment when there are no metrics.
+    this.inFlightCount += 1;
+    this.options.metrics?.setInFlight(this.inFlightCount);
+    try {
+      const attempt = attemptOf(message);
+      const decision = await this.decide({ body: bodyOf(message), attempt });
+      await this.carryOut(decision, message, attempt);
+      return ConsumerStatus.ACK;
+    } finally {
+      this.inFlightCount -= 1;
+      this.options.metrics?.setInFlight(this.inFlightCount);
+    }
+  }
+
+  /** The handler's decision; one that throws (it should not) is retried as an unexpected error. */
+  private async decide(message: FeedMessage): Promise<FeedDecision> {
+    try {
+      return await this.options.handler.handle(message);
+    } catch (error) {
+      // Its name only: the message of an error from deep down may quote the event's data.
+      const name = error instanceof Error ? error.name : typeof error;
+      this.options.logger.error({ error: name }, 'the feed handler failed; the event is retried');
+      return { action: 'retry', reason: 'unexpected_error', detail: `the handler threw ${name}`, event: {} };
+    }
+  }
+
+  private async carryOut(decision: FeedDecision, message: AsyncMessage, attempt: number): Promise<void> {
+    const { logger, metrics } = this.options;
+    const type = decision.event.type ?? 'unknown';
+    if (decision.action === 'ack') {
+      const latency = decision.outcome === 'applied' && decision.time !== null ? (Date.now() - decision.time.getTime()) / 1000 : undefined;
+      metrics?.eventFinished(type, decision.outcome, latency);
+      return;
+    }
+    // Only the event's identity and the reason: never its data, which may be personal.
+    const said = { id: decision.event.id, type: decision.event.type, companyId: decision.event.companyId, reason: decision.reason, detail: decision.detail };
+    // An unexpected error is a bug: its stack is for whoever fixes it.
+    if (decision.cause !== undefined) logger.error({ ...said, err: decision.cause }, 'feed event stopped by an unexpected error');
+    if (decision.action === 'retry') {
+      if (decision.reason === 'store_unavailable') this.pause();
+      const { delayMs } = await this.routing.retry(message, attempt);
+      metrics?.eventFinished(type, 'retried');
+      logger.info({ ...said, attempt: attempt + 1, delayMs }, 'feed event retried later');
+      return;
+    }
+    await this.routing.deadLetter(message, attempt, decision.reason, decision.detail, new Date());
+    metrics?.eventFinished(type, 'dead_lettered');
+    logger.warn({ ...said, deadLetterQueue: this.options.topology.deadQueue }, 'feed event dead-lettered');
+  }
+
+  /** Cancels the consumer (not awaited here: the cancel waits for this very message to finish). */
+  private pause(): void {
+    if (this.state !== 'consuming') return;
+    this.state = 'paused';
+    this.options.metrics?.setConsuming(false);
+    this.options.logger.warn({ queue: this.options.topology.queue }, 'feed paused: the database does not answer; taking no messages until it does');
+    this.cancelling = this.consumer.close().catch((error: unknown) => this.options.logger.warn({ err: error }, 'feed consumer could not be cancelled'));
+    this.schedulePoll();
+  }
+
+  private schedulePoll(): void {
+    this.pollTimer = setTimeout(() => void this.poll(), this.pollMs);
+  }
+
+  private async poll(): Promise<void> {
+    const ready = await this.options.readiness().catch(() => false);
+    if (this.state !== 'paused') return;
+    if (!ready) return this.schedulePoll();
+    await this.cancelling;
+    if (this.state !== 'paused') return;
+    this.state = 'consuming';
+    this.consumer.start();
+    this.options.metrics?.setConsuming(true);
+    this.options.logger.info({ queue: this.options.topology.queue }, 'feed resumed: the database answers');
+  }
+}

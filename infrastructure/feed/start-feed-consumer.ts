@@ -1,0 +1,140 @@
+import { hostname } from 'node:os';
+import type { Container } from 'inversify';
+import type { Logger } from 'pino';
+import { Connection } from 'rabbitmq-client';
+import type { FeedMetrics } from '../../adapters/feed/feed-metrics.js';
+import { PlatformEventHandler } from '../../adapters/feed/platform-event-handler.js';
+import { maskSecrets } from '../config.schema.js';
+import { ConfigError, type AppConfig } from '../config.js';
+import { READINESS } from '../container/infrastructure.tokens.js';
+import { resolve } from '../container/typed-binding.js';
+import { USE_CASES } from '../container/use-case.tokens.js';
+import { FeedConsumer, type FeedHandler } from './feed-consumer.js';
+import { feedTopology, type FeedTopology } from './feed-topology.js';
+
+const HOUR_MS = 3_600_000;
+
+export type FeedSettings = Pick<AppConfig, 'feedUrl' | 'feedQueue' | 'feedPrefetch' | 'feedTombstoneDays' | 'feedMaxAttempts' | 'feedRetryDelaysMs'>;
+
+export interface StartFeedConsumerOptions {
+  /** Instead of the feed adapter's PlatformEventHandler over USE_CASES.applyPlatformEvent (tests of the runtime). */
+  readonly handler?: FeedHandler;
+  /** Where to count; none by default (feed-main passes one with METRICS=on). */
+  readonly metrics?: FeedMetrics;
+  /** How often READINESS is asked while the consumer pauses. Default 1000 ms. */
+  readonly readinessPollMs?: number;
+  /** How often the ledger's old records are purged (also once at start). Default an hour. */
+  readonly purgeEveryMs?: number;
+  /** How long to wait for the broker at start before giving up. Default 20 s. */
+  readonly connectTimeoutMs?: number;
+}
+
+export interface RunningFeedConsumer {
+  readonly topology: FeedTopology;
+  /** False while paused for the database, and once stopping. */
+  readonly consuming: boolean;
+  /** Messages taken and not yet acknowledged. */
+  readonly inFlight: number;
+  /** Takes no more messages, finishes and acknowledges those in flight, closes the channels and the connection. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The platform feed's consumer, running in this process on the container's use cases (DESIGN 4a): what
+ * `npm run feed` runs, and what end-to-end tests start in-process. Resolves once it consumes; the container
+ * stays the caller's to dispose, after stop().
+ */
+export async function startFeedConsumer(container: Container, config: FeedSettings, logger: Logger, options: StartFeedConsumerOptions = {}): Promise<RunningFeedConsumer> {
+  if (config.feedUrl === null) throw new ConfigError('FEED_URL is not set: the feed consumer needs the amqp:// URL of the platform\'s broker.');
+  const topology = feedTopology(config.feedQueue, config.feedRetryDelaysMs);
+  const connection = new Connection({ url: config.feedUrl, connectionName: `integration-feed ${hostname()} ${process.pid}` });
+  watchConnection(connection, logger);
+  const connectTimeoutMs = options.connectTimeoutMs ?? 20_000;
+  // Given up on, the connection closes itself (onConnect's contract).
+  await connection.onConnect(connectTimeoutMs).catch((error: unknown) => {
+    throw new Error(`cannot reach the broker at FEED_URL (${maskSecrets(config.feedUrl as string)}) within ${connectTimeoutMs} ms: ${(error as Error).message}`);
+  });
+  const handler = options.handler ?? new PlatformEventHandler(resolve(container, USE_CASES.applyPlatformEvent), { maxAttempts: config.feedMaxAttempts });
+  const consumer = new FeedConsumer({
+    connection,
+    topology,
+    handler,
+    prefetch: config.feedPrefetch,
+    readiness: resolve(container, READINESS),
+    logger,
+    metrics: options.metrics,
+    readinessPollMs: options.readinessPollMs,
+  });
+  try {
+    await consumer.start();
+  } catch (error) {
+    await consumer.stop().catch(() => undefined);
+    await connection.close().catch(() => undefined);
+    throw error;
+  }
+  const purge = schedulePurge(container, config.feedTombstoneDays, options.purgeEveryMs ?? HOUR_MS, logger);
+  let stopping: Promise<void> | undefined;
+  return {
+    topology,
+    get consuming() {
+      return consumer.consuming;
+    },
+    get inFlight() {
+      return consumer.inFlight;
+    },
+    stop() {
+      stopping ??= (async () => {
+        await purge.stop();
+        await consumer.stop();
+        await connection.close();
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** Lost connections are the client's to recover; they are only said, once each, with no URL. */
+function watchConnection(connection: Connection, logger: Logger): void {
+  let connectedBefore = false;
+  let lost = false;
+  connection.on('connection', () => {
+    if (connectedBefore) logger.info('feed broker connection re-established');
+    connectedBefore = true;
+    lost = false;
+  });
+  connection.on('error', (error: unknown) => {
+    if (lost) return;
+    lost = true;
+    logger.warn({ error: (error as Error).message, code: (error as { code?: unknown }).code }, 'feed broker connection error; reconnecting');
+  });
+}
+
+/**
+ * FEED_TOMBSTONE_DAYS: the ledger's applied ids and tombstones older than that are purged at start and then
+ * at every interval, by every consumer (the purge is idempotent). One that fails (the database away) is said
+ * and tried again at the next interval; one never overlaps the next.
+ */
+function schedulePurge(container: Container, retentionDays: number, everyMs: number, logger: Logger): { stop(): Promise<void> } {
+  const purgeRecords = resolve(container, USE_CASES.purgeFeedRecords);
+  let running: Promise<void> = Promise.resolve();
+  let busy = false;
+  const run = () => {
+    if (busy) return;
+    busy = true;
+    running = purgeRecords
+      .execute({ retentionDays })
+      .then(
+        (purged) => logger.info({ ...purged, retentionDays }, 'feed records purged'),
+        (error: unknown) => logger.warn({ error: (error as Error).message }, 'feed records could not be purged; trying again later'),
+      )
+      .finally(() => (busy = false));
+  };
+  run();
+  const timer = setInterval(run, everyMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

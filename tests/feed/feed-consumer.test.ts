@@ -1,0 +1,435 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { Connection, type Publisher, type SyncMessage } from 'rabbitmq-client';
+import type { FeedDecision, FeedMessage } from '../../adapters/feed/platform-event-handler.js';
+import { PrometheusFeedMetrics } from '../../adapters/feed/feed-metrics.js';
+import { loadConfig } from '../../infrastructure/config.js';
+import { buildContainer, disposeContainer } from '../../infrastructure/container/build-container.js';
+import { FeedConsumer, type FeedHandler } from '../../infrastructure/feed/feed-consumer.js';
+import { declareFeedTopology, deleteFeedTopology, FEED_HEADERS, feedTopology, retryQueueFor, type FeedTopology } from '../../infrastructure/feed/feed-topology.js';
+import { startFeedConsumer } from '../../infrastructure/feed/start-feed-consumer.js';
+import { createLogger } from '../../infrastructure/logger.js';
+
+const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+
+/** Polls until the condition holds; fails naming what was awaited. */
+async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function capturedLogger() {
+  const lines: Record<string, any>[] = [];
+  const logger = createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, any>) });
+  return { logger, lines, said: (msg: string) => lines.filter((line) => line.msg === msg) };
+}
+
+interface Take {
+  readonly body: string;
+  readonly attempt: number;
+  readonly at: number;
+}
+
+/** A handler of the adapter's shape whose decisions the test writes; it remembers every take. */
+class ScriptedHandler implements FeedHandler {
+  readonly takes: Take[] = [];
+  constructor(private readonly decide: (message: { body: string; attempt: number }) => FeedDecision | Promise<FeedDecision>) {}
+
+  async handle(message: FeedMessage): Promise<FeedDecision> {
+    const body = Buffer.isBuffer(message.body) ? message.body.toString('utf8') : message.body;
+    this.takes.push({ body, attempt: message.attempt, at: Date.now() });
+    return this.decide({ body, attempt: message.attempt });
+  }
+
+  takesOf(body: string): Take[] {
+    return this.takes.filter((take) => take.body === body);
+  }
+}
+
+/** A TCP relay to the broker whose connections the test can cut, as a network failure or a broker restart would. */
+async function relayToBroker(): Promise<{ url: string; cut(): void; close(): Promise<void> }> {
+  const broker = new URL(AMQP_URL);
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = connect(Number(broker.port || 5672), broker.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined).on('close', () => sockets.delete(socket));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const { port } = server.address() as { port: number };
+  const url = new URL(AMQP_URL);
+  url.host = `127.0.0.1:${port}`;
+  return {
+    url: url.toString(),
+    cut: () => {
+      for (const socket of sockets) socket.destroy();
+    },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((closed) => server.close(closed));
+    },
+  };
+}
+
+const EVENT = { id: 'evt-1', type: 'candidate.moved', companyId: 'company-1', source: 'platform-test' };
+const applied = (time: Date | null = new Date()): FeedDecision => ({ action: 'ack', outcome: 'applied', event: EVENT, time });
+
+/** A queue of the test's own on the machine's shared RabbitMQ, and what is needed to watch it. */
+class Broker {
+  readonly connection = new Connection({ url: AMQP_URL, connectionName: 'feed consumer test' });
+  readonly publisher: Publisher;
+  readonly topology: FeedTopology;
+  private readonly consumers: FeedConsumer[] = [];
+
+  constructor(retryDelaysMs: readonly number[]) {
+    this.connection.on('error', () => undefined);
+    this.topology = feedTopology(`test.feed.${process.pid}.${randomBytes(4).toString('hex')}`, retryDelaysMs);
+    this.publisher = this.connection.createPublisher({ confirm: true });
+  }
+
+  consumer(handler: FeedHandler, options: { prefetch?: number; readiness?: () => Promise<boolean>; readinessPollMs?: number; logger?: ReturnType<typeof capturedLogger>['logger']; metrics?: PrometheusFeedMetrics } = {}): FeedConsumer {
+    const consumer = new FeedConsumer({
+      connection: this.connection,
+      topology: this.topology,
+      handler,
+      prefetch: options.prefetch ?? 8,
+      readiness: options.readiness ?? (async () => true),
+      logger: options.logger ?? capturedLogger().logger,
+      metrics: options.metrics,
+      readinessPollMs: options.readinessPollMs,
+    });
+    this.consumers.push(consumer);
+    return consumer;
+  }
+
+  async publish(body: string, extra: { messageId?: string; type?: string; headers?: Record<string, unknown> } = {}): Promise<void> {
+    await this.publisher.send({ routingKey: this.topology.queue, contentType: 'application/cloudevents+json', durable: true, ...extra }, Buffer.from(body));
+  }
+
+  async depth(queue = this.topology.queue): Promise<number> {
+    return (await this.connection.queueDeclare({ queue, passive: true })).messageCount;
+  }
+
+  async get(queue: string): Promise<SyncMessage | undefined> {
+    return this.connection.basicGet({ queue, noAck: true });
+  }
+
+  async close(): Promise<void> {
+    for (const consumer of this.consumers) await consumer.stop();
+    await this.publisher.close();
+    await deleteFeedTopology(this.connection, this.topology);
+    await this.connection.close();
+  }
+}
+
+describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function () {
+  let broker: Broker;
+  afterEach(async () => broker?.close());
+
+  it('acknowledges a message once the handler has applied it, and counts it with its apply latency', async () => {
+    broker = new Broker([50, 100]);
+    const metrics = new PrometheusFeedMetrics({ processMetrics: false });
+    const handler = new ScriptedHandler(() => applied(new Date(Date.now() - 2_000)));
+    const consumer = broker.consumer(handler, { metrics });
+    await consumer.start();
+    for (const n of [1, 2, 3]) await broker.publish(`{"n":${n}}`);
+    await until('three takes', () => handler.takes.length === 3);
+    await consumer.stop();
+    // Unacknowledged messages would be back in the queue once the consumer's channel closed.
+    expect(await broker.depth()).to.equal(0);
+    expect(handler.takes.map((take) => take.attempt)).to.deep.equal([0, 0, 0]);
+    const text = (await metrics.render()).text;
+    expect(text).to.match(/^feed_events_total\{type="candidate\.moved",outcome="applied"\} 3$/m);
+    expect(text).to.match(/^feed_apply_latency_seconds_bucket\{le="1",type="candidate\.moved"\} 0$/m);
+    expect(text).to.match(/^feed_apply_latency_seconds_bucket\{le="2\.5",type="candidate\.moved"\} 3$/m);
+    expect(text).to.match(/^feed_messages_in_flight 0$/m);
+  });
+
+  it('takes at most FEED_PREFETCH messages at once', async () => {
+    broker = new Broker([50]);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let running = 0;
+    let most = 0;
+    const handler = new ScriptedHandler(async () => {
+      most = Math.max(most, ++running);
+      await released;
+      running--;
+      return applied();
+    });
+    const consumer = broker.consumer(handler, { prefetch: 3 });
+    try {
+      await consumer.start();
+      for (let n = 0; n < 7; n++) await broker.publish(`{"n":${n}}`);
+      await until('three in flight', () => consumer.inFlight === 3);
+      await sleep(200);
+      expect(handler.takes).to.have.length(3);
+    } finally {
+      release();
+    }
+    await until('all seven', () => handler.takes.length === 7);
+    expect(most).to.equal(3);
+  });
+
+  it('retries a message through the delay queue of its attempt, with attempt + 1, the last delay repeating', async () => {
+    broker = new Broker([50, 200]);
+    const logs = capturedLogger();
+    const metrics = new PrometheusFeedMetrics({ processMetrics: false });
+    const handler = new ScriptedHandler(({ attempt }) =>
+      attempt < 3 ? { action: 'retry', reason: 'not_yet_applicable', detail: 'the card is not there yet', event: EVENT } : applied(),
+    );
+    const consumer = broker.consumer(handler, { logger: logs.logger, metrics });
+    await consumer.start();
+    await broker.publish('{"retry":"me"}');
+    await until('the fourth take', () => handler.takes.length === 4);
+    const takes = handler.takesOf('{"retry":"me"}');
+    expect(takes.map((take) => take.attempt)).to.deep.equal([0, 1, 2, 3]);
+    const gaps = takes.slice(1).map((take, i) => take.at - (takes[i] as Take).at);
+    // 50 ms after the first take, then 200 ms, then 200 ms again (the last delay repeats).
+    expect(gaps[0]).to.be.at.least(45).and.below(190);
+    expect(gaps[1]).to.be.at.least(190);
+    expect(gaps[2]).to.be.at.least(190);
+    await consumer.stop();
+    expect(await broker.depth()).to.equal(0);
+    for (const { queue } of broker.topology.retryQueues) expect(await broker.depth(queue)).to.equal(0);
+    const retried = logs.said('feed event retried later');
+    expect(retried.map((line) => [line.attempt, line.delayMs])).to.deep.equal([[1, 50], [2, 200], [3, 200]]);
+    expect(retried[0]).to.include({ level: 30, id: 'evt-1', type: 'candidate.moved', companyId: 'company-1', reason: 'not_yet_applicable', detail: 'the card is not there yet' });
+    expect((await metrics.render()).text).to.match(/^feed_events_total\{type="candidate\.moved",outcome="retried"\} 3$/m);
+  });
+
+  it('publishes a retry as a confirmed copy of the message (body, id, type, headers) and only then acknowledges it', async () => {
+    broker = new Broker([600_000]);
+    const handler = new ScriptedHandler(() => ({ action: 'retry', reason: 'store_unavailable', detail: 'the database does not answer', event: EVENT }));
+    const consumer = broker.consumer(handler);
+    await consumer.start();
+    const body = '{"specversion":"1.0","data":{"name":"Ada"}}';
+    await broker.publish(body, { messageId: 'evt-1', type: 'candidate.moved', headers: { 'x-platform-trace': 'abc', [FEED_HEADERS.attempt]: 4 } });
+    await until('the take', () => handler.takes.length === 1);
+    await consumer.stop();
+    const retryQueue = retryQueueFor(broker.topology, 4).queue;
+    const copy = await broker.get(retryQueue);
+    expect(copy, 'the copy in the retry queue').not.to.equal(undefined);
+    expect(Buffer.from(copy?.body as Buffer).toString('utf8')).to.equal(body);
+    expect(copy).to.include({ messageId: 'evt-1', type: 'candidate.moved', contentType: 'application/cloudevents+json', durable: true });
+    expect(copy?.headers).to.include({ 'x-platform-trace': 'abc', [FEED_HEADERS.attempt]: 5 });
+    expect(await broker.depth()).to.equal(0);
+    expect(handler.takes[0]?.attempt).to.equal(4);
+  });
+
+  it('never acknowledges a message whose copy the broker could not route (a retry queue deleted under it)', async () => {
+    broker = new Broker([50]);
+    const handler = new ScriptedHandler(({ attempt }) =>
+      attempt === 0 ? { action: 'retry', reason: 'not_yet_applicable', detail: 'not yet', event: EVENT } : applied(),
+    );
+    const consumer = broker.consumer(handler);
+    await consumer.start();
+    // A first retry opens the publishing channel (which declares the retry queues as it opens).
+    await broker.publish('{"n":"first"}');
+    await until('the first retried', () => handler.takesOf('{"n":"first"}').length === 2);
+    await broker.connection.queueDelete({ queue: retryQueueFor(broker.topology, 0).queue });
+    await broker.publish('{"n":"a"}');
+    // The first copy went nowhere: the message is taken again (attempt 0), its copy now reaches the queue
+    // declared again, and comes back with attempt 1.
+    await until('attempt 1 of a', () => handler.takesOf('{"n":"a"}').some((take) => take.attempt === 1));
+    expect(handler.takesOf('{"n":"a"}').map((take) => take.attempt)).to.deep.equal([0, 0, 1]);
+    await consumer.stop();
+    expect(await broker.depth()).to.equal(0);
+  });
+
+  it('dead-letters a message into <queue>.dead with its reason, detail and time, logging no data', async () => {
+    broker = new Broker([50]);
+    const logs = capturedLogger();
+    const metrics = new PrometheusFeedMetrics({ processMetrics: false });
+    const handler = new ScriptedHandler(({ body }) =>
+      body.startsWith('{')
+        ? applied()
+        : { action: 'dead', reason: 'invalid_json', detail: 'the body is not JSON', event: { id: 'evt-9' } },
+    );
+    const consumer = broker.consumer(handler, { logger: logs.logger, metrics });
+    await consumer.start();
+    const before = Date.now();
+    await broker.publish('not json: Ada Lovelace, +7 700 000 00 00', { messageId: 'evt-9' });
+    await broker.publish('{"after":"the poison"}');
+    await until('both takes', () => handler.takes.length === 2);
+    await consumer.stop();
+    const dead = await broker.get(broker.topology.deadQueue);
+    expect(dead, 'the dead letter').not.to.equal(undefined);
+    expect(Buffer.from(dead?.body as Buffer).toString('utf8')).to.equal('not json: Ada Lovelace, +7 700 000 00 00');
+    expect(dead?.messageId).to.equal('evt-9');
+    expect(dead?.headers).to.include({ [FEED_HEADERS.deadReason]: 'invalid_json', [FEED_HEADERS.deadDetail]: 'the body is not JSON', [FEED_HEADERS.attempt]: 0 });
+    const at = Date.parse(String(dead?.headers?.[FEED_HEADERS.deadAt]));
+    expect(at).to.be.within(before - 1, Date.now());
+    expect(await broker.depth(broker.topology.deadQueue)).to.equal(0);
+    expect(await broker.depth()).to.equal(0);
+    const said = logs.said('feed event dead-lettered');
+    expect(said).to.have.length(1);
+    expect(said[0]).to.include({ level: 40, id: 'evt-9', reason: 'invalid_json', detail: 'the body is not JSON' });
+    expect(JSON.stringify(logs.lines)).not.to.contain('Lovelace');
+    expect((await metrics.render()).text).to.match(/^feed_events_total\{type="other",outcome="dead_lettered"\} 1$/m);
+  });
+
+  it('pauses when the database does not answer, takes nothing while paused, and resumes by itself once it answers', async () => {
+    broker = new Broker([50]);
+    const logs = capturedLogger();
+    const metrics = new PrometheusFeedMetrics({ processMetrics: false });
+    let databaseUp = false;
+    let readinessAsked = 0;
+    const handler = new ScriptedHandler(() =>
+      databaseUp ? applied() : { action: 'retry', reason: 'store_unavailable', detail: 'connection refused', event: EVENT },
+    );
+    const readiness = async () => {
+      readinessAsked++;
+      return databaseUp;
+    };
+    const consumer = broker.consumer(handler, { logger: logs.logger, metrics, readiness, readinessPollMs: 100 });
+    await consumer.start();
+    await broker.publish('{"n":"a"}');
+    await until('the pause', () => !consumer.consuming);
+    expect((await metrics.render()).text).to.match(/^feed_consuming 0$/m);
+    await broker.publish('{"n":"b"}');
+    // The retried copy comes back after 50 ms; neither it nor b is taken while paused.
+    await sleep(600);
+    expect(handler.takes.map((take) => take.body)).to.deep.equal(['{"n":"a"}']);
+    await until('both messages back in the queue', async () => (await broker.depth()) === 2);
+    expect(readinessAsked).to.be.at.least(3);
+    databaseUp = true;
+    await until('the resume', () => consumer.consuming);
+    await until('both applied', () => handler.takesOf('{"n":"a"}').length === 2 && handler.takesOf('{"n":"b"}').length === 1);
+    expect(handler.takesOf('{"n":"a"}').map((take) => take.attempt)).to.deep.equal([0, 1]);
+    expect(logs.said('feed paused: the database does not answer; taking no messages until it does')).to.have.length(1);
+    expect(logs.said('feed resumed: the database answers')).to.have.length(1);
+    expect((await metrics.render()).text).to.match(/^feed_consuming 1$/m);
+    await consumer.stop();
+    expect(await broker.depth()).to.equal(0);
+  });
+
+  it('goes on after the broker connection is lost: what was in flight comes again and is acknowledged', async () => {
+    broker = new Broker([50]);
+    const relay = await relayToBroker();
+    const connection = new Connection({ url: relay.url, retryLow: 100, retryHigh: 500 });
+    connection.on('error', () => undefined);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const handler = new ScriptedHandler(async ({ body }) => {
+      if (body === '{"n":"a"}' && handler.takesOf(body).length === 1) await released;
+      return applied();
+    });
+    const logs = capturedLogger();
+    const consumer = new FeedConsumer({ connection, topology: broker.topology, handler, prefetch: 4, readiness: async () => true, logger: logs.logger });
+    try {
+      await consumer.start();
+      await broker.publish('{"n":"a"}');
+      await until('the first take of a', () => handler.takesOf('{"n":"a"}').length === 1);
+      relay.cut();
+      release();
+      // Its ack could not reach the broker: a is delivered again once the consumer is back.
+      await until('a again', () => handler.takesOf('{"n":"a"}').length === 2);
+      await broker.publish('{"n":"b"}');
+      await until('b', () => handler.takesOf('{"n":"b"}').length === 1);
+      await consumer.stop();
+      expect(await broker.depth()).to.equal(0);
+    } finally {
+      release();
+      await consumer.stop();
+      await connection.close();
+      await relay.close();
+    }
+  });
+
+  it('at stop, takes no more messages, and finishes and acknowledges those in flight before it resolves', async () => {
+    broker = new Broker([50]);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const handler = new ScriptedHandler(async ({ body }) => {
+      if (body === '{"slow":true}') await released;
+      return applied();
+    });
+    const consumer = broker.consumer(handler, { prefetch: 1 });
+    await consumer.start();
+    await broker.publish('{"slow":true}');
+    await until('the slow take', () => handler.takes.length === 1);
+    await broker.publish('{"after":"stop"}');
+    let stopped = false;
+    const stopping = consumer.stop().then(() => (stopped = true));
+    await sleep(300);
+    expect(stopped, 'stop resolved with a message in flight').to.equal(false);
+    release();
+    await stopping;
+    expect(handler.takes.map((take) => take.body)).to.deep.equal(['{"slow":true}']);
+    // The slow one was acknowledged; the one after it was never taken and waits for the next consumer.
+    expect(await broker.depth()).to.equal(1);
+    expect(Buffer.from((await broker.get(broker.topology.queue))?.body as Buffer).toString('utf8')).to.equal('{"after":"stop"}');
+  });
+});
+
+describe('startFeedConsumer (the consumer on a container, as npm run feed starts it)', function () {
+  it('refuses to start without FEED_URL, naming it', async () => {
+    const container = await buildContainer({ profile: 'memory', config: { store: 'memory' } });
+    try {
+      const config = { ...loadConfig({}), feedUrl: null };
+      const error = await startFeedConsumer(container, config, capturedLogger().logger).then(() => null, (e: unknown) => e as Error);
+      expect(error?.message).to.match(/^FEED_URL is not set/);
+    } finally {
+      await disposeContainer(container);
+    }
+  });
+
+  it('declares the topology, consumes, purges the ledger at start, and stops', async () => {
+    const container = await buildContainer({ profile: 'memory', config: { store: 'memory' } });
+    const queue = `test.feed.${process.pid}.${randomBytes(4).toString('hex')}`;
+    const config = { ...loadConfig({ FEED_URL: AMQP_URL, FEED_QUEUE: queue, FEED_RETRY_DELAYS_MS: '50,100', FEED_PREFETCH: '4' }) };
+    const logs = capturedLogger();
+    const handler = new ScriptedHandler(() => applied());
+    const running = await startFeedConsumer(container, config, logs.logger, { handler });
+    const connection = new Connection(AMQP_URL);
+    connection.on('error', () => undefined);
+    try {
+      expect(running.consuming).to.equal(true);
+      expect(running.topology.retryQueues.map((retry) => retry.queue)).to.deep.equal([`${queue}.retry.50`, `${queue}.retry.100`]);
+      for (const name of [queue, `${queue}.dead`, `${queue}.retry.50`, `${queue}.retry.100`]) await connection.queueDeclare({ queue: name, passive: true });
+      const publisher = connection.createPublisher({ confirm: true });
+      await publisher.send({ routingKey: queue, contentType: 'application/cloudevents+json' }, Buffer.from('{"hello":1}'));
+      await publisher.close();
+      await until('the take', () => handler.takes.length === 1);
+      await until('the purge at start', () => logs.said('feed records purged').length === 1);
+      expect(logs.said('feed records purged')[0]).to.include({ retentionDays: 7 });
+      await running.stop();
+      expect(running.consuming).to.equal(false);
+      expect((await connection.queueDeclare({ queue, passive: true })).messageCount).to.equal(0);
+    } finally {
+      await running.stop();
+      await deleteFeedTopology(connection, running.topology);
+      await connection.close();
+      await disposeContainer(container);
+    }
+  });
+
+  it('declares the same topology as another consumer starting at the same moment', async () => {
+    const topology = feedTopology(`test.feed.${process.pid}.${randomBytes(4).toString('hex')}`, [50, 100]);
+    const connections = [new Connection(AMQP_URL), new Connection(AMQP_URL)];
+    for (const connection of connections) connection.on('error', () => undefined);
+    try {
+      await Promise.all(connections.map((connection) => declareFeedTopology(connection, topology)));
+      const consumers = connections.map(
+        (connection) =>
+          new FeedConsumer({ connection, topology, handler: new ScriptedHandler(() => applied()), prefetch: 2, readiness: async () => true, logger: capturedLogger().logger }),
+      );
+      await Promise.all(consumers.map((consumer) => consumer.start()));
+      expect(consumers.every((consumer) => consumer.consuming)).to.equal(true);
+      await Promise.all(consumers.map((consumer) => consumer.stop()));
+    } finally {
+      await deleteFeedTopology(connections[0] as Connection, topology);
+      for (const connection of connections) await connection.close();
+    }
+  });
+});
