@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Connection, type Envelope, type SyncMessage } from 'rabbitmq-client';
+import { feedProgress } from '../../adapters/cli/feed-progress.js';
 import { runAdminCli } from '../../adapters/cli/run-admin-cli.js';
 import { declareFeedTopology, deleteFeedTopology, FEED_HEADERS, feedTopology } from '../../infrastructure/feed/feed-topology.js';
 import { MemoryIo } from './support/memory-io.js';
@@ -271,6 +272,30 @@ describe('admin feed publish | dead list | dead replay (against the real RabbitM
       expect(jsonOf(await feed(['dead', 'list']))).to.deep.equal([]);
       expect(await countSettling(topology().deadQueue, 0)).to.equal(0);
     });
+  });
+});
+
+class TerminalIo extends MemoryIo {
+  override readonly errIsTerminal: boolean = true;
+}
+
+describe('admin feed progress (in process)', () => {
+  it('redraws one line in place on a terminal for 1,000 items or more, ends it, and says nothing for fewer', () => {
+    const io = new TerminalIo();
+    const large = feedProgress(io, 'events published');
+    large.start(1_000);
+    for (let i = 0; i < 1_000; i++) large.advance(1);
+    large.end();
+    const draws = io.stderr.split('\r').filter((draw) => draw !== '');
+    expect(draws.at(-1)).to.match(/^events published: 1000\/1000 \(100%\), \d+\.\d s, \d+\/s\u001b\[K\n$/);
+    expect(draws.slice(0, -1).every((draw) => !draw.includes('\n'))).to.equal(true);
+
+    const quiet = new TerminalIo();
+    const small = feedProgress(quiet, 'events published');
+    small.start(999);
+    small.advance(999);
+    small.end();
+    expect(quiet.stderr).to.equal('');
   });
 });
 
