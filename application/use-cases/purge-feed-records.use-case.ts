@@ -15,7 +15,8 @@ export class PurgeFeedRecords {
   ) {}
 
   async execute(command: { readonly retentionDays: number }): Promise<{ events: number; tombstones: number }> {
-    if (!(command.retentionDays > 0)) throw new Error('The feed keeps its records at least a day.');
+    // As FEED_TOMBSTONE_DAYS: a fraction of a day would pass `> 0` and purge records a redelivery still needs.
+    if (!(Number.isInteger(command.retentionDays) && command.retentionDays >= 1)) throw new RangeError('The feed keeps its records at least a day (a whole number of days).');
     const before = new Date(this.clock.now().getTime() - command.retentionDays * DAY_MS);
     const { events, tombstones } = await this.ledger.purge(before);
     return { events, tombstones };

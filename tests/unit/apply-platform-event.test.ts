@@ -155,6 +155,55 @@ describe('ApplyPlatformEvent (the platform feed)', () => {
       expect((await world().candidate(companyId, 'card-1'))?.stage).to.equal('OFFER');
     });
 
+    it('keeps the changes made before a deletion stale after the entity lives again (a board set before the vacancy was deleted)', async () => {
+      const companyId = await world().company();
+      await feed(companyId, 'vac-1', 1, upserted('Первая'));
+      await feed(companyId, 'vac-1', 2, { type: 'board.columns-set', columns: ['Отклик', 'Интервью'] });
+      await feed(companyId, 'vac-1', 5, { type: 'vacancy.deleted' });
+      expect(await feed(companyId, 'vac-1', 6, upserted('Снова'))).to.equal('applied');
+      expect(await feed(companyId, 'vac-1', 3, { type: 'board.columns-set', columns: ['Поздняя'] }), 'set before the deletion').to.equal('stale');
+      expect(await columnsOf(companyId, 'vac-1')).to.deep.equal(['NEW', 'AI_DIALOG', 'INTERVIEW', 'OFFER', 'ONBOARDING', 'REJECTION']);
+      expect(await feed(companyId, 'vac-1', 7, { type: 'board.columns-set', columns: ['Новая'] })).to.equal('applied');
+      expect(await columnsOf(companyId, 'vac-1')).to.deep.equal(['Новая']);
+    });
+
+    it('keeps a transfer made before a card\'s deletion stale after the card is added again', async () => {
+      const companyId = await aCompanyWithACard();
+      await feed(companyId, 'vac-2', 1, upserted('Другая'));
+      await feed(companyId, 'card-1', 5, { type: 'candidate.deleted' });
+      expect(await feed(companyId, 'card-1', 6, added('vac-1'))).to.equal('applied');
+      expect(await feed(companyId, 'card-1', 3, { type: 'candidate.transferred', vacancyId: 'vac-2' })).to.equal('stale');
+      expect(technicalCardsOf('card-1')).to.deep.equal([]);
+    });
+
+    it('places a card in the column the platform names even when the board here lacks it: a removal that came first waits for no event', async () => {
+      const companyId = await world().company();
+      await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
+      // On the platform: the card entered NEW (card v1), moved to OFFER (card v2), then NEW was removed (board v2).
+      expect(await feed(companyId, 'vac-1', 2, { type: 'board.columns-set', columns: ['OFFER', 'REJECTION'] })).to.equal('applied');
+      expect(await feed(companyId, 'card-1', 1, added('vac-1', { stage: 'NEW' }))).to.equal('applied');
+      expect((await world().candidate(companyId, 'card-1'))?.stage).to.equal('NEW');
+      expect(await feed(companyId, 'card-1', 2, { type: 'candidate.moved', stage: 'OFFER' })).to.equal('applied');
+      expect((await world().candidate(companyId, 'card-1'))?.stage).to.equal('OFFER');
+    });
+
+    it('places a card in a column that a board change still on its way adds, and that change then applies', async () => {
+      const companyId = await world().company();
+      await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
+      expect(await feed(companyId, 'card-1', 1, added('vac-1', { stage: 'Скрининг' }))).to.equal('applied');
+      expect(await feed(companyId, 'vac-1', 2, { type: 'board.columns-set', columns: ['NEW', 'Скрининг'] })).to.equal('applied');
+      expect((await world().candidate(companyId, 'card-1'))?.stage).to.equal('Скрининг');
+    });
+
+    it('refuses a board change that removes a column a card still stands in as not yet applicable (the card\'s move is on its way)', async () => {
+      const companyId = await aCompanyWithACard();
+      const columns: PlatformChange = { type: 'board.columns-set', columns: ['OFFER'] };
+      const eventId = nextId('ev');
+      expect(await rejectionOf(feed(companyId, 'vac-1', 2, columns, eventId))).to.be.instanceOf(ChangeNotYetApplicableError);
+      await feed(companyId, 'card-1', 2, { type: 'candidate.moved', stage: 'OFFER' });
+      expect(await feed(companyId, 'vac-1', 2, columns, eventId)).to.equal('applied');
+    });
+
     for (const order of ['move first', 'resume first'] as const) {
       it(`applies a move and a resume update of one card, whichever comes first (${order})`, async () => {
         const companyId = await aCompanyWithACard();
@@ -243,6 +292,33 @@ describe('ApplyPlatformEvent (the platform feed)', () => {
       expect(await rejectionOf(feed(companyId, application.externalId, 0, submitted, eventId))).to.be.instanceOf(ChangeNotYetApplicableError);
       await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
       expect(await feed(companyId, application.externalId, 0, submitted, eventId)).to.equal('applied');
+    });
+  });
+
+  describe('PurgeFeedRecords', () => {
+    it('forgets the event ids and tombstones older than the retention, so a redelivery after it applies again', async () => {
+      const companyId = await world().company();
+      const eventId = nextId('ev');
+      await feed(companyId, 'vac-1', 1, upserted('Первая'), eventId);
+      await feed(companyId, 'vac-2', 4, { type: 'vacancy.deleted' });
+      world().clock.advance(7 * 86_400_000);
+      const recent = nextId('ev');
+      await feed(companyId, 'vac-3', 1, upserted('Третья'), recent);
+      world().clock.advance(1000);
+      expect(await world().use('purgeFeedRecords').execute({ retentionDays: 7 })).to.deep.equal({ events: 2, tombstones: 1 });
+      expect(await versionsOf(companyId, 'vacancy', 'vac-2')).to.deep.equal({ aspects: {}, deletedAt: null });
+      expect(await feed(companyId, 'vac-3', 1, upserted('Третья'), recent), 'kept').to.equal('duplicate');
+      expect(await feed(companyId, 'vac-1', 1, upserted('Первая'), eventId), 'forgotten, and stale by its version').to.equal('stale');
+    });
+
+    it('refuses a retention that is not a whole number of days, at least one, and purges nothing', async () => {
+      const companyId = await world().company();
+      await feed(companyId, 'vac-1', 1, upserted('Первая'));
+      world().clock.advance(86_400_000);
+      for (const retentionDays of [0, 0.5, -1, Number.NaN]) {
+        expect(await rejectionOf(world().use('purgeFeedRecords').execute({ retentionDays })), String(retentionDays)).to.be.instanceOf(RangeError);
+      }
+      expect(await world().use('purgeFeedRecords').execute({ retentionDays: 1 })).to.deep.equal({ events: 0, tombstones: 0 });
     });
   });
 
