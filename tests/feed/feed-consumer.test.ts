@@ -361,9 +361,12 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
     await broker.publish('{"after":"stop"}');
     let stopped = false;
     const stopping = consumer.stop().then(() => (stopped = true));
-    await sleep(300);
-    expect(stopped, 'stop resolved with a message in flight').to.equal(false);
-    release();
+    try {
+      await sleep(300);
+      expect(stopped, 'stop resolved with a message in flight').to.equal(false);
+    } finally {
+      release();
+    }
     await stopping;
     expect(handler.takes.map((take) => take.body)).to.deep.equal(['{"slow":true}']);
     // The slow one was acknowledged; the one after it was never taken and waits for the next consumer.
