@@ -2,6 +2,7 @@ import { StoreUnavailableError } from '../../application/ports/store-unavailable
 import type { ApplyPlatformEvent } from '../../application/use-cases/apply-platform-event.use-case.js';
 import { ChangeNotYetApplicableError, type PlatformEventOutcome } from '../../application/use-cases/platform-change.js';
 import { DomainError, NotFoundError, ValidationError } from '../../domain/shared/domain-error.js';
+import { CompanyLanes } from './company-lanes.js';
 import { DETAIL_MAX_LENGTH, describeProblems } from './event-problems.js';
 import { parsePlatformEvent, type EventMeta } from './platform-event-parser.js';
 
@@ -32,8 +33,13 @@ export type FeedDecision =
  * - a change that may apply once an earlier event arrives, and an unexpected error, are retried until the
  *   event was taken `maxAttempts` times, then dead (`not_applicable`, `unexpected_error`);
  * - a missing company, a broken rule or any other refusal of the domain can never pass: dead at once.
+ *
+ * Events of different companies are applied side by side, those of one company one at a time.
  */
 export class PlatformEventHandler {
+  /** Events of one company are applied one at a time by this process (company-lanes.ts says why). */
+  private readonly lanes = new CompanyLanes();
+
   constructor(
     private readonly apply: Pick<ApplyPlatformEvent, 'execute'>,
     private readonly options: { readonly maxAttempts: number },
@@ -45,7 +51,8 @@ export class PlatformEventHandler {
     const parsed = parsePlatformEvent(message.body);
     if (!parsed.ok) return { action: 'dead', reason: parsed.reason, detail: parsed.detail, event: parsed.meta };
     try {
-      const outcome = await this.apply.execute(parsed.command);
+      const { command } = parsed;
+      const outcome = await this.lanes.run(command.companyId, () => this.apply.execute(command));
       return { action: 'ack', outcome, event: parsed.meta, time: parsed.time };
     } catch (error) {
       return this.onFailure(error, message.attempt, parsed.meta);
