@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { Connection, type Publisher } from 'rabbitmq-client';
 import { declareFeedTopology, deleteFeedTopology, feedTopology, type FeedTopology } from '../../../infrastructure/feed/feed-topology.js';
 import { adminContainer } from '../../scale/support/admin-container.js';
@@ -41,6 +42,7 @@ export class FeedWorld {
   ) {}
 
   static async create(options: FeedWorldOptions): Promise<FeedWorld> {
+    await requireBroker();
     const queue = `test.feed.${process.pid}.${randomBytes(4).toString('hex')}`;
     const topology = feedTopology(queue, FAST_RETRIES.split(',').map(Number));
     const connection = new Connection({ url: AMQP_URL, connectionName: 'feed test' });
@@ -137,6 +139,26 @@ export class FeedWorld {
     await deleteFeedTopology(this.connection, this.topology).catch(() => undefined);
     await this.publisher.close();
     await this.connection.close();
+  }
+}
+
+/** Fails at once, saying what to do, when no broker answers (the client library would retry for ever). */
+export async function requireBroker(): Promise<void> {
+  const { hostname, port } = new URL(AMQP_URL);
+  const answers = await new Promise<boolean>((done) => {
+    const socket = connect({ host: hostname, port: Number(port || 5672) });
+    socket.setTimeout(3_000, () => {
+      socket.destroy();
+      done(false);
+    });
+    socket.once('connect', () => {
+      socket.end();
+      done(true);
+    });
+    socket.once('error', () => done(false));
+  });
+  if (!answers) {
+    throw new Error(`The feed tests need RabbitMQ at ${hostname}:${port || 5672} (TEST_AMQP_URL), and it does not answer: start it (rabbitmq-server -detached), or install it (apt-get install -y rabbitmq-server).`);
   }
 }
 
