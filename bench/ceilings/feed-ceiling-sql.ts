@@ -1,0 +1,375 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import { v7 } from 'uuid';
+
+/**
+ * The SQL of the feed benchmark's ceiling (feed-ceiling.ts runs it as a consumer; bench/feed-sql-probe.ts runs
+ * it beside the service's handler and compares the statements): per event type, the statements the service
+ * sends, in its order, as plain text with the values inlined (simple query protocol, as MikroORM inlines them),
+ * in one transaction per event with the company's advisory lock and the clock, the claim, the version read,
+ * the change's statements (the repeated reads of the use cases included) and the versions' upsert. No ajv
+ * (the event is JSON.parse'd), no Inversify, no MikroORM (no entity, identity map or query builder), no domain
+ * objects: the values written are derived more simply than the domain derives them (bench/README.md, Feed).
+ */
+
+/** What the service puts in front of a statement sent on an idle connection (ADR 15), with its default timeouts. */
+const PREFIX = 'set local statement_timeout = 10000; set local idle_in_transaction_session_timeout = 30000; ';
+const COMPANY_LOCK = 1212764741;
+const TOMBSTONE = '#deleted';
+const REVIVED_AFTER = 'revived-after';
+const DEFAULT_COLUMNS = ['NEW', 'AI_DIALOG', 'INTERVIEW', 'OFFER', 'ONBOARDING', 'REJECTION'];
+
+const CARD_COLUMNS = `company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral, technical, origin_card_id,
+  request_fingerprint, source_ref, round(extract(epoch from created_at) * 1000)::float8 as created_at_ms,
+  round(extract(epoch from card_updated_at) * 1000)::float8 as card_updated_at_ms, round(extract(epoch from resume_updated_at) * 1000)::float8 as resume_updated_at_ms`;
+const VACANCY_COLUMNS = `company_id, id, title, status, city, office_address, experience, work_format, work_formats, salary_from, salary_to,
+  salary_currency, salary_gross, employment_form, work_schedule, skills, languages, professional_roles, description, responsibilities,
+  positions_count, source_url, recruiter, source_ref, round(extract(epoch from published_at) * 1000)::float8 as published_at_ms,
+  round(extract(epoch from created_at) * 1000)::float8 as created_at_ms, round(extract(epoch from updated_at) * 1000)::float8 as updated_at_ms`;
+
+type Row = Record<string, any>;
+export type Outcome = 'applied' | 'duplicate' | 'stale';
+
+export interface CeilingEvent {
+  readonly id: string;
+  readonly source: string;
+  readonly type: string;
+  readonly subject: string;
+  readonly companyid: string;
+  readonly entityversion?: number;
+  readonly data?: any;
+}
+
+/** A value inlined as MikroORM inlines it (standard_conforming_strings on: only quotes are doubled). */
+function lit(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return `'${String(value).replace(/'/g, "''")}'`;
+}
+const json = (value: unknown) => (value === null || value === undefined ? 'NULL' : lit(JSON.stringify(value)));
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** One transaction's connection and clock. */
+class Tx {
+  constructor(
+    readonly pool: pg.Pool,
+    readonly client: pg.PoolClient,
+    readonly companyId: string,
+    readonly now: string,
+  ) {}
+
+  async rows(sql: string): Promise<Row[]> {
+    return (await this.client.query(sql)).rows as Row[];
+  }
+
+  card(id: string): Promise<Row | undefined> {
+    return this.rows(`select ${CARD_COLUMNS} from candidates where company_id = ${lit(this.companyId)} and id = ${lit(id)}`).then((r) => r[0]);
+  }
+
+  vacancy(id: string): Promise<Row | undefined> {
+    return this.rows(`select ${VACANCY_COLUMNS} from vacancies where company_id = ${lit(this.companyId)} and id = ${lit(id)}`).then((r) => r[0]);
+  }
+
+  async columns(vacancyId: string): Promise<string[]> {
+    const rows = await this.rows(`select columns from boards where company_id = ${lit(this.companyId)} and vacancy_id = ${lit(vacancyId)}`);
+    return (rows[0]?.columns as string[] | undefined) ?? DEFAULT_COLUMNS;
+  }
+
+  /** The use cases that check the company do so outside the transaction, on another pooled connection. */
+  async company(): Promise<void> {
+    await this.pool.query(`${PREFIX}select "c0".* from "companies" as "c0" where "c0"."id" = ${lit(this.companyId)} limit 1`);
+  }
+
+  async versions(kind: string, id: string): Promise<{ aspects: Map<string, number>; deletedAt: number | null }> {
+    const rows = await this.rows(
+      `select aspect, version::text as version from feed_entity_versions where company_id = ${lit(this.companyId)} and entity_kind = ${lit(kind)} and entity_id = ${lit(id)}`,
+    );
+    const aspects = new Map<string, number>();
+    let deletedAt: number | null = null;
+    for (const row of rows) {
+      if (row.aspect === TOMBSTONE) deletedAt = Number(row.version);
+      else aspects.set(row.aspect, Number(row.version));
+    }
+    return { aspects, deletedAt };
+  }
+
+  async recordVersions(kind: string, id: string, aspects: readonly string[], version: number): Promise<void> {
+    const c = lit(this.companyId);
+    await this.client.query(
+      `with revived as (delete from feed_entity_versions where company_id = ${c} and entity_kind = ${lit(kind)} and entity_id = ${lit(id)} and aspect = ${lit(TOMBSTONE)})
+       insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at)
+       select ${c}, ${lit(kind)}, ${lit(id)}, aspect, ${version}, ${lit(this.now)}::timestamptz from jsonb_array_elements_text(${json(aspects)}::jsonb) as given(aspect)
+       on conflict (company_id, entity_kind, entity_id, aspect)
+       do update set version = greatest(feed_entity_versions.version, excluded.version), recorded_at = excluded.recorded_at`,
+    );
+  }
+
+  async recordDeletion(kind: string, id: string, version: number): Promise<void> {
+    const c = lit(this.companyId);
+    await this.client.query(
+      `with forgotten as (delete from feed_entity_versions where company_id = ${c} and entity_kind = ${lit(kind)} and entity_id = ${lit(id)} and aspect <> ${lit(TOMBSTONE)})
+       insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at)
+       values (${c}, ${lit(kind)}, ${lit(id)}, ${lit(TOMBSTONE)}, ${version}, ${lit(this.now)}::timestamptz)
+       on conflict (company_id, entity_kind, entity_id, aspect)
+       do update set version = greatest(feed_entity_versions.version, excluded.version), recorded_at = excluded.recorded_at`,
+    );
+  }
+
+  /** The whole card written back, as the repository's update does. */
+  async updateCard(card: Row, changes: { stage?: string; resume?: unknown; cardUpdatedAt?: string; resumeUpdatedAt?: string }): Promise<void> {
+    await this.client.query(
+      `update "candidates" set "vacancy_id" = ${lit(card.vacancy_id)}, "stage" = ${lit(changes.stage ?? card.stage)}, "source" = ${lit(card.source)}, ` +
+        `"external_id" = ${lit(card.external_id)}, "cover_letter" = ${lit(card.cover_letter)}, "person" = ${json(card.person)}, ` +
+        `"resume" = ${json(changes.resume ?? card.resume)}, "referral" = ${json(card.referral)}, "technical" = ${lit(card.technical)}, ` +
+        `"origin_card_id" = ${lit(card.origin_card_id)}, "request_fingerprint" = ${lit(card.request_fingerprint)}, "source_ref" = ${lit(card.source_ref)}, ` +
+        `"created_at" = ${lit(iso(card.created_at_ms))}, "card_updated_at" = ${lit(changes.cardUpdatedAt ?? iso(card.card_updated_at_ms))}, ` +
+        `"resume_updated_at" = ${lit(changes.resumeUpdatedAt ?? iso(card.resume_updated_at_ms))} ` +
+        `where "company_id" = ${lit(this.companyId)} and "id" = ${lit(card.id)}`,
+    );
+  }
+}
+
+/** The aspects a change sets ('all' for a deletion), as ApplyPlatformEvent decides. */
+function aspectsOf(event: CeilingEvent): readonly string[] | 'all' {
+  switch (event.type) {
+    case 'vacancy.upserted':
+      return ['vacancy'];
+    case 'board.columns-set':
+      return ['board'];
+    case 'candidate.added':
+      return ['card', 'stage', 'resume'];
+    case 'candidate.moved':
+      return ['stage'];
+    case 'candidate.resume-updated':
+      return ['resume'];
+    case 'candidate.transferred':
+      return [`transfer:${event.data.vacancyId}`];
+    default:
+      return 'all';
+  }
+}
+
+function isStale(versions: { aspects: Map<string, number>; deletedAt: number | null }, aspects: readonly string[] | 'all', version: number): boolean {
+  if (versions.deletedAt !== null && version <= versions.deletedAt) return true;
+  if (aspects === 'all') return [...versions.aspects.values()].some((stored) => version <= stored);
+  const floor = versions.aspects.get(REVIVED_AFTER) ?? -Infinity;
+  return aspects.some((aspect) => version <= Math.max(versions.aspects.get(aspect) ?? -Infinity, floor));
+}
+
+/** The service would retry such an event later (not yet applicable); the bench's events never get here. */
+export class NotYet extends Error {}
+
+async function versioned(tx: Tx, event: CeilingEvent): Promise<Outcome> {
+  const kind = event.type.startsWith('candidate.') ? 'candidate' : 'vacancy';
+  const id = event.subject;
+  const version = event.entityversion as number;
+  const versions = await tx.versions(kind, id);
+  const aspects = aspectsOf(event);
+  if (isStale(versions, aspects, version)) return 'stale';
+  if (aspects === 'all') {
+    if (kind === 'vacancy') await deleteVacancy(tx, id);
+    else await deleteCard(tx, id);
+    await tx.recordDeletion(kind, id, version);
+    return 'applied';
+  }
+  const outcome = await change(tx, event);
+  if (outcome !== 'applied') return outcome;
+  if (versions.deletedAt !== null) await tx.recordVersions(kind, id, [REVIVED_AFTER], versions.deletedAt);
+  await tx.recordVersions(kind, id, aspects, version);
+  return outcome;
+}
+
+async function change(tx: Tx, event: CeilingEvent): Promise<Outcome> {
+  const { data, subject: id } = event;
+  switch (event.type) {
+    case 'candidate.resume-updated': {
+      const card = await tx.card(id);
+      if (card === undefined) throw new NotYet(`card ${id}`);
+      if (JSON.stringify(card.resume) !== JSON.stringify(data)) await tx.updateCard(card, { resume: data, resumeUpdatedAt: tx.now });
+      if (card.vacancy_id !== null) await tx.vacancy(card.vacancy_id);
+      return 'applied';
+    }
+    case 'candidate.moved': {
+      const seen = await tx.card(id);
+      if (seen !== undefined && seen.vacancy_id === null) return 'stale';
+      const card = await tx.card(id);
+      if (card === undefined) throw new NotYet(`card ${id}`);
+      if (card.vacancy_id !== null && !(await tx.columns(card.vacancy_id)).includes(data.stage)) throw new NotYet(`column ${data.stage}`);
+      if (card.stage !== data.stage) await tx.updateCard(card, { stage: data.stage, cardUpdatedAt: tx.now });
+      if (card.vacancy_id !== null) await tx.vacancy(card.vacancy_id);
+      return 'applied';
+    }
+    case 'vacancy.upserted':
+      await upsertVacancy(tx, id, data);
+      return 'applied';
+    case 'board.columns-set': {
+      if ((await tx.vacancy(id)) === undefined) throw new NotYet(`vacancy ${id}`);
+      await tx.columns(id);
+      const stages = await tx.rows(
+        `select distinct stage collate "C" as stage from candidates where company_id = ${lit(tx.companyId)} and vacancy_id = ${lit(id)} and stage is not null order by 1`,
+      );
+      if (stages.some((row) => !(data.columns as string[]).includes(row.stage))) throw new NotYet('a removed column holds cards');
+      await tx.client.query(
+        `insert into boards (company_id, vacancy_id, columns) values (${lit(tx.companyId)}, ${lit(id)}, ${json(data.columns)}::jsonb) on conflict (company_id, vacancy_id) do update set columns = excluded.columns`,
+      );
+      return 'applied';
+    }
+    case 'candidate.added':
+      return addCard(tx, id, data);
+    default:
+      throw new Error(`the ceiling does not apply ${event.type}`);
+  }
+}
+
+async function addCard(tx: Tx, id: string, data: any): Promise<Outcome> {
+  if ((await tx.card(id)) !== undefined) return 'stale';
+  if ((await tx.vacancy(data.vacancyId)) === undefined) throw new NotYet(`vacancy ${data.vacancyId}`);
+  if (data.stage != null) await tx.columns(data.vacancyId);
+  // AddCandidates: the company (another connection), the vacancy and its board again, the insert.
+  await tx.company();
+  await tx.vacancy(data.vacancyId);
+  const columns = await tx.columns(data.vacancyId);
+  const stage = data.stage ?? columns[0];
+  const now = lit(tx.now);
+  await tx.client.query(
+    `insert into "candidates" ("card_updated_at", "company_id", "cover_letter", "created_at", "external_id", "id", "origin_card_id", "person", "referral", ` +
+      `"request_fingerprint", "resume", "resume_updated_at", "source", "source_ref", "stage", "technical", "vacancy_id") values (${now}, ${lit(tx.companyId)}, NULL, ` +
+      `${now}, NULL, ${lit(id)}, NULL, ${json(data.candidate)}, ${json(data.referral ?? null)}, NULL, ${json(data.resume ?? {})}, ${now}, 'manual', NULL, ` +
+      `${lit(stage)}, false, ${lit(data.vacancyId)})`,
+  );
+  return 'applied';
+}
+
+async function upsertVacancy(tx: Tx, id: string, v: any): Promise<void> {
+  await tx.company();
+  const stored = await tx.vacancy(id);
+  const salaryFrom = v.salaryFrom == null && v.salaryTo != null ? v.salaryTo : (v.salaryFrom ?? null);
+  const fields: [string, unknown][] = [
+    ['title', lit(v.title)], ['status', lit(v.status)], ['city', lit(v.city)], ['office_address', lit(v.officeAddress)], ['experience', lit(v.experience)],
+    ['work_format', lit(v.workFormat !== undefined ? v.workFormat : workFormatOf(v.workFormats ?? []))], ['work_formats', json(v.workFormats ?? [])],
+    ['salary_from', lit(salaryFrom)], ['salary_to', lit(v.salaryTo)], ['salary_currency', lit(v.salaryCurrency)], ['salary_gross', lit(v.salaryGross)],
+    ['employment_form', lit(v.employmentForm)], ['work_schedule', json(v.workSchedule ?? [])], ['skills', json(v.skills ?? [])],
+    ['languages', json(v.languages ?? [])], ['professional_roles', json(v.professionalRoles ?? [])], ['description', lit(v.description)],
+    ['responsibilities', lit(v.responsibilities !== undefined ? v.responsibilities : textOf(v.description))], ['positions_count', lit(v.positionsCount)],
+    ['source_url', lit(v.sourceUrl)], ['published_at', lit(v.publishedAt == null ? null : new Date(v.publishedAt).toISOString())],
+    ['recruiter', lit(v.recruiter)], ['source_ref', 'NULL'],
+  ];
+  if (stored !== undefined) {
+    const set = [...fields, ['created_at', lit(iso(stored.created_at_ms))], ['updated_at', lit(tx.now)]].map(([column, value]) => `"${column}" = ${value}`);
+    await tx.client.query(`update "vacancies" set ${set.join(', ')} where "company_id" = ${lit(tx.companyId)} and "id" = ${lit(id)}`);
+    return;
+  }
+  const all = [...fields, ['company_id', lit(tx.companyId)], ['id', lit(id)], ['created_at', lit(tx.now)], ['updated_at', lit(tx.now)]].sort(([a], [b]) =>
+    String(a).localeCompare(String(b)),
+  );
+  await tx.client.query(`insert into "vacancies" (${all.map(([c]) => `"${c}"`).join(', ')}) values (${all.map(([, value]) => value).join(', ')})`);
+  await tx.columns(id);
+  await tx.client.query(
+    `insert into boards (company_id, vacancy_id, columns) values (${lit(tx.companyId)}, ${lit(id)}, ${json(DEFAULT_COLUMNS)}::jsonb) on conflict (company_id, vacancy_id) do update set columns = excluded.columns`,
+  );
+}
+
+async function deleteCard(tx: Tx, id: string): Promise<void> {
+  if ((await tx.card(id)) === undefined) return;
+  await tx.card(id);
+  await tx.client.query(`delete from candidates where company_id = ${lit(tx.companyId)} and (id = ${lit(id)} or origin_card_id = ${lit(id)}) returning id`);
+}
+
+async function deleteVacancy(tx: Tx, id: string): Promise<void> {
+  if ((await tx.vacancy(id)) === undefined) return;
+  await tx.vacancy(id);
+  const c = lit(tx.companyId);
+  await tx.client.query(`update "candidates" set "vacancy_id" = NULL, "stage" = NULL, "card_updated_at" = ${lit(tx.now)} where "company_id" = ${c} and "vacancy_id" = ${lit(id)}`);
+  await tx.client.query(`delete from "boards" where "company_id" = ${c} and "vacancy_id" = ${lit(id)}`);
+  await tx.client.query(`delete from "vacancies" where "company_id" = ${c} and "id" = ${lit(id)}`);
+}
+
+/** POST /applications' insert for one application, in the append transaction. */
+async function submitApplication(tx: Tx, data: any): Promise<Outcome> {
+  if ((await tx.vacancy(data.vacancyId)) === undefined) throw new NotYet(`vacancy ${data.vacancyId}`);
+  const stage = (await tx.columns(data.vacancyId))[0];
+  const now = `${lit(tx.now)}::timestamptz`;
+  const person = { name: data.candidate.name, email: data.candidate.email ?? null, phone: data.candidate.phone ?? null, location: data.candidate.location ?? null, birthDate: data.candidate.birthDate ?? null };
+  const inserted = await tx.rows(
+    `insert into candidates (company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral, technical, origin_card_id, ` +
+      `request_fingerprint, source_ref, created_at, card_updated_at, resume_updated_at) values (${lit(tx.companyId)}, ${lit(v7())}, ${lit(data.vacancyId)}, ` +
+      `${lit(stage)}, ${lit(data.source ?? 'api')}, ${lit(data.externalId)}, ${lit(data.coverLetter)}, ${json(person)}::jsonb, ${json(data.resume ?? {})}::jsonb, ` +
+      `${json(data.referral ?? null)}::jsonb, false, NULL, ${lit(createHash('sha256').update(JSON.stringify(data)).digest('hex'))}, NULL, ${now}, ${now}, ${now}) ` +
+      'on conflict (company_id, external_id) where external_id is not null do nothing returning external_id',
+  );
+  return inserted.length > 0 ? 'applied' : 'duplicate';
+}
+
+/**
+ * What the ceiling does with one event on `pool`: the company (once per applier), then one transaction, as
+ * ApplyPlatformEvent runs it. Events of one company one at a time (the service's CompanyLanes) when `lanes`.
+ */
+export function ceilingApplier(pool: pg.Pool, options: { readonly lanes: boolean }): (event: CeilingEvent) => Promise<Outcome> {
+  const knownCompanies = new Set<string>();
+  const tails = new Map<string, Promise<unknown>>();
+  const inLane = <T>(companyId: string, work: () => Promise<T>): Promise<T> => {
+    if (!options.lanes) return work();
+    const result = (tails.get(companyId) ?? Promise.resolve()).then(work);
+    const tail = result.catch(() => undefined);
+    tails.set(companyId, tail);
+    void tail.then(() => {
+      if (tails.get(companyId) === tail) tails.delete(companyId);
+    });
+    return result;
+  };
+  return (event) => inLane(event.companyid, () => applyOne(pool, knownCompanies, event));
+}
+
+async function applyOne(pool: pg.Pool, knownCompanies: Set<string>, event: CeilingEvent): Promise<Outcome> {
+  const companyId = event.companyid;
+  if (!knownCompanies.has(companyId)) {
+    await pool.query(`${PREFIX}select "c0".* from "companies" as "c0" where "c0"."id" = ${lit(companyId)} limit 1`);
+    knownCompanies.add(companyId);
+  }
+  const append = event.type === 'application.submitted';
+  const client = await pool.connect();
+  try {
+    await client.query(`${PREFIX}BEGIN TRANSACTION ISOLATION LEVEL read committed;`);
+    const lock = append ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+    const clock = await client.query(
+      `with locked as materialized (select ${lock}(${COMPANY_LOCK}, hashtext(${lit(companyId)}))) select floor(extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms from locked`,
+    );
+    const tx = new Tx(pool, client, companyId, new Date(clock.rows[0].now_ms as number).toISOString());
+    const claimed = await client.query(
+      `insert into feed_applied_events (company_id, source, event_id, applied_at) values (${lit(companyId)}, ${lit(event.source)}, ${lit(event.id)}, ${lit(tx.now)}::timestamptz) ` +
+        'on conflict (company_id, source, event_id) do nothing returning 1 as claimed',
+    );
+    const outcome: Outcome = claimed.rows.length === 0 ? 'duplicate' : append ? await submitApplication(tx, event.data) : await versioned(tx, event);
+    await client.query('COMMIT;');
+    return outcome;
+  } catch (error) {
+    await client.query('ROLLBACK;').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** The domain's reading of work format names, simplified: remote, on-site, or both (hybrid). */
+function workFormatOf(names: readonly string[]): string | null {
+  const text = names.join(' ').toLowerCase();
+  const remote = /удал|remote/.test(text);
+  const office = /на месте|офис|office|on-site/.test(text);
+  if (/гибрид|hybrid/.test(text) || (remote && office)) return 'hybrid';
+  return remote ? 'remote' : office ? 'office' : null;
+}
+
+/** The description's text: tags dropped, a few entities decoded, spaces collapsed. */
+function textOf(html: string | null | undefined): string | null {
+  if (html == null) return null;
+  const text = html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&laquo;/g, '«')
+    .replace(/&raquo;/g, '»')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text === '' ? null : text;
+}

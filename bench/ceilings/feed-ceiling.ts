@@ -1,0 +1,57 @@
+import { writeFileSync } from 'node:fs';
+import pg from 'pg';
+import { Connection, type AsyncMessage } from 'rabbitmq-client';
+import { ceilingApplier, NotYet, type CeilingEvent } from './feed-ceiling-sql.js';
+
+/**
+ * The feed benchmark's in-run ceiling: a consumer of the same library (rabbitmq-client) with the same prefetch
+ * and concurrency as the service's, taking each event to feed-ceiling-sql.ts (the service's SQL for its type,
+ * without the framework) on a pg pool of the service's size, then acknowledging it.
+ *
+ * Env: FEED_URL, FEED_QUEUE, DATABASE_URL, FEED_PREFETCH (32), DB_POOL_MAX (10), COMPANY_LANES (on: a
+ * company's events one at a time in this process, as the service's PlatformEventHandler), STATS_FILE (written
+ * at SIGTERM: events by type and outcome).
+ */
+const url = required('FEED_URL');
+const queue = required('FEED_QUEUE');
+const prefetch = Number(process.env.FEED_PREFETCH ?? 32);
+const pool = new pg.Pool({ connectionString: required('DATABASE_URL'), max: Number(process.env.DB_POOL_MAX ?? 10) });
+const apply = ceilingApplier(pool, { lanes: (process.env.COMPANY_LANES ?? 'on') === 'on' });
+
+const stats: Record<string, Record<string, number>> = {};
+const count = (type: string, outcome: string) => {
+  const byOutcome = (stats[type] ??= {});
+  byOutcome[outcome] = (byOutcome[outcome] ?? 0) + 1;
+};
+
+async function take(message: AsyncMessage): Promise<void> {
+  const raw = Buffer.isBuffer(message.body) ? message.body.toString('utf8') : JSON.stringify(message.body);
+  const event = JSON.parse(raw) as CeilingEvent;
+  try {
+    count(event.type, await apply(event));
+  } catch (error) {
+    // The service would retry it later; the bench's events never get here (the run would not drain).
+    count(event.type, error instanceof NotYet ? 'not_yet_applicable' : 'failed');
+    process.stderr.write(`feed ceiling: ${event.type} ${event.id}: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+}
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is required`);
+  return value;
+}
+
+const rabbit = new Connection({ url, connectionName: `feed-ceiling ${process.pid}` });
+const consumer = rabbit.createConsumer({ queue, queueOptions: { passive: true }, qos: { prefetchCount: prefetch }, concurrency: prefetch, requeue: true }, take);
+consumer.on('error', (error: unknown) => process.stderr.write(`feed ceiling: consumer: ${String(error)}\n`));
+
+process.once('SIGTERM', () => {
+  void (async () => {
+    await consumer.close();
+    await rabbit.close();
+    await pool.end();
+    if (process.env.STATS_FILE) writeFileSync(process.env.STATS_FILE, JSON.stringify(stats));
+    process.exit(0);
+  })();
+});

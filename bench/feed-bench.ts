@@ -1,0 +1,191 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../infrastructure/config.js';
+import { createBenchDatabase, dropBenchDatabase, openBenchServer } from './bench-database.js';
+import { BenchQueue } from './feed-broker.js';
+import { FEED_MIX, FeedStream, companyWeights, type SeededCompany } from './feed-events.js';
+import { latencyRun, type LatencyFigures } from './feed-latency.js';
+import { parseFeedBenchOptions, type FeedBenchOptions } from './feed-options.js';
+import { startConsumer, type ConsumerSpec } from './feed-process.js';
+import { feedRows, summarize, writeFeedResults, type FeedRound } from './feed-results.js';
+import { seedFeedCompanies } from './feed-seed.js';
+import { throughputRun } from './feed-throughput.js';
+import { note } from './progress.js';
+import { formatTable, machineInfo } from './report.js';
+import { startServer } from './server-process.js';
+
+/** Cards of each watched company kept for latency samples (resume updates, in turn). */
+const SAMPLE_CARDS = 200;
+
+async function main(): Promise<void> {
+  const options = parseFeedBenchOptions(process.argv.slice(2));
+  const started = Date.now();
+  const machine = machineInfo();
+  note(`bench:feed: ${machine.nproc} cores (${machine.cpu}), ${machine.memoryGb} GB, node ${machine.node}${options.quick ? ', --quick' : ''}`);
+  const server = await openBenchServer(options.dataDir);
+  const name = `bench_feed_${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}_${process.pid}`;
+  const cleanups: (() => Promise<unknown>)[] = [() => server.stop(), () => dropBenchDatabase(server, name)];
+  const stopping = async (code: number) => {
+    for (const cleanup of cleanups.splice(0)) await cleanup().catch((error: unknown) => note(`cleanup: ${String(error)}`));
+    process.exit(code);
+  };
+  process.once('SIGINT', () => void stopping(130));
+  try {
+    note(`bench:feed: PostgreSQL from ${server.origin}, database ${name}`);
+    // Migrated as the service migrates (migrateDatabases, what npm start and npm run feed run at start).
+    const url = await createBenchDatabase(server, name);
+    const seedStarted = Date.now();
+    const companies = await seedFeedCompanies(url, { companies: options.companies, vacancies: options.vacancies, cards: options.cards, seed: options.seed });
+    const seedSeconds = Math.round((Date.now() - seedStarted) / 1000);
+    const queue = await BenchQueue.open(options.amqpUrl);
+    cleanups.unshift(() => queue.close());
+    note(`bench:feed: queue ${queue.name} on ${new URL(options.amqpUrl).host}`);
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    cleanups.unshift(() => db.end());
+    const measured = await measure(options, url, companies, queue, db, cleanups);
+    const summary = summarize(measured.rounds, measured.latency);
+    const rows = feedRows(summary, measured.rounds, measured.latency, measured.sustainable, options.events, measured.prefetch);
+    process.stdout.write(`\n${formatTable(rows)}\n`);
+    const path = await writeFeedResults(options.out, {
+      date: new Date().toISOString(),
+      commit: commitOf(),
+      machine,
+      ...summary,
+      database: { server: server.origin, name, companies: options.companies, vacanciesPerCompany: options.vacancies, cardsPerCompany: options.cards, seedSeconds },
+      settings: {
+        quick: options.quick, events: options.events, rounds: options.rounds, prefetch: measured.prefetch, poolMax: measured.poolMax, ceilingLanes: options.ceilingLanes,
+        mixPercent: Object.fromEntries(FEED_MIX), companyWeights: 'company i (from 0) gets events in proportion to 1/sqrt(i + 1)', seed: options.seed,
+        latency: { rate: options.rate, seconds: options.latencySeconds, warmupSeconds: options.latencyWarmup, pollMs: options.pollMs, pollers: options.pollers },
+        cpuProfile: options.cpuProf ?? null,
+      },
+      eventsMade: measured.eventsMade,
+      rounds: measured.rounds,
+      latency: measured.latency,
+      latencyAtSustainableRate: measured.sustainable,
+      scenarios: rows,
+      totalSeconds: Math.round((Date.now() - started) / 1000),
+    });
+    note(`bench:feed: results in ${path}; ${Math.round((Date.now() - started) / 1000)} s in all`);
+    await stopping(0);
+  } catch (error) {
+    note(`bench:feed failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    await stopping(1);
+  }
+}
+
+async function measure(options: FeedBenchOptions, url: string, companies: readonly SeededCompany[], queue: BenchQueue, db: pg.Client, cleanups: (() => Promise<unknown>)[]) {
+  // The service's defaults, given explicitly to both consumers (an FEED_PREFETCH or DB_POOL_MAX of the shell does not leak in).
+  const defaults = loadConfig({});
+  const prefetch = options.prefetch ?? defaults.feedPrefetch;
+  const poolMax = defaults.dbPoolMax;
+  const watched = Array.from({ length: Math.min(options.pollers, companies.length) }, (_, i) => Math.floor((i * companies.length) / Math.min(options.pollers, companies.length)));
+  const stream = new FeedStream(companies, { seed: options.seed, runTag: Date.now().toString(36), validate: true }, { companies: watched, cardsEach: SAMPLE_CARDS });
+  const common = { FEED_URL: options.amqpUrl, FEED_QUEUE: queue.name, DATABASE_URL: url, FEED_PREFETCH: String(prefetch), DB_POOL_MAX: String(poolMax) };
+  const service: ConsumerSpec = {
+    name: 'service',
+    // What `npm run feed` runs: the compiled consumer (built first when dist/ is stale).
+    script: 'bin/feed.js',
+    env: { ...common, KEYS_DATABASE_URL: url, STORE: 'postgres', LOG_LEVEL: 'warn', METRICS: 'off' },
+    nodeArgs: options.cpuProf === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.cpuProf],
+  };
+  const statsDir = await mkdtemp(join(tmpdir(), 'bench-feed-'));
+  cleanups.unshift(() => rm(statsDir, { recursive: true, force: true }));
+  const make = (label: string) => {
+    const begun = Date.now();
+    const events = stream.segment(options.events);
+    note(`${label}: ${events.length} events made and checked in ${((Date.now() - begun) / 1000).toFixed(1)} s`);
+    return events;
+  };
+
+  const rounds: FeedRound[] = [];
+  for (let r = 1; r <= options.rounds; r++) {
+    const label = `round ${r}/${options.rounds}`;
+    await vacuum(db);
+    const ours = await throughputRun(`${label} service`, make(`${label} service`), queue, db, () => startConsumer(service, queue));
+    if (options.skipCeiling) {
+      rounds.push({ service: ours, ceiling: null, ceilingOutcomes: null });
+      continue;
+    }
+    await vacuum(db);
+    const statsFile = join(statsDir, `ceiling-${r}.json`);
+    const ceilingSpec: ConsumerSpec = {
+      name: 'ceiling',
+      script: 'bench/ceilings/feed-ceiling.ts',
+      env: { ...common, COMPANY_LANES: options.ceilingLanes ? 'on' : 'off', STATS_FILE: statsFile },
+    };
+    const ceiling = await throughputRun(`${label} ceiling`, make(`${label} ceiling`), queue, db, () => startConsumer(ceilingSpec, queue));
+    const outcomes = JSON.parse(await readFile(statsFile, 'utf8').catch(() => 'null')) as FeedRound['ceilingOutcomes'];
+    rounds.push({ service: ours, ceiling, ceilingOutcomes: outcomes });
+    note(`${label}: service ${ours.eventsPerSecond} events/s, ceiling ${ceiling.eventsPerSecond} events/s, ratio ${(ours.eventsPerSecond / Math.max(ceiling.eventsPerSecond, 1)).toFixed(2)}`);
+  }
+
+  let latency: LatencyFigures | null = null;
+  let sustainable: LatencyFigures | null = null;
+  if (!options.skipLatency) {
+    await vacuum(db);
+    const api = await startServer({
+      name: 'api',
+      // What `npm start` runs, on the same database.
+      script: 'bin/start.js',
+      readyPath: '/readyz',
+      env: { DATABASE_URL: url, KEYS_DATABASE_URL: url, STORE: 'postgres', RATE_LIMIT_POINTS: '1000000000', LOG_LEVEL: 'warn', METRICS: 'off' },
+    });
+    cleanups.unshift(() => api.stop());
+    const consumer = await startConsumer(service, queue);
+    cleanups.unshift(() => consumer.stop());
+    const watchedCompanies = watched.map((i) => companies[i] as SeededCompany);
+    const latencyAt = (rate: number) =>
+      latencyRun(stream.segment(rate * options.latencySeconds), queue, api.origin, watchedCompanies, {
+        rate, seconds: options.latencySeconds, warmupSeconds: options.latencyWarmup, pollMs: options.pollMs,
+      });
+    const said = (figures: LatencyFigures) =>
+      `p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms over ${figures.seen} of ${figures.samples} samples (polls p50 ${figures.pollP50Ms} ms, p99 ${figures.pollP99Ms} ms; queue depth at most ${figures.maxQueueDepth})`;
+    latency = await latencyAt(options.rate);
+    note(`latency at ${options.rate} events/s: ${said(latency)}`);
+    // A consumer slower than the rate lets the queue grow, and the latency is then the backlog's. The same
+    // measure at half the throughput measured above tells what the path itself takes (no target; a diagnostic).
+    const throughputs = rounds.map((r) => r.service.eventsPerSecond).sort((a, b) => a - b);
+    const median = throughputs[Math.floor(throughputs.length / 2)];
+    if (latency.maxQueueDepth > 2 * prefetch && median !== undefined) {
+      await drained(queue);
+      const rate = Math.max(10, Math.floor(median / 20) * 10);
+      sustainable = await latencyAt(rate);
+      note(`latency at ${rate} events/s (half the measured throughput): ${said(sustainable)}`);
+    }
+    await consumer.stop();
+    await api.stop();
+  }
+  return { rounds, latency, sustainable, prefetch, poolMax, eventsMade: stream.counts(), weights: companyWeights(companies.length) };
+}
+
+/** Waits (two minutes at most) until the consumer has taken everything off the queue. */
+async function drained(queue: BenchQueue): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  let ready = (await queue.state()).ready;
+  note(`latency: waiting for the consumer to catch up (${ready} events waiting)`);
+  while (ready > 0 && Date.now() < deadline) {
+    await new Promise((done) => setTimeout(done, 250));
+    ready = (await queue.state()).ready;
+  }
+  // The last prefetch window.
+  await new Promise((done) => setTimeout(done, 2_000));
+}
+
+/** Each run starts from tables vacuumed and analysed, whatever the previous run left for autovacuum. */
+async function vacuum(db: pg.Client): Promise<void> {
+  await db.query('vacuum analyze candidates, vacancies, boards, feed_applied_events, feed_entity_versions');
+}
+
+function commitOf(): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+}
+
+await main();

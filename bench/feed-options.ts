@@ -1,0 +1,106 @@
+import { Command, InvalidArgumentError } from 'commander';
+
+export interface FeedBenchOptions {
+  readonly quick: boolean;
+  /** Events pre-published for each throughput run (one run of the service and one of the ceiling a round). */
+  readonly events: number;
+  readonly rounds: number;
+  readonly companies: number;
+  /** Per company, as `admin seed demo --vacancies`. */
+  readonly vacancies: number;
+  /** Per company, as `admin seed demo --candidates`. */
+  readonly cards: number;
+  /** FEED_PREFETCH of the service and of the ceiling; undefined: the service's default, unset. */
+  readonly prefetch: number | undefined;
+  /** The ceiling takes a company's events one at a time, as the service's PlatformEventHandler does. */
+  readonly ceilingLanes: boolean;
+  /** Events per second published during the latency run. */
+  readonly rate: number;
+  readonly latencySeconds: number;
+  /** Seconds at the start of the latency run whose samples are not counted (the consumer's JIT warming up). */
+  readonly latencyWarmup: number;
+  /** How often each poller asks GET /candidates?since=..., in ms. */
+  readonly pollMs: number;
+  /** Companies watched by a poller each. */
+  readonly pollers: number;
+  readonly skipLatency: boolean;
+  readonly skipCeiling: boolean;
+  readonly seed: number;
+  readonly amqpUrl: string;
+  readonly cpuProf: string | undefined;
+  readonly out: string;
+  readonly dataDir: string;
+}
+
+function count(min: number, max: number) {
+  return (raw: string): number => {
+    const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!(value >= min && value <= max)) throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}`);
+    return value;
+  };
+}
+
+/** The full run's sizes, and --quick's (each used unless given on the command line). */
+const FULL = { events: 20_000, rounds: 3, companies: 40, vacancies: 20, cards: 1_000, latencySeconds: 20, latencyWarmup: 3 };
+const QUICK = { events: 3_000, rounds: 1, companies: 40, vacancies: 6, cards: 150, latencySeconds: 5, latencyWarmup: 1 };
+
+export function parseFeedBenchOptions(argv: readonly string[]): FeedBenchOptions {
+  const program = new Command('npm run bench:feed --')
+    .description(
+      'The platform feed\'s benchmark (issue 12). On a throwaway PostgreSQL database (DATABASE_URL\'s server, else 127.0.0.1:5432 ' +
+        'if it answers, else an embedded one) it seeds companies with `admin seed demo`\'s code, then, on a RabbitMQ queue of its own ' +
+        '(bench.feed.<pid>.<random>, deleted at the end):\n' +
+        '  1. throughput: pre-publishes a realistic mix of events and measures the applied events per second of the compiled ' +
+        'consumer (node bin/feed.js, as npm run feed) until the queue is drained and every event is recorded, against an in-run ' +
+        'ceiling (bench/ceilings/feed-ceiling.ts: rabbitmq-client and pg sending the same SQL per event), alternating, in rounds;\n' +
+        '  2. latency: publishes at a fixed rate while the consumer and the API (node bin/start.js) run, and measures the time from ' +
+        'publishing a resume update to its first appearance in GET /candidates?since=<watermark>, polled with the company\'s key.\n' +
+        'Prints a table on stdout, progress on stderr, and writes bench/results/feed-<date>.json. bench/README.md ("Feed") explains it.',
+    )
+    .option('--quick', `a short run: ${QUICK.events} events, ${QUICK.rounds} round, ${QUICK.companies} small companies, ${QUICK.latencySeconds} s of latency`, false)
+    .option('--events <n>', `events per throughput run (default ${FULL.events}; --quick ${QUICK.events})`, count(100, 1_000_000))
+    .option('--rounds <n>', `rounds of service and ceiling runs; the median round's ratio is reported (default ${FULL.rounds}; --quick ${QUICK.rounds})`, count(1, 20))
+    .option('--companies <n>', `companies seeded (default ${FULL.companies})`, count(1, 1_000))
+    .option('--vacancies <n>', `vacancies per company (default ${FULL.vacancies}; --quick ${QUICK.vacancies})`, count(5, 10_000))
+    .option('--cards <n>', `cards per company (default ${FULL.cards}; --quick ${QUICK.cards})`, count(20, 1_000_000))
+    .option('--prefetch <n>', "FEED_PREFETCH of the service and the ceiling (default: the service's default, 32)", count(1, 1_000))
+    .option('--no-ceiling-lanes', "let the ceiling run a company's events side by side (the service takes them one at a time)")
+    .option('--rate <n>', 'events per second published during the latency run', count(1, 100_000), 500)
+    .option('--latency-seconds <n>', `seconds of publishing at --rate (default ${FULL.latencySeconds}; --quick ${QUICK.latencySeconds})`, count(1, 3_600))
+    .option('--latency-warmup <n>', `first seconds of the latency run whose samples are not counted (default ${FULL.latencyWarmup}; --quick ${QUICK.latencyWarmup})`, count(0, 600))
+    .option('--poll-ms <n>', 'interval of each poller of GET /candidates?since=...', count(1, 10_000), 20)
+    .option('--pollers <n>', 'companies watched for latency samples, one poller each', count(1, 64), 4)
+    .option('--skip-latency', 'measure throughput only', false)
+    .option('--skip-ceiling', 'run the service only (no ratio)', false)
+    .option('--seed <n>', 'seed of the data and event generators', count(0, 4_294_967_295), 1)
+    .option('--amqp-url <url>', 'the broker (default: FEED_URL, else amqp://guest:guest@127.0.0.1:5672)')
+    .option('--cpu-prof <dir>', "write V8 CPU profiles of the service's consumer processes into this directory (summarise with bench/profile-summary.ts)")
+    .option('--out <dir>', 'where the JSON results go', 'bench/results')
+    .option('--data-dir <dir>', 'data directory of the embedded PostgreSQL, when no server is reachable', 'var/bench-postgres')
+    .showHelpAfterError();
+  program.parse([...argv], { from: 'user' });
+  const o = program.opts<Partial<FeedBenchOptions> & { quick: boolean; ceilingLanes: boolean; skipLatency: boolean; skipCeiling: boolean; amqpUrl?: string }>();
+  const sizes = o.quick ? QUICK : FULL;
+  return {
+    quick: o.quick,
+    events: o.events ?? sizes.events,
+    rounds: o.rounds ?? sizes.rounds,
+    companies: o.companies ?? sizes.companies,
+    vacancies: o.vacancies ?? sizes.vacancies,
+    cards: o.cards ?? sizes.cards,
+    prefetch: o.prefetch,
+    ceilingLanes: o.ceilingLanes,
+    rate: o.rate as number,
+    latencySeconds: o.latencySeconds ?? sizes.latencySeconds,
+    latencyWarmup: o.latencyWarmup ?? sizes.latencyWarmup,
+    pollMs: o.pollMs as number,
+    pollers: o.pollers as number,
+    skipLatency: o.skipLatency,
+    skipCeiling: o.skipCeiling,
+    seed: o.seed as number,
+    amqpUrl: o.amqpUrl ?? (process.env.FEED_URL?.trim() || 'amqp://guest:guest@127.0.0.1:5672'),
+    cpuProf: o.cpuProf,
+    out: o.out as string,
+    dataDir: o.dataDir as string,
+  };
+}

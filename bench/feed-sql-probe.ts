@@ -1,0 +1,150 @@
+import { createRequire } from 'node:module';
+import pg from 'pg';
+import { pino } from 'pino';
+import { PlatformEventHandler } from '../adapters/feed/platform-event-handler.js';
+import type { PlatformChangeType } from '../application/use-cases/platform-change.js';
+import { loadConfig } from '../infrastructure/config.js';
+import { buildContainer, disposeContainer } from '../infrastructure/container/build-container.js';
+import { resolve } from '../infrastructure/container/typed-binding.js';
+import { USE_CASES } from '../infrastructure/container/use-case.tokens.js';
+import { createBenchDatabase, dropBenchDatabase, openBenchServer } from './bench-database.js';
+import { ceilingApplier, type CeilingEvent } from './ceilings/feed-ceiling-sql.js';
+import { FEED_MIX, FeedStream, type FeedEvent } from './feed-events.js';
+import { seedFeedCompanies } from './feed-seed.js';
+import { note } from './progress.js';
+
+/**
+ * `npx tsx bench/feed-sql-probe.ts [--all]`: the SQL the feed's consumer sends for each event type of the
+ * bench's mix, and a check that the ceiling (bench/ceilings/feed-ceiling-sql.ts) sends the same. On a throwaway
+ * database, two companies are seeded alike; the consumer's own handler (PlatformEventHandler over
+ * ApplyPlatformEvent, on a container built from the settings `npm run feed` reads) takes the events of one, in
+ * this process, and the ceiling's SQL the same events of the other (two streams of one seed), while every call
+ * of pg's Client.query is recorded: the text as it goes to the server (values inlined by MikroORM, the SET
+ * LOCAL prefix of ADR 15 included). Prints each distinct path of each type (its statements, literals as `?`,
+ * or whole with --all) and every statement where the ceiling differs; exits 1 if any does.
+ */
+const full = process.argv.includes('--all');
+const EVENTS_PER_TYPE = 6;
+
+interface Recorded {
+  text: string;
+  values: number;
+}
+let recording: Recorded[] | null = null;
+
+// knex loads the top-level pg; MikroORM's own copy serves only its type parsers. Both are wrapped.
+const mikroPg = createRequire(createRequire(import.meta.url).resolve('@mikro-orm/postgresql'))('pg') as typeof pg;
+for (const Client of new Set([pg.Client, mikroPg.Client])) {
+  const original = Client.prototype.query as (...args: unknown[]) => unknown;
+  Client.prototype.query = function probe(this: pg.Client, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string; values?: unknown[] };
+    const text = typeof first === 'string' ? first : (first?.text ?? '');
+    const values = typeof first === 'string' ? ((args[1] as unknown[] | undefined)?.length ?? 0) : (first?.values?.length ?? 0);
+    recording?.push({ text, values });
+    return original.apply(this, args);
+  } as typeof Client.prototype.query;
+}
+
+interface Run {
+  readonly outcome: string;
+  readonly statements: readonly Recorded[];
+}
+
+async function run(handler: PlatformEventHandler, event: FeedEvent): Promise<Run & { readonly type: string }> {
+  recording = [];
+  const decision = await handler.handle({ body: Buffer.from(event.body), attempt: 0 });
+  const statements = recording;
+  recording = null;
+  return { type: event.type, outcome: decision.action === 'ack' ? decision.outcome : `${decision.action} ${decision.reason}`, statements };
+}
+
+/** A statement with its literals (strings, numbers) replaced by `?`: the same shape whatever the values. */
+function shape(statement: Recorded): string {
+  return statement.text.replace(/\s+/g, ' ').trim().replace(/'(?:[^']|'')*'/g, '?').replace(/\b(\d+(\.\d+)?|NULL|true|false)\b/g, '?');
+}
+
+function print(title: string, runs: readonly Run[], of: number): void {
+  const sample = runs[0] as Run;
+  process.stdout.write(`\n## ${title}: ${sample.outcome}, ${sample.statements.length} round trips (${runs.length} of ${of} events took this path)\n`);
+  for (const statement of sample.statements) {
+    const text = full ? statement.text.replace(/\s+/g, ' ').trim() : shape(statement);
+    process.stdout.write(`- ${full ? text : text.slice(0, 200)}${statement.values > 0 ? `  [${statement.values} bound values]` : ''}\n`);
+  }
+}
+
+async function runCeiling(apply: (event: CeilingEvent) => Promise<string>, event: FeedEvent): Promise<Run & { readonly type: string }> {
+  recording = [];
+  const outcome = await apply(JSON.parse(event.body) as CeilingEvent).catch((error: unknown) => `failed: ${String(error)}`);
+  const statements = recording;
+  recording = null;
+  return { type: event.type, outcome, statements };
+}
+
+/** The lines where two runs' statements differ in shape, or none. */
+function differences(service: Run, ceiling: Run): string[] {
+  const a = service.statements.map(shape);
+  const b = ceiling.statements.map(shape);
+  const lines: string[] = [];
+  if (service.outcome !== ceiling.outcome) lines.push(`outcome: service ${service.outcome}, ceiling ${ceiling.outcome}`);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (a[i] !== b[i]) lines.push(`statement ${i + 1}:\n    service: ${(a[i] ?? '(none)').slice(0, 400)}\n    ceiling: ${(b[i] ?? '(none)').slice(0, 400)}`);
+  }
+  return lines;
+}
+
+async function main(): Promise<void> {
+  const server = await openBenchServer('var/bench-postgres');
+  const name = `bench_feed_probe_${process.pid}`;
+  let mismatches = 0;
+  try {
+    const url = await createBenchDatabase(server, name);
+    // Two companies seeded alike, each with its own stream of the same seed: the service's handler takes the
+    // events of one, the ceiling's SQL the same events of the other, so both take the same paths.
+    const sizes = { companies: 1, vacancies: 8, cards: 60, seed: 7 };
+    const served = await seedFeedCompanies(url, sizes);
+    const ceiled = await seedFeedCompanies(url, sizes);
+    const ours = new FeedStream(served, { seed: 7, runTag: `probe${process.pid}s`, validate: true });
+    const theirs = new FeedStream(ceiled, { seed: 7, runTag: `probe${process.pid}c`, validate: true });
+    const config = loadConfig({ ...process.env, DATABASE_URL: url, KEYS_DATABASE_URL: url, STORE: 'postgres', LOG_LEVEL: 'warn' });
+    const container = await buildContainer({ config, logger: pino({ level: 'warn' }) });
+    const pool = new pg.Pool({ connectionString: url, max: config.dbPoolMax });
+    try {
+      const handler = new PlatformEventHandler(resolve(container, USE_CASES.applyPlatformEvent), { maxAttempts: config.feedMaxAttempts });
+      const ceiling = ceilingApplier(pool, { lanes: false });
+      const both = async (type: PlatformChangeType) => {
+        const service = await run(handler, ours.nextOf(type));
+        const differ = differences(service, await runCeiling(ceiling, theirs.nextOf(type)));
+        if (differ.length > 0) {
+          mismatches++;
+          process.stdout.write(`\n!! ${type}: the ceiling differs from the service\n  ${differ.join('\n  ')}\n`);
+        }
+        return service;
+      };
+      // The first event of a company also reads the company (once per process): taken first, shown apart.
+      print('first event of the process for a company (candidate.moved)', [await both('candidate.moved')], 1);
+      ours.settle();
+      theirs.settle();
+      for (const [type] of FEED_MIX) {
+        // Several events of each type, and each distinct path (sequence of statements) once.
+        const paths = new Map<string, Run[]>();
+        for (let i = 0; i < EVENTS_PER_TYPE; i++) {
+          const taken = await both(type);
+          // Keyed by the type made: a vacancy deletion may fall back to a card's (bench/feed-events.ts).
+          const key = `${taken.type}|${taken.outcome}|${taken.statements.map(shape).join('|')}`;
+          paths.set(key, [...(paths.get(key) ?? []), taken]);
+        }
+        for (const runs of paths.values()) print((runs[0] as Run & { type: string }).type, runs, EVENTS_PER_TYPE);
+      }
+    } finally {
+      await pool.end();
+      await disposeContainer(container);
+    }
+  } finally {
+    await dropBenchDatabase(server, name).catch((error: unknown) => note(`drop ${name}: ${String(error)}`));
+    await server.stop();
+  }
+  process.stdout.write(mismatches === 0 ? '\nThe ceiling sent the same statements as the service for every event.\n' : `\n${mismatches} events: the ceiling differs (above).\n`);
+  process.exitCode = mismatches === 0 ? 0 : 1;
+}
+
+await main();
