@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import pg from 'pg';
 import { pino } from 'pino';
 import { PlatformEventHandler } from '../adapters/feed/platform-event-handler.js';
+import { parsePlatformEvent } from '../adapters/feed/platform-event-parser.js';
 import type { PlatformChangeType } from '../application/use-cases/platform-change.js';
 import { loadConfig } from '../infrastructure/config.js';
 import { buildContainer, disposeContainer } from '../infrastructure/container/build-container.js';
@@ -21,9 +22,14 @@ import { note } from './progress.js';
  * this process, and the ceiling's SQL the same events of the other (two streams of one seed), while every call
  * of pg's Client.query is recorded: the text as it goes to the server (values inlined by MikroORM, the SET
  * LOCAL prefix of ADR 15 included). Prints each distinct path of each type (its statements, literals as `?`,
- * or whole with --all) and every statement where the ceiling differs; exits 1 if any does.
+ * or whole with --all) and every statement where the ceiling differs; exits 1 if any does. `--cpu N` then
+ * times this process's CPU per event of each type for both (cpuPerEvent).
  */
 const full = process.argv.includes('--all');
+const cpuIndex = process.argv.indexOf('--cpu');
+/** --cpu N: also N events of each type one after another, timing this process's CPU for the service and the ceiling. */
+const cpuEvents = cpuIndex === -1 ? 0 : Number(process.argv[cpuIndex + 1] ?? 200);
+
 const EVENTS_PER_TYPE = 6;
 
 interface Recorded {
@@ -92,6 +98,56 @@ function differences(service: Run, ceiling: Run): string[] {
   return lines;
 }
 
+/**
+ * This process's CPU (process.cpuUsage: user + system) per event, by type: the service's handler (parse with
+ * ajv, then ApplyPlatformEvent through MikroORM), the parse alone, and the ceiling's SQL, each on events taken
+ * one at a time (PostgreSQL's own work is in its processes, not counted here).
+ */
+async function cpuPerEvent(
+  handler: PlatformEventHandler,
+  ceiling: (event: CeilingEvent) => Promise<string>,
+  ours: FeedStream,
+  theirs: FeedStream,
+): Promise<void> {
+  const cpuMs = async (work: () => Promise<void>) => {
+    const before = process.cpuUsage();
+    await work();
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1000;
+  };
+  // JIT and caches warmed on a few events of each type first, not counted.
+  for (const [type] of FEED_MIX) {
+    if (type === 'vacancy.deleted') continue;
+    for (let i = 0; i < 20; i++) {
+      await handler.handle({ body: Buffer.from(ours.nextOf(type).body), attempt: 0 });
+      await ceiling(JSON.parse(theirs.nextOf(type).body) as CeilingEvent);
+    }
+    ours.settle();
+    theirs.settle();
+  }
+  process.stdout.write(`\n## this process's CPU per event, ms (${cpuEvents} events of each type, one at a time)\n`);
+  process.stdout.write('| type | service: parse + apply | of which parse (ajv) | ceiling | service - ceiling |\n|---|---:|---:|---:|---:|\n');
+  for (const [type] of FEED_MIX) {
+    // Few vacancies to delete (each needs a cool-down in the stream): fewer of those.
+    const count = type === 'vacancy.deleted' ? Math.min(10, cpuEvents) : cpuEvents;
+    const served = Array.from({ length: count }, () => ours.nextOf(type));
+    const ceiled = Array.from({ length: count }, () => theirs.nextOf(type));
+    const service = await cpuMs(async () => {
+      for (const event of served) await handler.handle({ body: Buffer.from(event.body), attempt: 0 });
+    });
+    const parse = await cpuMs(async () => {
+      for (const event of served) parsePlatformEvent(Buffer.from(event.body));
+    });
+    const minimal = await cpuMs(async () => {
+      for (const event of ceiled) await ceiling(JSON.parse(event.body) as CeilingEvent);
+    });
+    const per = (ms: number) => (ms / count).toFixed(3);
+    process.stdout.write(`| ${type} | ${per(service)} | ${per(parse)} | ${per(minimal)} | ${per(service - minimal)} |\n`);
+    ours.settle();
+    theirs.settle();
+  }
+}
+
 async function main(): Promise<void> {
   const server = await openBenchServer('var/bench-postgres');
   const name = `bench_feed_probe_${process.pid}`;
@@ -100,7 +156,7 @@ async function main(): Promise<void> {
     const url = await createBenchDatabase(server, name);
     // Two companies seeded alike, each with its own stream of the same seed: the service's handler takes the
     // events of one, the ceiling's SQL the same events of the other, so both take the same paths.
-    const sizes = { companies: 1, vacancies: 8, cards: 60, seed: 7 };
+    const sizes = cpuEvents > 0 ? { companies: 1, vacancies: 30, cards: Math.max(400, cpuEvents * 3), seed: 7 } : { companies: 1, vacancies: 8, cards: 60, seed: 7 };
     const served = await seedFeedCompanies(url, sizes);
     const ceiled = await seedFeedCompanies(url, sizes);
     const ours = new FeedStream(served, { seed: 7, runTag: `probe${process.pid}s`, validate: true });
@@ -135,6 +191,9 @@ async function main(): Promise<void> {
         }
         for (const runs of paths.values()) print((runs[0] as Run & { type: string }).type, runs, EVENTS_PER_TYPE);
       }
+      ours.settle();
+      theirs.settle();
+      if (cpuEvents > 0) await cpuPerEvent(handler, ceiling, ours, theirs);
     } finally {
       await pool.end();
       await disposeContainer(container);
