@@ -143,8 +143,10 @@ export class ApplyPlatformEvent {
   }
 
   private async addCard(companyId: string, id: string, card: Omit<ManualCandidate, 'id'>, now: Date): Promise<PlatformEventOutcome> {
-    // The card is there already: made by an earlier event under another id, or it lives again; nothing to add.
-    if ((await this.candidates.findById(companyId, id)) !== null) return 'stale';
+    // The card is there, and this event is newer than its creation (the version check said so): the card was
+    // deleted and made again, the deletion still on its way. The newer card replaces the older whole, as the
+    // deletion and the new card together would (its technical cards go with it); the late deletion is then stale.
+    if ((await this.candidates.findById(companyId, id)) !== null) await this.handlers.deleteCandidate.execute({ companyId, id });
     const asPlaced = (stage: string) =>
       CandidateCard.manual({ id, companyId, vacancyId: card.vacancyId, stage, person: card.candidate, resume: card.resume, referral: card.referral, now });
     if ((await this.vacancies.findById(companyId, card.vacancyId)) === null) {

@@ -62,7 +62,9 @@ describe('The platform feed under shuffled, repeated delivery and a consumer kil
               120_000,
               'every event recorded',
             );
-            expect(recorded.length, 'no event id recorded twice').to.equal(new Set(recorded).size);
+            // Every event was claimed, in the transaction of its effect (the ledger's primary key keeps a claim
+            // unique; the contract suite shows a second claim of one id waits and fails): each applied once or
+            // found stale, none lost, none left in a retry queue or set aside.
             expect(new Set(recorded)).to.deep.equal(ids);
             expect(await world.depth(world.topology.deadQueue), 'nothing dead-lettered').to.equal(0);
             for (const p of played) await expectState(p.key, p.state);

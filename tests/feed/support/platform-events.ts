@@ -44,7 +44,8 @@ export function eventsOf(companyId: string, source = '/platform/kz/test') {
         vacancyId: card.vacancyId,
         candidate: { name: card.name },
         resume: card.resume ?? { role: 'Engineer', skills: ['TypeScript'] },
-        ...(card.stage === undefined ? {} : { stage: card.stage }),
+        // The platform always says where it placed the card.
+        stage: card.stage ?? 'NEW',
       }),
     candidateMoved: (cardId: string, version: number, stage: string) => event('candidate.moved', cardId, version, { stage }),
     candidateTransferred: (cardId: string, version: number, vacancyId: string) => event('candidate.transferred', cardId, version, { vacancyId }),

@@ -52,7 +52,8 @@ interface CardState {
 
 /**
  * The platform, played forward: a history of valid changes of one company (versions increase per entity,
- * boards only gain columns, nothing happens to a deleted record), the events it publishes, and the state
+ * boards only gain columns, a deleted card may be made again under its id, nothing else happens to a deleted
+ * record), the events it publishes, and the state
  * it ends in. Delivering the events in any order, any number of times, must end in that state.
  */
 export function playPlatform(companyId: string, intents: readonly Intent[]): { events: PlatformEvent[]; state: ModelState } {
@@ -94,10 +95,13 @@ export function playPlatform(companyId: string, intents: readonly Intent[]): { e
       case 2: {
         const target = VACANCIES[b % VACANCIES.length] as string;
         const v = live(target);
-        if (card !== undefined || v === undefined) break;
+        // A new card, or one deleted before made again under its id (it lives again, newer than its deletion).
+        if ((card !== undefined && !card.deleted) || v === undefined) break;
         const stage = v.columns[c % v.columns.length] as string;
-        cards.set(cardId, { version: 1, vacancyId: target, stage, role: 'Initial', deleted: false });
-        events.push(e.candidateAdded(cardId, 1, { vacancyId: target, name: `Name ${cardId}`, stage, resume: { role: 'Initial' } }));
+        const version = (card?.version ?? 0) + 1;
+        const role = card === undefined ? 'Initial' : `Again ${version}`;
+        cards.set(cardId, { version, vacancyId: target, stage, role, deleted: false });
+        events.push(e.candidateAdded(cardId, version, { vacancyId: target, name: `Name ${cardId}`, stage, resume: { role } }));
         break;
       }
       case 3: {
@@ -116,7 +120,7 @@ export function playPlatform(companyId: string, intents: readonly Intent[]): { e
         break;
       }
       case 5: {
-        if (card === undefined || card.deleted || b % 3 !== 0) break;
+        if (card === undefined || card.deleted) break;
         card.version++;
         card.deleted = true;
         events.push(e.candidateDeleted(cardId, card.version));

@@ -1,0 +1,50 @@
+import { expect } from 'chai';
+import type { PlatformChange, PlatformEventOutcome } from '../../application/use-cases/platform-change.js';
+import { aPerson, aResume, aVacancyInput, nextId } from '../support/builders.js';
+import { withWorld } from '../support/use-case-world.js';
+
+const SOURCE = 'urn:platform:recruiting';
+
+describe('ApplyPlatformEvent: a card deleted and made again, its events in either order', () => {
+  const world = withWorld();
+  const feed = (companyId: string, subject: string, version: number, change: PlatformChange): Promise<PlatformEventOutcome> =>
+    world().use('applyPlatformEvent').execute({ source: SOURCE, eventId: nextId('ev'), companyId, subject, version, change });
+  const added = (vacancyId: string, stage: string, role: string): PlatformChange => ({
+    type: 'candidate.added',
+    card: { vacancyId, candidate: aPerson({ name: 'Ержан Сапаров' }), resume: aResume({ role }), referral: null, stage },
+  });
+  const deleted: PlatformChange = { type: 'candidate.deleted' };
+
+  async function aCompanyWithTwoVacanciesAndACard(): Promise<string> {
+    const companyId = await world().company();
+    await feed(companyId, 'vac-1', 1, { type: 'vacancy.upserted', vacancy: aVacancyInput({ title: 'Бэкенд' }) });
+    await feed(companyId, 'vac-2', 1, { type: 'vacancy.upserted', vacancy: aVacancyInput({ title: 'Фронтенд' }) });
+    expect(await feed(companyId, 'card-1', 1, added('vac-1', 'NEW', 'Первая'))).to.equal('applied');
+    return companyId;
+  }
+  const cardOf = async (companyId: string) => {
+    const card = await world().candidate(companyId, 'card-1');
+    return card === null || card === undefined ? null : { vacancyId: card.vacancyId, stage: card.stage, role: card.resume.role };
+  };
+
+  it('ends with the card made again when the new card comes before the late deletion', async () => {
+    const companyId = await aCompanyWithTwoVacanciesAndACard();
+    expect(await feed(companyId, 'card-1', 4, added('vac-2', 'INTERVIEW', 'Вторая'))).to.equal('applied');
+    expect(await feed(companyId, 'card-1', 3, deleted)).to.equal('stale');
+    expect(await cardOf(companyId)).to.deep.equal({ vacancyId: 'vac-2', stage: 'INTERVIEW', role: 'Вторая' });
+  });
+
+  it('ends in the same state when the deletion comes first', async () => {
+    const companyId = await aCompanyWithTwoVacanciesAndACard();
+    expect(await feed(companyId, 'card-1', 3, deleted)).to.equal('applied');
+    expect(await feed(companyId, 'card-1', 4, added('vac-2', 'INTERVIEW', 'Вторая'))).to.equal('applied');
+    expect(await cardOf(companyId)).to.deep.equal({ vacancyId: 'vac-2', stage: 'INTERVIEW', role: 'Вторая' });
+  });
+
+  it('calls a repeat of the first card under a new event id stale, and leaves the card as it is', async () => {
+    const companyId = await aCompanyWithTwoVacanciesAndACard();
+    await feed(companyId, 'card-1', 2, { type: 'candidate.moved', stage: 'OFFER' });
+    expect(await feed(companyId, 'card-1', 1, added('vac-1', 'NEW', 'Первая'))).to.equal('stale');
+    expect(await cardOf(companyId)).to.deep.equal({ vacancyId: 'vac-1', stage: 'OFFER', role: 'Первая' });
+  });
+});
