@@ -4,14 +4,12 @@ import { EMAIL_ADDRESS_PATTERN } from '../../domain/candidate/email-address.js';
 import { SINCE_DATE_TIME_PATTERN } from '../../domain/paging/since.js';
 import { pointerToken } from '../../domain/shared/domain-error.js';
 import { NON_BLANK_TEXT_PATTERN } from '../../domain/shared/text-patterns.js';
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../http/storable-text.js';
+import type { JsonProblem } from '../json/json-problem.js';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../json/storable-text.js';
 import { JSON_MEDIA_TYPE_PATTERN } from './schemas/platform-event.schema.js';
 
 /** One thing wrong with an event: where (a JSON Pointer into the event) and which rule it breaks; never a value. */
-export interface EventProblem {
-  readonly pointer: string;
-  readonly message: string;
-}
+export type EventProblem = JsonProblem;
 
 /** Details go into logs and the headers of dead letters: short enough for both. */
 export const DETAIL_MAX_LENGTH = 1000;

@@ -1,4 +1,4 @@
-import { JSON_BODY_LIMIT_BYTES, JSON_MAX_DEPTH } from '../http/json-body.js';
+import { JSON_BODY_LIMIT_BYTES, JSON_MAX_DEPTH } from '../json/json-text.js';
 
 /**
  * Bounds of the envelope of a platform event. The data inside it takes its bounds from the domain; these are

@@ -5,16 +5,22 @@ import { parseSince } from '../../domain/paging/since.js';
 import type { VacancyInput } from '../../domain/vacancy/vacancy.js';
 import type { VacancyStatus } from '../../domain/vacancy/vacancy-status.js';
 import type { WorkFormat } from '../../domain/vacancy/work-format.js';
-import { parseApplicationRequest } from '../http/application-request.js';
+import { readApplicationRequest } from '../json/application-request.js';
+import type { EventProblem } from './event-problems.js';
 
 type Fields = Readonly<Record<string, unknown>>;
+
+/** Why the data could not be read after all: JSON Pointers into the data (not the event) and their rules. */
+export interface DataProblems {
+  readonly problems: readonly EventProblem[];
+}
 
 /**
  * The change an event's `data` describes, read as the admin CLI reads the file of the same operation: absent
  * and null are "not given", a list not given is empty, a text of a resume item not given is "". The data has
  * passed its schema (platform-event.schema.ts), so every value here has the type the schema gives it.
  */
-export function platformChangeOf(type: PlatformChangeType, data: unknown): PlatformChange {
+export function platformChangeOf(type: PlatformChangeType, data: unknown): PlatformChange | DataProblems {
   const d = isFields(data) ? data : {};
   switch (type) {
     case 'vacancy.upserted':
@@ -45,9 +51,12 @@ export function platformChangeOf(type: PlatformChangeType, data: unknown): Platf
       return { type, vacancyId: d.vacancyId as string };
     case 'candidate.resume-updated':
       return { type, resume: resumeOf(d) };
-    case 'application.submitted':
-      // The body of POST /applications, read by the API's own reading of it (defaults, the default source).
-      return { type, application: parseApplicationRequest(data) };
+    case 'application.submitted': {
+      // The body of POST /applications, read as the API reads it (defaults, the default source). It refuses only
+      // what the schema refused already; its problems are kept as its words say.
+      const read = readApplicationRequest(data);
+      return read.ok ? { type, application: read.application } : { problems: read.problems };
+    }
   }
 }
 

@@ -1,9 +1,8 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { PLATFORM_CHANGE_TYPES, type PlatformChange, type PlatformChangeType, type PlatformEventCommand } from '../../application/use-cases/platform-change.js';
+import { PLATFORM_CHANGE_TYPES, type PlatformChangeType, type PlatformEventCommand } from '../../application/use-cases/platform-change.js';
 import { parseSince } from '../../domain/paging/since.js';
-import { HttpProblem } from '../http/problem.js';
-import { isStorableText } from '../http/storable-text.js';
+import { isStorableText } from '../json/storable-text.js';
 import { describeProblems, problemsOfSchemaErrors, type EventProblem } from './event-problems.js';
 import * as F from './feed-limits.js';
 import { readEventJson } from './event-json.js';
@@ -72,8 +71,8 @@ export function parsePlatformEvent(body: Buffer | string): ParsedPlatformEvent {
   const problems = validate(event) ? [] : problemsOfSchemaErrors(validate.errors ?? []);
   if (type === 'application.submitted') problems.push(...subjectProblems(event));
   if (problems.length > 0) return failure(problems.some(isEnvelopeProblem) ? 'invalid_event' : 'invalid_data', problems, meta);
-  const change = changeOf(type, event.data);
-  if (!('type' in change)) return failure('invalid_data', change.problems, meta);
+  const change = platformChangeOf(type, event.data);
+  if ('problems' in change) return failure('invalid_data', change.problems.map(({ pointer, message }) => ({ pointer: `/data${pointer}`, message })), meta);
   return {
     ok: true,
     command: {
@@ -88,16 +87,6 @@ export function parsePlatformEvent(body: Buffer | string): ParsedPlatformEvent {
     meta: meta as EventMeta,
     time: typeof event.time === 'string' ? (parseSince(event.time) ?? null) : null,
   };
-}
-
-function changeOf(type: PlatformChangeType, data: unknown): PlatformChange | { problems: EventProblem[] } {
-  try {
-    return platformChangeOf(type, data);
-  } catch (error) {
-    // The API's reading of an application refuses only what the schema refused already; kept as its words say.
-    if (!(error instanceof HttpProblem)) throw error;
-    return { problems: (error.errors ?? []).map(({ pointer, message }) => ({ pointer: `/data${pointer}`, message })) };
-  }
 }
 
 /** An application's subject is its externalId, so that the two can never name different applications. */

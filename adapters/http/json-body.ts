@@ -1,16 +1,8 @@
 import { pointerToken } from '../../domain/shared/domain-error.js';
+import { decodeUtf8, JSON_BODY_LIMIT_BYTES, JSON_MAX_DEPTH, nestsDeeperThan } from '../json/json-text.js';
 import type { HttpContext } from './http-state.js';
 import { HttpProblem, validationProblem, type ProblemItem } from './problem.js';
 import { readBodyBytes } from './request-body-bytes.js';
-
-/** A maximal valid application in Cyrillic is about 1.5 MB; 5 MiB leaves room (DESIGN 3, Body limits). */
-export const JSON_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
-
-/**
- * Arrays and objects nest at most this deep. The application schema needs 4 levels; JSON.parse of the
- * 2.6 million levels that fit in 5 MiB blocks the event loop for seconds.
- */
-export const JSON_MAX_DEPTH = 64;
 
 /** Reported at most, so that a body full of forbidden keys does not make a huge answer. */
 const MAX_REPORTED_KEYS = 20;
@@ -26,7 +18,7 @@ const MAX_REPORTED_KEYS = 20;
  */
 export async function readJsonBody(ctx: HttpContext): Promise<unknown> {
   requireJsonContentType(ctx.get('Content-Type'));
-  const text = decodeUtf8(await readBodyBytes(ctx, JSON_BODY_LIMIT_BYTES));
+  const text = utf8TextOf(await readBodyBytes(ctx, JSON_BODY_LIMIT_BYTES));
   if (nestsDeeperThan(text, JSON_MAX_DEPTH)) {
     throw validationProblem('The request body nests too deep.', [{ pointer: '', message: `must not nest deeper than ${JSON_MAX_DEPTH} levels` }]);
   }
@@ -54,29 +46,10 @@ function requireJsonContentType(header: string): void {
 }
 
 /** JSON text is UTF-8 (RFC 8259 8.1): other bytes are refused, not replaced with U+FFFD and stored. A leading BOM is dropped. */
-function decodeUtf8(bytes: Buffer): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw validationProblem('The request body is not UTF-8.', [{ pointer: '', message: 'must be UTF-8' }]);
-  }
-}
-
-/** One pass over the text, before JSON.parse: brackets inside strings do not count. */
-function nestsDeeperThan(text: string, maxDepth: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (inString) {
-      if (code === 0x5c) i++; // a backslash escapes the next character
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) inString = true;
-    else if (code === 0x5b || code === 0x7b) {
-      if (++depth > maxDepth) return true;
-    } else if (code === 0x5d || code === 0x7d) depth--;
-  }
-  return false;
+function utf8TextOf(bytes: Buffer): string {
+  const text = decodeUtf8(bytes);
+  if (text === null) throw validationProblem('The request body is not UTF-8.', [{ pointer: '', message: 'must be UTF-8' }]);
+  return text;
 }
 
 interface KeyNode {

@@ -3,7 +3,7 @@ import { parseSince } from '../../domain/paging/since.js';
 import { VACANCY_STATUS_FILTERS, type VacancyStatusFilter } from '../../domain/vacancy/vacancy-status.js';
 import { validationProblem, type ProblemItem } from './problem.js';
 import { limitParameter, statusParameter, vacancyIdParameter } from './schemas/query-parameters.schema.js';
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from './storable-text.js';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../json/storable-text.js';
 
 const DIGITS = /^[0-9]+$/;
 /** Unknown names reported at most, so that a query string of thousands of names does not make a huge answer. */

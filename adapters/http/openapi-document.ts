@@ -1,5 +1,5 @@
 import type { HttpSettings } from './http-dependencies.js';
-import { JSON_BODY_LIMIT_BYTES } from './json-body.js';
+import { JSON_BODY_LIMIT_BYTES } from '../json/json-text.js';
 import { documentDescription } from './openapi/openapi-description.js';
 import {
   candidatePageExamples,
@@ -9,7 +9,7 @@ import {
 } from './openapi/openapi-examples.js';
 import { headerComponents, headerRef, limitedHeaders, requestIdParameter } from './openapi/openapi-headers.js';
 import { responses } from './openapi/openapi-responses.js';
-import { applicationRequestSchema } from './schemas/application-request.schema.js';
+import { applicationRequestSchema } from '../json/application-request.schema.js';
 import { candidateSchema, personSchema, referralSchema, resumeSchema } from './schemas/candidate.schema.js';
 import { applicationCreatedSchema, applicationDuplicateSchema, pageSchema } from './schemas/common.schema.js';
 import { problemItemSchema, problemSchema } from './schemas/problem.schema.js';

@@ -33,6 +33,47 @@ describe('the dependency rule (DESIGN 2)', () => {
     expect(violationsOf('adapters/http/app.ts', "import { c } from '../../infrastructure/container/build-container.js';")).to.have.length(1);
   });
 
+  it('keeps the feed out of the HTTP adapter: its schemas may be shared, nothing else', () => {
+    const source = [
+      "import { HttpProblem } from '../http/problem.js';",
+      "import { readJsonBody } from '../http/json-body.js';",
+      "import { applicationRequestSchema } from '../http/schemas/application-request.schema.js';",
+      "import { isStorableText } from '../json/storable-text.js';",
+      "import { CompanyLanes } from './company-lanes.js';",
+      "import type Koa from 'koa';",
+      "import { Ajv } from 'ajv';",
+    ].join('\n');
+    expect(violationsOf('adapters/feed/platform-event-parser.ts', source).map((v) => v.specifier)).to.deep.equal([
+      '../http/problem.js',
+      '../http/json-body.js',
+      'koa',
+    ]);
+    expect(violationsOf('adapters/feed/schemas/x.schema.ts', "import { a } from '../../http/storable-text.js';")).to.have.length(1);
+    expect(violationsOf('adapters/feed/schemas/x.schema.ts', "import { a } from '../../http/schemas/common.schema.js';")).to.deep.equal([]);
+    // The HTTP adapter itself may use the shared folder and Koa.
+    expect(violationsOf('adapters/http/json-body.ts', "import Koa from 'koa';\nimport { a } from '../json/json-text.js';")).to.deep.equal([]);
+  });
+
+  it('keeps adapters/json free of every transport: no other adapter, no Koa, no HTTP module', () => {
+    const source = [
+      "import type { Context } from 'koa';",
+      "import { Router } from '@koa/router';",
+      "import { createServer } from 'node:http';",
+      "import { validationProblem } from '../http/problem.js';",
+      "import { EVENT_MAX_BYTES } from '../feed/feed-limits.js';",
+      "import { Ajv } from 'ajv';",
+      "import type { JsonProblem } from './json-problem.js';",
+      "import { pointerToken } from '../../domain/shared/domain-error.js';",
+    ].join('\n');
+    expect(violationsOf('adapters/json/x.ts', source).map((v) => v.specifier)).to.deep.equal([
+      'koa',
+      '@koa/router',
+      'node:http',
+      '../http/problem.js',
+      '../feed/feed-limits.js',
+    ]);
+  });
+
   it("treats the repository's client package as a package: an adapter may use it, the domain may not", () => {
     const source = "import { mirrorToDirectory } from '../../../clients/typescript/src/node.js';";
     expect(violationsOf('adapters/cli/commands/sync.command.ts', source)).to.deep.equal([]);

@@ -26,6 +26,61 @@ export interface Violation {
   readonly reason: string;
 }
 
+/**
+ * Rooms inside adapters/ (STYLE, New driving adapters): a driving adapter stands in its own folder. The feed
+ * may share the HTTP adapter's schemas (defined once, published twice), never its concepts (HttpProblem, Koa
+ * body reading); what both need and is neutral to transports lives in adapters/json, which knows neither.
+ */
+interface AdapterRoom {
+  readonly folder: string;
+  /** Folders its files may not import from... */
+  readonly closed: readonly string[];
+  /** ...except from these inside them. */
+  readonly open: readonly string[];
+  /** Packages its files may not import. */
+  readonly packages: RegExp;
+  readonly reason: string;
+}
+
+const KOA = /^(koa|koa-[^/]+|@koa\/.+)$/;
+const KOA_OR_HTTP = /^(koa|koa-[^/]+|@koa\/.+|(node:)?(http|https|http2))$/;
+
+const ADAPTER_ROOMS: readonly AdapterRoom[] = [
+  {
+    folder: 'adapters/feed',
+    closed: ['adapters/http'],
+    open: ['adapters/http/schemas'],
+    packages: KOA,
+    reason: 'adapters/feed/ must not import adapters/http/ other than its schemas/ (move what is neutral to adapters/json/)',
+  },
+  {
+    folder: 'adapters/json',
+    closed: ['adapters'],
+    open: ['adapters/json'],
+    packages: KOA_OR_HTTP,
+    reason: 'adapters/json/ is shared by the transports and must import none of them, nor another adapter',
+  },
+];
+
+const isUnder = (file: string, folder: string) => file === folder || file.startsWith(`${folder}/`);
+
+function roomViolationsOf(file: string, specifiers: readonly string[]): Violation[] {
+  const posixFile = file.split(path.sep).join('/');
+  const out: Violation[] = [];
+  for (const room of ADAPTER_ROOMS.filter((r) => isUnder(posixFile, r.folder))) {
+    for (const specifier of specifiers) {
+      if (specifier.startsWith('.')) {
+        const target = path.posix.normalize(path.posix.join(path.posix.dirname(posixFile), specifier));
+        const closed = room.closed.some((folder) => isUnder(target, folder)) && !room.open.some((folder) => isUnder(target, folder));
+        if (closed) out.push({ file, specifier, reason: room.reason });
+      } else if (room.packages.test(specifier)) {
+        out.push({ file, specifier, reason: room.reason });
+      }
+    }
+  }
+  return out;
+}
+
 /** The violations of one file, given its path relative to the project root and its text. */
 export function violationsOf(file: string, source: string): Violation[] {
   const layer = file.split(/[\\/]/)[0] as Layer;
@@ -42,7 +97,7 @@ export function violationsOf(file: string, source: string): Violation[] {
       out.push({ file, specifier, reason: `${layer}/ must not import a package or built-in module` });
     }
   }
-  return out;
+  return [...out, ...roomViolationsOf(file, importsOf(source))];
 }
 
 export function sourceFiles(root: string, dir: string): string[] {

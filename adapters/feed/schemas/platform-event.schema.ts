@@ -2,7 +2,7 @@ import type { PlatformChangeType } from '../../../application/use-cases/platform
 import * as L from '../../../domain/inbound-application/application-limits.js';
 import { SINCE_DATE_TIME_PATTERN } from '../../../domain/paging/since.js';
 import { VACANCY_ID_MAX_LENGTH } from '../../../domain/vacancy/vacancy-limits.js';
-import { applicationRequestSchema } from '../../http/schemas/application-request.schema.js';
+import { applicationRequestSchema } from '../../json/application-request.schema.js';
 import * as F from '../feed-limits.js';
 import {
   candidateAddedDataSchema,

@@ -1,12 +1,12 @@
 import { pointerToken } from '../../domain/shared/domain-error.js';
 import { STORABLE_TEXT_PATTERN } from '../../domain/shared/text-patterns.js';
-import type { ProblemItem } from './problem.js';
+import type { JsonProblem } from './json-problem.js';
 
 /**
  * U+0000 and unpaired surrogates are valid in a JSON string, but PostgreSQL's text and jsonb refuse NUL
  * and UTF-8 has no form for half a surrogate pair: stored, they would fail or come back changed. They are
  * refused at the edge, so both stores behave alike and what is accepted comes back byte for byte. The rule
- * is the pattern the OpenAPI document publishes for every string of a request.
+ * is the pattern the OpenAPI and AsyncAPI documents publish for every string of a request or an event.
  */
 const STORABLE = new RegExp(STORABLE_TEXT_PATTERN, 'u');
 
@@ -21,8 +21,8 @@ export function isStorableText(text: string): boolean {
  * the schema already found a fault) are not entered, so each place is reported once. No recursion: the
  * document may be deep.
  */
-export function unstorableTextProblems(document: unknown, skip: ReadonlySet<string> = new Set()): ProblemItem[] {
-  const problems: ProblemItem[] = [];
+export function unstorableTextProblems(document: unknown, skip: ReadonlySet<string> = new Set()): JsonProblem[] {
+  const problems: JsonProblem[] = [];
   const stack: { value: unknown; pointer: string }[] = [{ value: document, pointer: '' }];
   while (stack.length > 0) {
     const { value, pointer } = stack.pop()!;

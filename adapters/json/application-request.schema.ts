@@ -1,11 +1,12 @@
-import * as L from '../../../domain/inbound-application/application-limits.js';
-import { CALENDAR_DATE_PATTERN } from '../../../domain/candidate/candidate-rules.js';
-import { EMAIL_ADDRESS_PATTERN } from '../../../domain/candidate/email-address.js';
-import { NON_BLANK_TEXT_PATTERN, STORABLE_TEXT_PATTERN } from '../../../domain/shared/text-patterns.js';
+import * as L from '../../domain/inbound-application/application-limits.js';
+import { CALENDAR_DATE_PATTERN } from '../../domain/candidate/candidate-rules.js';
+import { EMAIL_ADDRESS_PATTERN } from '../../domain/candidate/email-address.js';
+import { NON_BLANK_TEXT_PATTERN, STORABLE_TEXT_PATTERN } from '../../domain/shared/text-patterns.js';
 
 /**
- * The request body of POST /applications (spec 4.3): the single source of truth for validation (ajv)
- * and for the OpenAPI document. Bounds and patterns are the domain's constants. Unknown fields are
+ * The request body of POST /applications (spec 4.3), which the feed's application.submitted carries as its
+ * data: the single source of truth for validation (ajv), for the OpenAPI document and for the AsyncAPI
+ * document. Bounds and patterns are the domain's constants. Unknown fields are
  * stripped before anything reads the body, so they are ignored and never stored; `default`s are filled
  * in by ajv. Lengths count Unicode code points. Every string admits no U+0000 and no unpaired surrogate.
  */
