@@ -31,7 +31,6 @@ export function platformChangeOf(type: PlatformChangeType, data: unknown): Platf
     case 'board.columns-set':
       return { type, columns: texts(d, 'columns') };
     case 'candidate.added': {
-      const stage = text(d, 'stage');
       const resume = object(d, 'resume');
       const referral = object(d, 'referral');
       return {
@@ -41,7 +40,8 @@ export function platformChangeOf(type: PlatformChangeType, data: unknown): Platf
           candidate: personOf(object(d, 'candidate') ?? {}),
           resume: resumeOf(resume ?? {}),
           referral: referral === null ? null : referralOf(referral),
-          ...(stage === null ? {} : { stage }),
+          // Required by the schema: where the platform placed the card, whatever order the board's changes come in.
+          stage: d.stage as string,
         },
       };
     }

@@ -152,7 +152,7 @@ describe('PlatformEventHandler', () => {
       const companyId = await world().company();
       const handler = new PlatformEventHandler(world().use('applyPlatformEvent'), { maxAttempts: 3 });
       const handle = (body: string, attempt = 0) => handler.handle({ body, attempt });
-      const card = event(companyId, 'e-2', 'candidate.added', 'card-1', 1, { vacancyId: 'vac-1', candidate: { name: 'Ержан Сапаров' } });
+      const card = event(companyId, 'e-2', 'candidate.added', 'card-1', 1, { vacancyId: 'vac-1', candidate: { name: 'Ержан Сапаров' }, stage: 'NEW' });
 
       expect(await handle(card)).to.include({ action: 'retry', reason: 'not_yet_applicable' });
       const vacancy = event(companyId, 'e-1', 'vacancy.upserted', 'vac-1', 1, { title: 'Бэкенд-разработчик', status: 'open' });
@@ -168,6 +168,26 @@ describe('PlatformEventHandler', () => {
       });
       expect(await handle(event('no-such-company', 'e-5', 'vacancy.deleted', 'vac-1', 3))).to.deep.include({ action: 'dead', reason: 'unknown_company' });
       expect((await world().allVacancies(companyId)).map((v) => v.title)).to.deep.equal(['Бэкенд-разработчик']);
+    });
+
+    it('puts an added card in the column the platform names, even after a reordering of the board delivered before it', async () => {
+      const companyId = await world().company();
+      const handler = new PlatformEventHandler(world().use('applyPlatformEvent'), { maxAttempts: 3 });
+      const handle = (body: string) => handler.handle({ body, attempt: 0 });
+      expect(await handle(event(companyId, 'e-1', 'vacancy.upserted', 'vac-1', 1, { title: 'Бэкенд-разработчик', status: 'open' }))).to.include({ action: 'ack' });
+      // The platform placed the card in NEW, then made SCREEN the first column; the feed delivers the two the other way round.
+      expect(await handle(event(companyId, 'e-3', 'board.columns-set', 'vac-1', 2, { columns: ['SCREEN', 'NEW', 'OFFER'] }))).to.include({ action: 'ack', outcome: 'applied' });
+      const candidate = { name: 'Ержан Сапаров' };
+      expect(await handle(event(companyId, 'e-2', 'candidate.added', 'card-1', 1, { vacancyId: 'vac-1', candidate, stage: 'NEW' }))).to.include({ action: 'ack', outcome: 'applied' });
+      expect((await world().allCandidates(companyId)).map((c) => [c.id, c.stage])).to.deep.equal([['card-1', 'NEW']]);
+
+      // Without its stage a card would land in whatever column is first when it is applied: such an event is set aside.
+      expect(await handle(event(companyId, 'e-4', 'candidate.added', 'card-2', 1, { vacancyId: 'vac-1', candidate }))).to.deep.include({
+        action: 'dead',
+        reason: 'invalid_data',
+        detail: '/data/stage: is required',
+      });
+      expect((await world().allCandidates(companyId)).map((c) => c.id)).to.deep.equal(['card-1']);
     });
   });
 });

@@ -20,7 +20,7 @@ const MINIMAL_DATA: Readonly<Record<string, unknown>> = {
   'vacancy.upserted': { title: 'Бэкенд-разработчик', status: 'open' },
   'vacancy.deleted': undefined,
   'board.columns-set': { columns: ['NEW', 'INTERVIEW', 'OFFER'] },
-  'candidate.added': { vacancyId: VACANCY, candidate: { name: 'Ержан Сапаров' } },
+  'candidate.added': { vacancyId: VACANCY, candidate: { name: 'Ержан Сапаров' }, stage: 'NEW' },
   'candidate.moved': { stage: 'INTERVIEW' },
   'candidate.transferred': { vacancyId: 'vac-2026-015' },
   'candidate.resume-updated': { role: 'Backend developer' },
@@ -114,7 +114,7 @@ describe('parsePlatformEvent', () => {
       expect(derived.type === 'vacancy.upserted' && Object.keys(derived.vacancy)).to.not.include.members(['workFormat', 'responsibilities']);
     });
 
-    it('reads a card with an empty resume, no referral and the first column when the data gives none', () => {
+    it('reads a card with an empty resume and no referral when the data gives none, in the column it names', () => {
       expect(changeOf(anEvent('candidate.added'))).to.deep.equal({
         type: 'candidate.added',
         card: {
@@ -122,6 +122,7 @@ describe('parsePlatformEvent', () => {
           candidate: { name: 'Ержан Сапаров', email: null, phone: null, location: null, birthDate: null, gender: null, citizenship: [] },
           resume: emptyResume(),
           referral: null,
+          stage: 'NEW',
         },
       });
     });
@@ -178,7 +179,7 @@ describe('parsePlatformEvent', () => {
       const columns = Array.from({ length: BOARD_MAX_COLUMNS + 1 }, (_, i) => `C${i}`);
       expect(refusal(anEvent('board.columns-set', { data: { columns } })).detail).to.equal(`/data/columns: must have at most ${BOARD_MAX_COLUMNS} items`);
       const gender = 'x'.repeat(GENDER_MAX_LENGTH + 1);
-      expect(refusal(anEvent('candidate.added', { data: { vacancyId: VACANCY, candidate: { name: 'A', gender } } })).detail).to.equal(
+      expect(refusal(anEvent('candidate.added', { data: { vacancyId: VACANCY, candidate: { name: 'A', gender }, stage: 'NEW' } })).detail).to.equal(
         `/data/candidate/gender: must be at most ${GENDER_MAX_LENGTH} characters`,
       );
       expect(refusal(anEvent('vacancy.deleted', { subject: 'v'.repeat(VACANCY_ID_MAX_LENGTH + 1) })).detail).to.equal(
@@ -263,7 +264,7 @@ describe('parsePlatformEvent', () => {
       const expected: Record<string, string> = {
         'vacancy.upserted': '/data/title: is required; /data/status: is required',
         'board.columns-set': '/data/columns: is required',
-        'candidate.added': '/data/vacancyId: is required; /data/candidate: is required',
+        'candidate.added': '/data/vacancyId: is required; /data/candidate: is required; /data/stage: is required',
         'candidate.moved': '/data/stage: is required',
         'candidate.transferred': '/data/vacancyId: is required',
         'candidate.resume-updated': '/data/skills: must be an array or null',
@@ -273,6 +274,14 @@ describe('parsePlatformEvent', () => {
         const data = type === 'candidate.resume-updated' ? { skills: 'Go' } : {};
         expect(refusal(anEvent(type, { data })), type).to.include({ reason: 'invalid_data', detail });
       }
+    });
+
+    it('is invalid_data for a card added without the column the platform placed it in, or with a null or empty one', () => {
+      // "The first column" would be read when the event applies: after a reordering of the board delivered first, another.
+      const { stage: _stage, ...noStage } = MINIMAL_DATA['candidate.added'] as Json;
+      expect(refusal(anEvent('candidate.added', { data: noStage }))).to.include({ reason: 'invalid_data', detail: '/data/stage: is required' });
+      expect(refusal(anEvent('candidate.added', { data: { ...noStage, stage: null } }))).to.include({ reason: 'invalid_data', detail: '/data/stage: must be a string' });
+      expect(refusal(anEvent('candidate.added', { data: { ...noStage, stage: '' } }))).to.include({ reason: 'invalid_data', detail: '/data/stage: must not be empty' });
     });
 
     it('is invalid_event, naming the data too, when both the envelope and the data are wrong', () => {
@@ -298,6 +307,7 @@ describe('parsePlatformEvent', () => {
         vacancyId: VACANCY,
         candidate: { name: `${PERSONAL[0]}\u0000`, email: `${PERSONAL[1]} at example`, phone: PERSONAL[2]!.repeat(10), location: 7 },
         resume: { summary: PERSONAL[3], experienceYears: 'ten' },
+        stage: 'NEW',
       };
       const refused = refusal(anEvent('candidate.added', { id: `${PERSONAL[0]}\u0000`, companyid: 'c'.repeat(65), data }));
       expect(refused.reason).to.equal('invalid_event');

@@ -74,16 +74,20 @@ export const resumeDataSchema: Schema = object({
 
 const stage = (description: string): Schema => ({ ...id(BOARD_COLUMN_MAX_LENGTH), description });
 
-/** `candidate.added`: the record of `admin candidate add`; the event's subject is the card's id. */
+/**
+ * `candidate.added`: the record of `admin candidate add`; the event's subject is the card's id. The stage is
+ * required, unlike the CLI's: "the first column" would be read when the event is applied, and a reordering of
+ * the board delivered before it would put the card elsewhere than the platform did. The platform always knows.
+ */
 export const candidateAddedDataSchema: Schema = object(
   {
     vacancyId: id(L.VACANCY_ID_MAX_LENGTH, 'The vacancy whose board the card is on.'),
     candidate: personDataSchema,
     resume: { ...resumeDataSchema, type: ['object', 'null'], description: 'Null or absent: an empty resume, completed later.' },
     referral: referralDataSchema,
-    stage: { ...stage('The column the card stands in; null or absent: the first column of the board.'), type: ['string', 'null'] },
+    stage: stage('The column of the board the platform placed the card in.'),
   },
-  ['vacancyId', 'candidate'],
+  ['vacancyId', 'candidate', 'stage'],
 );
 
 /** `candidate.moved`: the column the card (the subject) now stands in. */
