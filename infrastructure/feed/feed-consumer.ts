@@ -4,6 +4,7 @@ import type { FeedMetrics } from '../../adapters/feed/feed-metrics.js';
 import type { FeedDecision, FeedMessage } from '../../adapters/feed/platform-event-handler.js';
 import { attemptOf, bodyOf, FeedRouting } from './feed-routing.js';
 import { declareFeedTopology, mainQueueDeclaration, type FeedTopology } from './feed-topology.js';
+import { loggableFeedError } from './loggable-feed-error.js';
 
 /** What turns a message into a decision: the feed adapter's PlatformEventHandler, or a test's stand-in. */
 export interface FeedHandler {
@@ -127,9 +128,9 @@ export class FeedConsumer {
     try {
       return await this.options.handler.handle(message);
     } catch (error) {
-      // Its name only: the message of an error from deep down may quote the event's data.
+      // Never its message: an error from deep down may quote the event's data.
       const name = error instanceof Error ? error.name : typeof error;
-      this.options.logger.error({ error: name }, 'the feed handler failed; the event is retried');
+      this.options.logger.error({ err: loggableFeedError(error) }, 'the feed handler failed; the event is retried');
       return { action: 'retry', reason: 'unexpected_error', detail: `the handler threw ${name}`, event: {} };
     }
   }
@@ -144,8 +145,8 @@ export class FeedConsumer {
     }
     // Only the event's identity and the reason: never its data, which may be personal.
     const said = { id: decision.event.id, type: decision.event.type, companyId: decision.event.companyId, reason: decision.reason, detail: decision.detail };
-    // An unexpected error is a bug: its stack is for whoever fixes it.
-    if (decision.cause !== undefined) logger.error({ ...said, err: decision.cause }, 'feed event stopped by an unexpected error');
+    // An unexpected error is a bug: its stack is for whoever fixes it, its message (which may quote the event) for nobody.
+    if (decision.cause !== undefined) logger.error({ ...said, err: loggableFeedError(decision.cause) }, 'feed event stopped by an unexpected error');
     if (decision.action === 'retry') {
       if (decision.reason === 'store_unavailable') this.pause();
       const { delayMs } = await this.routing.retry(message, attempt);

@@ -1,3 +1,4 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
@@ -276,6 +277,44 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
     expect(said[0]).to.include({ level: 40, id: 'evt-9', reason: 'invalid_json', detail: 'the body is not JSON' });
     expect(JSON.stringify(logs.lines)).not.to.contain('Lovelace');
     expect((await metrics.render()).text).to.match(/^feed_events_total\{type="other",outcome="dead_lettered"\} 1$/m);
+  });
+
+  it('logs an unexpected error by its name, codes and stack frames, never its message, which may quote the event', async () => {
+    broker = new Broker([50]);
+    const logs = capturedLogger();
+    const email = 'aigerim.bekova@example.com';
+    // As MikroORM wraps PostgreSQL's error: the statement with the event's values inlined, the key in `detail`.
+    const driverError = new UniqueConstraintViolationException(
+      Object.assign(new Error(`insert into "candidate" ("name", "email") values ('Aigerim', '${email}') - duplicate key value violates unique constraint "candidate_email_unique"`), {
+        code: '23505',
+        severity: 'ERROR',
+        detail: `Key (email)=(${email}) already exists.`,
+        constraint: 'candidate_email_unique',
+        table: 'candidate',
+      }),
+    );
+    const causes: Record<string, Error> = { driver: driverError, parse: new SyntaxError(`Unexpected token 'a', "${email}" is not valid JSON`) };
+    const handler = new ScriptedHandler(({ body }) => {
+      if (body === 'throws') throw new TypeError(`cannot read the resume of ${email}`);
+      return { action: 'dead', reason: 'unexpected_error', detail: 'An unexpected error stopped the event.', event: EVENT, cause: causes[body] };
+    });
+    const consumer = broker.consumer(handler, { logger: logs.logger, metrics: new PrometheusFeedMetrics({ processMetrics: false }) });
+    await consumer.start();
+    for (const body of ['driver', 'parse']) await broker.publish(body);
+    await until('both dead letters', async () => (await broker.depth(broker.topology.deadQueue)) === 2);
+    await broker.publish('throws');
+    await until('the thrown error said', () => logs.said('the feed handler failed; the event is retried').length === 1);
+    await consumer.stop();
+
+    expect(JSON.stringify(logs.lines)).not.to.contain('aigerim.bekova');
+    const errors = logs.said('feed event stopped by an unexpected error').map((line) => line.err as Record<string, unknown>);
+    const driver = errors.find((err) => err.type === 'UniqueConstraintViolationException');
+    expect(driver, JSON.stringify(errors)).to.include({ code: '23505', constraint: 'candidate_email_unique', table: 'candidate' });
+    const parse = errors.find((err) => err.type === 'SyntaxError');
+    const thrown = logs.said('the feed handler failed; the event is retried')[0]?.err as Record<string, unknown> | undefined;
+    expect(thrown).to.include({ type: 'TypeError' });
+    // The frames that find the bug stay: each error was made in this file.
+    for (const err of [driver, parse, thrown]) expect(String(err?.stack)).to.match(/^\w+: \[message withheld[^\n]*\n\s+at .*feed-consumer\.test\.ts/);
   });
 
   it('pauses when the database does not answer, takes nothing while paused, and resumes by itself once it answers', async () => {
