@@ -18,8 +18,10 @@ Configured by environment variables only:
   FEED_QUEUE            the queue the platform publishes to (default integration.platform-events); dead
                         letters go to <queue>.dead, delayed retries wait in <queue>.retry.<ms>
   FEED_PREFETCH         messages taken and handled at once (default 32, 1 to 1000)
-  FEED_MAX_ATTEMPTS     takes of an event that cannot apply yet before it is dead-lettered (default 10)
-  FEED_RETRY_DELAYS_MS  ascending waits before the 1st, 2nd, ... retry, the last repeating
+  FEED_MAX_ATTEMPTS     takes of an event that cannot apply yet before it is dead-lettered (default 10);
+                        takes that find the database away are not counted: those retry for ever
+  FEED_RETRY_DELAYS_MS  ascending waits before the 1st, 2nd, ... retry, the last repeating; the database
+                        away, an event waits the 1st, 2nd, ... of them for each outage in a row
                         (default 1000,5000,30000,120000,600000)
   FEED_TOMBSTONE_DAYS   days applied event ids and deletions' tombstones are kept (default 7)
   METRICS, METRICS_HOST, METRICS_PORT

@@ -184,7 +184,7 @@ export class RabbitMqFeedAdminBroker implements FeedBroker {
 
   /**
    * The letter as it was first published: its properties and headers, without the broker's bookkeeping of its
-   * death nor the feed's own (x-feed-*: attempts, why and when it was set aside), and with attempts from 0.
+   * death nor the feed's own (x-feed-*: attempts, outages, why and when it was set aside), and with attempts from 0.
    */
   private replayEnvelope(letter: SyncMessage): Envelope {
     const headers: Record<string, unknown> = {};

@@ -2,7 +2,7 @@ import { ConsumerStatus, type AsyncMessage, type Connection, type Consumer } fro
 import type { Logger } from 'pino';
 import type { FeedMetrics } from '../../adapters/feed/feed-metrics.js';
 import type { FeedDecision, FeedMessage } from '../../adapters/feed/platform-event-handler.js';
-import { attemptOf, bodyOf, FeedRouting } from './feed-routing.js';
+import { bodyOf, FeedRouting, retryCountsOf, type RetryCounts } from './feed-routing.js';
 import { declareFeedTopology, mainQueueDeclaration, type FeedTopology } from './feed-topology.js';
 import { loggableFeedError } from './loggable-feed-error.js';
 
@@ -30,9 +30,9 @@ type State = 'idle' | 'consuming' | 'paused' | 'stopping' | 'stopped';
 /**
  * The feed's consumer on the main queue: each message goes to the handler, and its decision is carried out
  * before the message is acknowledged: `ack` (the effect committed), `retry` (a confirmed copy waits in a retry
- * queue, taken again with attempt + 1) or `dead` (a confirmed copy with its reason in `<queue>.dead`). Should
- * the broker lose the connection, the client reconnects and the broker redelivers what was not acknowledged,
- * which the ledger makes harmless.
+ * queue, taken again with attempt + 1, or outages + 1 when the database was away) or `dead` (a confirmed copy
+ * with its reason in `<queue>.dead`). Should the broker lose the connection, the client reconnects and the
+ * broker redelivers what was not acknowledged, which the ledger makes harmless.
  *
  * While the database is away (a `store_unavailable` retry), taking more messages would only move them through
  * the retry queues: the consumer cancels itself, lets those in flight finish, asks READINESS every second,
@@ -113,9 +113,9 @@ export class FeedConsumer {
     this.inFlightCount += 1;
     this.options.metrics?.setInFlight(this.inFlightCount);
     try {
-      const attempt = attemptOf(message);
-      const decision = await this.decide({ body: bodyOf(message), attempt });
-      await this.carryOut(decision, message, attempt);
+      const counts = retryCountsOf(message);
+      const decision = await this.decide({ body: bodyOf(message), attempt: counts.attempt });
+      await this.carryOut(decision, message, counts);
       return ConsumerStatus.ACK;
     } finally {
       this.inFlightCount -= 1;
@@ -135,7 +135,7 @@ export class FeedConsumer {
     }
   }
 
-  private async carryOut(decision: FeedDecision, message: AsyncMessage, attempt: number): Promise<void> {
+  private async carryOut(decision: FeedDecision, message: AsyncMessage, counts: RetryCounts): Promise<void> {
     const { logger, metrics } = this.options;
     const type = decision.event.type ?? 'unknown';
     if (decision.action === 'ack') {
@@ -148,13 +148,16 @@ export class FeedConsumer {
     // An unexpected error is a bug: its stack is for whoever fixes it, its message (which may quote the event) for nobody.
     if (decision.cause !== undefined) logger.error({ ...said, err: loggableFeedError(decision.cause) }, 'feed event stopped by an unexpected error');
     if (decision.action === 'retry') {
-      if (decision.reason === 'store_unavailable') this.pause();
-      const { delayMs } = await this.routing.retry(message, attempt);
+      // The database away is no fault of the event: retried without counting an attempt (FEED_HEADERS.outages).
+      const outage = decision.reason === 'store_unavailable';
+      if (outage) this.pause();
+      const { delayMs, counts: next } = await this.routing.retry(message, counts, outage);
       metrics?.eventFinished(type, 'retried');
-      logger.info({ ...said, attempt: attempt + 1, delayMs }, 'feed event retried later');
+      if (outage) logger.info({ ...said, attempt: next.attempt, outages: next.outages, delayMs }, 'feed event retried once the database answers, not counted as an attempt');
+      else logger.info({ ...said, attempt: next.attempt, delayMs }, 'feed event retried later');
       return;
     }
-    await this.routing.deadLetter(message, attempt, decision.reason, decision.detail, new Date());
+    await this.routing.deadLetter(message, counts.attempt, decision.reason, decision.detail, new Date());
     metrics?.eventFinished(type, 'dead_lettered');
     logger.warn({ ...said, deadLetterQueue: this.options.topology.deadQueue }, 'feed event dead-lettered');
   }

@@ -20,11 +20,20 @@ const BROKER_HEADERS = new Set(['x-death', 'x-first-death-exchange', 'x-first-de
 /** A header of ours on every copy, so that a copy the broker returns as unroutable is told from the others. */
 const COPY_HEADER = 'x-feed-copy';
 
-/** How many times the event was taken before this delivery: x-feed-attempt, 0 when absent or not a count. */
-export function attemptOf(message: AsyncMessage): number {
-  const value: unknown = message.headers?.[FEED_HEADERS.attempt];
-  const attempt = typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value;
-  return typeof attempt === 'number' && Number.isSafeInteger(attempt) && attempt >= 0 ? attempt : 0;
+/** The feed's counts on a message: attempts (FEED_MAX_ATTEMPTS counts them) and the outages in a row since. */
+export interface RetryCounts {
+  readonly attempt: number;
+  readonly outages: number;
+}
+
+/** x-feed-attempt and x-feed-outages of a delivery, each 0 when absent or not a count. */
+export function retryCountsOf(message: AsyncMessage): RetryCounts {
+  return { attempt: countOf(message.headers?.[FEED_HEADERS.attempt]), outages: countOf(message.headers?.[FEED_HEADERS.outages]) };
+}
+
+function countOf(value: unknown): number {
+  const count = typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value;
+  return typeof count === 'number' && Number.isSafeInteger(count) && count >= 0 ? count : 0;
 }
 
 /**
@@ -66,11 +75,16 @@ export class FeedRouting {
     });
   }
 
-  /** Sends the event to wait in the retry queue of its attempt; it comes back to the main queue with attempt + 1. */
-  async retry(message: AsyncMessage, attempt: number): Promise<{ delayMs: number }> {
-    const { delayMs, queue } = retryQueueFor(this.topology, attempt);
-    await this.send({ exchange: '', routingKey: queue }, message, { [FEED_HEADERS.attempt]: attempt + 1 });
-    return { delayMs };
+  /**
+   * Sends the event to wait in a retry queue, from which it comes back to the main queue. After a take that
+   * failed: the attempt-th delay, attempt + 1, no outage. After a take that found the database away (`outage`):
+   * the delay of its outages so far, outages + 1, the attempt unchanged: an outage is no attempt of the event.
+   */
+  async retry(message: AsyncMessage, counts: RetryCounts, outage: boolean): Promise<{ delayMs: number; counts: RetryCounts }> {
+    const next: RetryCounts = outage ? { attempt: counts.attempt, outages: counts.outages + 1 } : { attempt: counts.attempt + 1, outages: 0 };
+    const { delayMs, queue } = retryQueueFor(this.topology, outage ? counts.outages : counts.attempt);
+    await this.send({ exchange: '', routingKey: queue }, message, { [FEED_HEADERS.attempt]: next.attempt, [FEED_HEADERS.outages]: next.outages });
+    return { delayMs, counts: next };
   }
 
   /** Sets the event aside in `<queue>.dead`, with why (a stable code and words without personal data) and when. */

@@ -29,8 +29,17 @@ export const DELIVERY_LIMIT = 20;
 
 /** Header names of the feed's own bookkeeping on a message (events carry no personal data in headers). */
 export const FEED_HEADERS = {
-  /** How many times the consumer has taken the event before this delivery (0 when published). */
+  /**
+   * How many times the consumer has taken the event before this delivery (0 when published), not counting the
+   * takes that found the database away: those are `outages`. FEED_MAX_ATTEMPTS counts these.
+   */
   attempt: 'x-feed-attempt',
+  /**
+   * How many takes in a row found the database away (a `store_unavailable` retry), 0 again once a take reaches
+   * it. They choose the delay of the next outage retry; they never count as attempts, so an event is never
+   * dead-lettered for an outage, however long, nor waits for what is missing less often because of one.
+   */
+  outages: 'x-feed-outages',
   /** Why a dead letter was set aside: a stable code (`invalid_json`, `invalid_event`, `unknown_type`, ...). */
   deadReason: 'x-feed-dead-reason',
   /** The reason in words, without personal data. */
@@ -88,13 +97,13 @@ export function retryQueueDeclaration(topology: FeedTopology, retry: FeedTopolog
 }
 
 /**
- * Where an event goes to wait after its `attempt`-th take failed (0: the first take): the attempt-th delay of
- * the schedule, the last one for every attempt past its end (FEED_RETRY_DELAYS_MS).
+ * The retry queue of the `step`-th delay of the schedule (0: the first), the last one for every step past its
+ * end (FEED_RETRY_DELAYS_MS). The step is the attempt of a take that failed, or the outages before this one.
  */
-export function retryQueueFor(topology: FeedTopology, attempt: number): FeedTopology['retryQueues'][number] {
+export function retryQueueFor(topology: FeedTopology, step: number): FeedTopology['retryQueues'][number] {
   const { retryQueues } = topology;
   if (retryQueues.length === 0) throw new Error('The feed topology has no retry delay.');
-  return retryQueues[Math.min(Math.max(0, attempt), retryQueues.length - 1)] as FeedTopology['retryQueues'][number];
+  return retryQueues[Math.min(Math.max(0, step), retryQueues.length - 1)] as FeedTopology['retryQueues'][number];
 }
 
 /** Deletes the topology (tests that made a queue of their own clean up after themselves). */

@@ -3,14 +3,17 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { Connection, type Publisher, type SyncMessage } from 'rabbitmq-client';
-import type { FeedDecision, FeedMessage } from '../../adapters/feed/platform-event-handler.js';
+import { PlatformEventHandler, type FeedDecision, type FeedMessage } from '../../adapters/feed/platform-event-handler.js';
 import { PrometheusFeedMetrics } from '../../adapters/feed/feed-metrics.js';
+import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
+import { ChangeNotYetApplicableError } from '../../application/use-cases/platform-change.js';
 import { loadConfig } from '../../infrastructure/config.js';
 import { buildContainer, disposeContainer } from '../../infrastructure/container/build-container.js';
 import { FeedConsumer, type FeedHandler } from '../../infrastructure/feed/feed-consumer.js';
 import { declareFeedTopology, deleteFeedTopology, FEED_HEADERS, feedTopology, retryQueueFor, type FeedTopology } from '../../infrastructure/feed/feed-topology.js';
 import { startFeedConsumer } from '../../infrastructure/feed/start-feed-consumer.js';
 import { createLogger } from '../../infrastructure/logger.js';
+import { eventsOf } from './support/platform-events.js';
 
 const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 
@@ -208,21 +211,76 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
     expect((await metrics.render()).text).to.match(/^feed_events_total\{type="candidate\.moved",outcome="retried"\} 3$/m);
   });
 
+  it('retries while the database is away without counting attempts: outages + 1, the delay of the outages so far, the last repeating', async () => {
+    broker = new Broker([50, 300]);
+    const logs = capturedLogger();
+    const outage: FeedDecision = { action: 'retry', reason: 'store_unavailable', detail: 'the database does not answer', event: EVENT };
+    const notYet: FeedDecision = { action: 'retry', reason: 'not_yet_applicable', detail: 'the card is not there yet', event: EVENT };
+    const script = [outage, outage, outage, notYet];
+    const handler: ScriptedHandler = new ScriptedHandler(() => script[handler.takes.length - 1] ?? applied());
+    const consumer = broker.consumer(handler, { logger: logs.logger, readinessPollMs: 10 });
+    await consumer.start();
+    await broker.publish('{"outage":"long"}');
+    await until('the fifth take', () => handler.takes.length === 5);
+    await consumer.stop();
+    const takes = handler.takes;
+    expect(takes.map((take) => take.attempt)).to.deep.equal([0, 0, 0, 0, 1]);
+    const gaps = takes.slice(1).map((take, i) => take.at - (takes[i] as Take).at);
+    expect(gaps[0]).to.be.at.least(45).and.below(290);
+    expect(gaps[1]).to.be.at.least(290);
+    expect(gaps[2]).to.be.at.least(290);
+    // Once a take reached the database, its retry waits the delay of its first attempt, not the outages'.
+    expect(gaps[3]).to.be.at.least(45).and.below(290);
+    const waited = logs.said('feed event retried once the database answers, not counted as an attempt');
+    expect(waited.map((line) => [line.attempt, line.outages, line.delayMs])).to.deep.equal([[0, 1, 50], [0, 2, 300], [0, 3, 300]]);
+    expect(waited[0]).to.include({ level: 30, id: 'evt-1', reason: 'store_unavailable' });
+    expect(logs.said('feed event retried later').map((line) => [line.attempt, line.outages, line.delayMs])).to.deep.equal([[1, undefined, 50]]);
+    // Paused and resumed once for each outage, said once each.
+    expect(logs.said('feed paused: the database does not answer; taking no messages until it does')).to.have.length(3);
+    expect(logs.said('feed resumed: the database answers')).to.have.length(3);
+    expect(await broker.depth()).to.equal(0);
+  });
+
+  it('after an outage longer than FEED_MAX_ATTEMPTS takes, still gives an event that is not yet applicable all its attempts', async () => {
+    broker = new Broker([20, 40]);
+    let applies = 0;
+    // Three takes find the database away, then the event's card never arrives.
+    const apply = {
+      execute: async () => {
+        applies++;
+        if (applies <= 3) throw new StoreUnavailableError('ECONNREFUSED');
+        throw new ChangeNotYetApplicableError('The card c-1 is not there yet.');
+      },
+    };
+    const handler = new PlatformEventHandler(apply, { maxAttempts: 2 });
+    const consumer = broker.consumer(handler, { readinessPollMs: 10 });
+    await consumer.start();
+    const event = eventsOf('company-1').candidateMoved('c-1', 2, 'INTERVIEW');
+    await broker.publish(JSON.stringify(event), { messageId: event.id });
+    await until('the dead letter', async () => (await broker.depth(broker.topology.deadQueue)) === 1);
+    await consumer.stop();
+    expect(applies).to.equal(5);
+    const dead = await broker.get(broker.topology.deadQueue);
+    expect(dead?.headers).to.include({ [FEED_HEADERS.deadReason]: 'not_applicable', [FEED_HEADERS.attempt]: 1, [FEED_HEADERS.outages]: 0 });
+    expect(String(dead?.headers?.[FEED_HEADERS.deadDetail])).to.match(/^Still not applicable after 2 attempts/);
+  });
+
   it('publishes a retry as a confirmed copy of the message (body, id, type, headers) and only then acknowledges it', async () => {
-    broker = new Broker([600_000]);
+    broker = new Broker([600_000, 700_000, 800_000]);
     const handler = new ScriptedHandler(() => ({ action: 'retry', reason: 'store_unavailable', detail: 'the database does not answer', event: EVENT }));
     const consumer = broker.consumer(handler);
     await consumer.start();
     const body = '{"specversion":"1.0","data":{"name":"Ada"}}';
-    await broker.publish(body, { messageId: 'evt-1', type: 'candidate.moved', headers: { 'x-platform-trace': 'abc', [FEED_HEADERS.attempt]: 4 } });
+    await broker.publish(body, { messageId: 'evt-1', type: 'candidate.moved', headers: { 'x-platform-trace': 'abc', [FEED_HEADERS.attempt]: 4, [FEED_HEADERS.outages]: 1 } });
     await until('the take', () => handler.takes.length === 1);
     await consumer.stop();
-    const retryQueue = retryQueueFor(broker.topology, 4).queue;
+    // An outage retry: the delay of the outages so far (the 2nd), not of the attempts (the last).
+    const retryQueue = retryQueueFor(broker.topology, 1).queue;
     const copy = await broker.get(retryQueue);
     expect(copy, 'the copy in the retry queue').not.to.equal(undefined);
     expect(Buffer.from(copy?.body as Buffer).toString('utf8')).to.equal(body);
     expect(copy).to.include({ messageId: 'evt-1', type: 'candidate.moved', contentType: 'application/cloudevents+json', durable: true });
-    expect(copy?.headers).to.include({ 'x-platform-trace': 'abc', [FEED_HEADERS.attempt]: 5 });
+    expect(copy?.headers).to.include({ 'x-platform-trace': 'abc', [FEED_HEADERS.attempt]: 4, [FEED_HEADERS.outages]: 2 });
     expect(await broker.depth()).to.equal(0);
     expect(handler.takes[0]?.attempt).to.equal(4);
   });
@@ -344,7 +402,8 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
     databaseUp = true;
     await until('the resume', () => consumer.consuming);
     await until('both applied', () => handler.takesOf('{"n":"a"}').length === 2 && handler.takesOf('{"n":"b"}').length === 1);
-    expect(handler.takesOf('{"n":"a"}').map((take) => take.attempt)).to.deep.equal([0, 1]);
+    // The take that found the database away was no attempt of the event.
+    expect(handler.takesOf('{"n":"a"}').map((take) => take.attempt)).to.deep.equal([0, 0]);
     expect(logs.said('feed paused: the database does not answer; taking no messages until it does')).to.have.length(1);
     expect(logs.said('feed resumed: the database answers')).to.have.length(1);
     expect((await metrics.render()).text).to.match(/^feed_consuming 1$/m);
