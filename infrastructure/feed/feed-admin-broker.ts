@@ -93,6 +93,7 @@ export class RabbitMqFeedAdminBroker implements FeedBroker {
         published++;
       }
       await Promise.all(inFlight);
+      await returnsSeen();
       if (failure !== undefined) {
         throw new CliFailure(`Publishing stopped after ${published} events, ${acked - returned} of them confirmed: ${messageOf(failure)}. Publishing the file again is safe.`);
       }
@@ -125,6 +126,7 @@ export class RabbitMqFeedAdminBroker implements FeedBroker {
           if (!isNack(error)) throw error;
           return;
         }
+        await returnsSeen();
         // Confirmed and routed: only then is the dead copy let go. Should the process die in between, the
         // event is in both queues, and the consumer applies its id once.
         if (returned === returnedBefore && channel.active) {
@@ -197,6 +199,15 @@ export class RabbitMqFeedAdminBroker implements FeedBroker {
     const properties = Object.fromEntries(Object.entries({ ...kept, ...extra }).filter(([, value]) => value !== undefined));
     return { ...properties, exchange: '', routingKey: this.topology.queue, mandatory: true, durable: true, headers };
   }
+}
+
+/**
+ * The broker sends a mandatory message's return before its confirm, but rabbitmq-client emits the return on the
+ * next turn of the event loop (setImmediate) while it resolves the confirm at once: one turn later, every
+ * return of what was confirmed so far has been counted (as FeedRouting waits too).
+ */
+function returnsSeen(): Promise<void> {
+  return new Promise((turn) => setImmediate(turn));
 }
 
 function bodyBytes(body: unknown): Buffer {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Connection, type Envelope, type SyncMessage } from 'rabbitmq-client';
 import { feedProgress } from '../../adapters/cli/feed-progress.js';
 import { runAdminCli } from '../../adapters/cli/run-admin-cli.js';
+import { RabbitMqFeedAdminBroker } from '../../infrastructure/feed/feed-admin-broker.js';
 import { declareFeedTopology, deleteFeedTopology, FEED_HEADERS, feedTopology } from '../../infrastructure/feed/feed-topology.js';
 import { MemoryIo } from './support/memory-io.js';
 import { errorOf, jsonOf, runAdmin, type AdminRun } from './support/run-admin.js';
@@ -228,6 +229,26 @@ describe('admin feed publish | dead list | dead replay (against the real RabbitM
 
     it('prints an empty array when there are none', async () => {
       expect(jsonOf(await feed(['dead', 'list']))).to.deep.equal([]);
+    });
+  });
+
+  describe('when the main queue is gone (in process: deleted after the command declared it)', () => {
+    it('counts no event the broker returned as unroutable as confirmed, and keeps every letter whose replay it returned', async () => {
+      await putDead([consumerLetter('evt-a', '2026-01-01T00:00:01.000Z'), consumerLetter('evt-b', '2026-01-01T00:00:02.000Z')]);
+      await broker.queueDelete({ queue });
+      const connection = new Connection({ url: AMQP_URL, connectionName: 'admin feed test, unroutable' });
+      connection.on('error', () => undefined);
+      const admin = new RabbitMqFeedAdminBroker(connection, topology());
+      try {
+        // Each publication is confirmed too, right after the broker returned it: the return must be counted first.
+        expect(await admin.replayDead(undefined)).to.deep.equal({ replayed: 0, failed: 2, matched: 2 });
+        expect(await admin.replayDead('evt-b')).to.deep.equal({ replayed: 0, failed: 1, matched: 1 });
+        const events = ['evt-1', 'evt-2', 'evt-3'].map((id) => ({ body: event(id, 'candidate.moved'), id, type: 'candidate.moved', companyId: 'company-1' }));
+        expect(await admin.publish(events)).to.deep.equal({ published: 3, confirmed: 0 });
+      } finally {
+        await admin.close();
+      }
+      expect(await countSettling(topology().deadQueue, 2)).to.equal(2);
     });
   });
 
