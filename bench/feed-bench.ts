@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     process.exit(code);
   };
   process.once('SIGINT', () => void stopping(130));
+  process.once('SIGTERM', () => void stopping(143));
   try {
     note(`bench:feed: PostgreSQL from ${server.origin}, database ${name}`);
     // Migrated as the service migrates (migrateDatabases, what npm start and npm run feed run at start).
@@ -81,7 +82,7 @@ async function measure(options: FeedBenchOptions, url: string, companies: readon
   // The service's defaults, given explicitly to both consumers (an FEED_PREFETCH or DB_POOL_MAX of the shell does not leak in).
   const defaults = loadConfig({});
   const prefetch = options.prefetch ?? defaults.feedPrefetch;
-  const poolMax = defaults.dbPoolMax;
+  const poolMax = options.pool ?? defaults.dbPoolMax;
   const watched = Array.from({ length: Math.min(options.pollers, companies.length) }, (_, i) => Math.floor((i * companies.length) / Math.min(options.pollers, companies.length)));
   const stream = new FeedStream(companies, { seed: options.seed, runTag: Date.now().toString(36), validate: true }, { companies: watched, cardsEach: SAMPLE_CARDS });
   const common = { FEED_URL: options.amqpUrl, FEED_QUEUE: queue.name, DATABASE_URL: url, FEED_PREFETCH: String(prefetch), DB_POOL_MAX: String(poolMax) };

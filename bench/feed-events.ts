@@ -253,12 +253,11 @@ export class FeedStream {
         if (vacancy === undefined) return null;
         vacancy.lastTargeted = this.position;
         const content = this.content(vacancy);
-        const stage = this.random.chance(0.3) ? undefined : this.random.pick(vacancy.columns.slice(0, 3));
-        const card: CardModel = { id: v7(), vacancy, stage: stage ?? (vacancy.columns[0] as string), version: 1 };
+        // The platform names the column it placed the card in: mostly the first ones of the funnel.
+        const stage = this.random.pick(vacancy.columns.slice(0, 3));
+        const card: CardModel = { id: v7(), vacancy, stage, version: 1 };
         company.freshCards.push(card);
-        return this.event(company, type, card.id, 1, {
-          vacancyId: vacancy.id, candidate: content.person, resume: content.resume, referral: content.referral, ...(stage === undefined ? {} : { stage }),
-        });
+        return this.event(company, type, card.id, 1, { vacancyId: vacancy.id, candidate: content.person, resume: content.resume, referral: content.referral, stage });
       }
       case 'application.submitted': {
         const vacancy = this.pick(company.vacancies);

@@ -12,6 +12,8 @@ export interface FeedBenchOptions {
   readonly cards: number;
   /** FEED_PREFETCH of the service and of the ceiling; undefined: the service's default, unset. */
   readonly prefetch: number | undefined;
+  /** DB_POOL_MAX of the service and of the ceiling; undefined: the service's default. */
+  readonly pool: number | undefined;
   /** The ceiling takes a company's events one at a time, as the service's PlatformEventHandler does. */
   readonly ceilingLanes: boolean;
   /** Events per second published during the latency run. */
@@ -64,6 +66,7 @@ export function parseFeedBenchOptions(argv: readonly string[]): FeedBenchOptions
     .option('--vacancies <n>', `vacancies per company (default ${FULL.vacancies}; --quick ${QUICK.vacancies})`, count(5, 10_000))
     .option('--cards <n>', `cards per company (default ${FULL.cards}; --quick ${QUICK.cards})`, count(20, 1_000_000))
     .option('--prefetch <n>', "FEED_PREFETCH of the service and the ceiling (default: the service's default, 32)", count(1, 1_000))
+    .option('--pool <n>', "DB_POOL_MAX of the service and the ceiling (default: the service's default, 10)", count(1, 100))
     .option('--no-ceiling-lanes', "let the ceiling run a company's events side by side (the service takes them one at a time)")
     .option('--rate <n>', 'events per second published during the latency run', count(1, 100_000), 500)
     .option('--latency-seconds <n>', `seconds of publishing at --rate (default ${FULL.latencySeconds}; --quick ${QUICK.latencySeconds})`, count(1, 3_600))
@@ -89,6 +92,7 @@ export function parseFeedBenchOptions(argv: readonly string[]): FeedBenchOptions
     vacancies: o.vacancies ?? sizes.vacancies,
     cards: o.cards ?? sizes.cards,
     prefetch: o.prefetch,
+    pool: o.pool,
     ceilingLanes: o.ceilingLanes,
     rate: o.rate as number,
     latencySeconds: o.latencySeconds ?? sizes.latencySeconds,

@@ -97,6 +97,13 @@ export async function throughputRun(
   const exitCode = await consumer.stop();
   const seconds = (end - started) / 1000;
   progress.finish(finished === null ? `NOT DRAINED: ${recorded} of ${total} recorded` : `${Math.round(total / seconds)} events/s`);
+  if (finished === null) {
+    // The next runs' events depend on these: the bench cannot go on.
+    throw new Error(
+      `${name}: nothing moved for ${STALL_MS / 1000} s with ${recorded} of ${total} events recorded, ${(await queue.state()).ready} waiting, ` +
+        `${setAside.dead} dead-lettered, ${setAside.retrying} waiting to be retried; the consumer exited with ${exitCode} (its output is above)`,
+    );
+  }
   const perEvent = (role: string) => {
     const seconds = cpu?.secondsByRole[role];
     return seconds === undefined || recorded === 0 ? null : round((seconds * 1000) / recorded, 3);

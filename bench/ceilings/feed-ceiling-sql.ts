@@ -52,7 +52,8 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 /** One transaction's connection and clock. */
 class Tx {
   constructor(
-    readonly pool: pg.Pool,
+    /** Where the company reads outside the transaction go (see ceilingApplier). */
+    readonly outside: pg.Pool,
     readonly client: pg.PoolClient,
     readonly companyId: string,
     readonly now: string,
@@ -75,9 +76,9 @@ class Tx {
     return (rows[0]?.columns as string[] | undefined) ?? DEFAULT_COLUMNS;
   }
 
-  /** The use cases that check the company do so outside the transaction, on another pooled connection. */
+  /** The use cases that check the company do so outside the transaction, on another connection, in autocommit. */
   async company(): Promise<void> {
-    await this.pool.query(`${PREFIX}select "c0".* from "companies" as "c0" where "c0"."id" = ${lit(this.companyId)} limit 1`);
+    await this.outside.query(`${PREFIX}select "c0".* from "companies" as "c0" where "c0"."id" = ${lit(this.companyId)} limit 1`);
   }
 
   async versions(kind: string, id: string): Promise<{ aspects: Map<string, number>; deletedAt: number | null }> {
@@ -301,10 +302,15 @@ async function submitApplication(tx: Tx, data: any): Promise<Outcome> {
 }
 
 /**
- * What the ceiling does with one event on `pool`: the company (once per applier), then one transaction, as
+ * What the ceiling does with one event: the company (once per applier), then one transaction on `pool`, as
  * ApplyPlatformEvent runs it. Events of one company one at a time (the service's CompanyLanes) when `lanes`.
+ *
+ * The company reads that the service's use cases make outside the transaction go to `outside`: the service
+ * takes them from the pool its transactions hold, and when every connection holds a transaction that waits for
+ * such a read, they all wait until the pool's acquire timeout (DB_ACQUIRE_TIMEOUT_MS, 5 s) fails one. A pool
+ * of its own for them keeps the ceiling out of that wait (bench/README.md, Feed).
  */
-export function ceilingApplier(pool: pg.Pool, options: { readonly lanes: boolean }): (event: CeilingEvent) => Promise<Outcome> {
+export function ceilingApplier(pool: pg.Pool, outside: pg.Pool, options: { readonly lanes: boolean }): (event: CeilingEvent) => Promise<Outcome> {
   const knownCompanies = new Set<string>();
   const tails = new Map<string, Promise<unknown>>();
   const inLane = <T>(companyId: string, work: () => Promise<T>): Promise<T> => {
@@ -317,10 +323,10 @@ export function ceilingApplier(pool: pg.Pool, options: { readonly lanes: boolean
     });
     return result;
   };
-  return (event) => inLane(event.companyid, () => applyOne(pool, knownCompanies, event));
+  return (event) => inLane(event.companyid, () => applyOne(pool, outside, knownCompanies, event));
 }
 
-async function applyOne(pool: pg.Pool, knownCompanies: Set<string>, event: CeilingEvent): Promise<Outcome> {
+async function applyOne(pool: pg.Pool, outside: pg.Pool, knownCompanies: Set<string>, event: CeilingEvent): Promise<Outcome> {
   const companyId = event.companyid;
   if (!knownCompanies.has(companyId)) {
     await pool.query(`${PREFIX}select "c0".* from "companies" as "c0" where "c0"."id" = ${lit(companyId)} limit 1`);
@@ -334,7 +340,7 @@ async function applyOne(pool: pg.Pool, knownCompanies: Set<string>, event: Ceili
     const clock = await client.query(
       `with locked as materialized (select ${lock}(${COMPANY_LOCK}, hashtext(${lit(companyId)}))) select floor(extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms from locked`,
     );
-    const tx = new Tx(pool, client, companyId, new Date(clock.rows[0].now_ms as number).toISOString());
+    const tx = new Tx(outside, client, companyId, new Date(clock.rows[0].now_ms as number).toISOString());
     const claimed = await client.query(
       `insert into feed_applied_events (company_id, source, event_id, applied_at) values (${lit(companyId)}, ${lit(event.source)}, ${lit(event.id)}, ${lit(tx.now)}::timestamptz) ` +
         'on conflict (company_id, source, event_id) do nothing returning 1 as claimed',
