@@ -51,9 +51,6 @@ export interface PlatformChangeHandlers {
  * deletion is newer than every aspect; its tombstone makes a late, older event of the entity stale.
  */
 export class ApplyPlatformEvent {
-  /** Companies are never deleted, so one seen once needs no second look in the registry. */
-  private readonly knownCompanies = new Set<string>();
-
   constructor(
     private readonly companies: CompanyRepository,
     private readonly vacancies: VacancyRepository,
@@ -65,7 +62,8 @@ export class ApplyPlatformEvent {
   ) {}
 
   async execute(command: PlatformEventCommand): Promise<PlatformEventOutcome> {
-    await this.requireKnownCompany(command.companyId);
+    // Before the unit of work: the registry is read on a connection of its own (require-company.ts says why).
+    await requireCompany(this.companies, command.companyId);
     const { source, eventId, companyId, change } = command;
     if (change.type === 'application.submitted') {
       // An append, as POST /applications: applications of a company are stored side by side.
@@ -92,12 +90,6 @@ export class ApplyPlatformEvent {
       await this.ledger.recordVersions(entity, aspects, command.version, now);
       return outcome;
     });
-  }
-
-  private async requireKnownCompany(companyId: string): Promise<void> {
-    if (this.knownCompanies.has(companyId)) return;
-    await requireCompany(this.companies, companyId);
-    this.knownCompanies.add(companyId);
   }
 
   private async delete(entity: FeedEntityRef, change: PlatformChange): Promise<void> {
