@@ -8,13 +8,26 @@ import type { Connection } from 'rabbitmq-client';
  *   again) is dead-lettered by the broker itself.
  * - `<queue>.dead`: an exchange and a quorum queue bound to it: events that can never apply, each with its
  *   reason in the headers (FEED_HEADERS), kept until an operator replays or purges them.
- * - `<queue>.retry.<ms>`: one durable queue per delay of the retry schedule, with no consumer: a message
- *   waits there `<ms>` (x-message-ttl), then the broker dead-letters it back into `<queue>` (default
- *   exchange). A retry is a copy published there with its attempt count, then the original is acked.
+ * - `<queue>.retry.<ms>`: one durable quorum queue per delay of the retry schedule, with no consumer: a
+ *   message waits there `<ms>` (x-message-ttl, which quorum queues keep since RabbitMQ 3.10), then the broker
+ *   dead-letters it back into `<queue>` (default exchange). A retry is a copy published there with its counts,
+ *   then the original is acked.
+ *
+ * Nothing may be lost on the way: the queues that dead-letter (`<queue>` past its delivery limit, the retry
+ * queues at expiry) do it at least once (`x-dead-letter-strategy`, RabbitMQ 3.10, quorum queues only). The
+ * broker keeps a message in its queue until the target has confirmed it, retrying a target that is missing or
+ * refuses it, where the default (at most once) drops it. That strategy needs `x-overflow: reject-publish`
+ * (with the default drop-head the broker falls back to at most once); no queue here has a length limit, so
+ * nothing is refused for it. Checked on RabbitMQ 3.10.8: a copy comes back from a retry queue after its TTL,
+ * a message over the delivery limit lands in `<queue>.dead`, and an expired copy whose target queue was
+ * deleted arrived once the queue was declared again (the broker retries every few minutes) where at most once
+ * dropped it.
  *
  * Declaring is idempotent: every process that uses the feed (consumers, `admin feed ...`) declares it at start,
  * with the same arguments, so two starting at once agree. Different arguments for an existing queue are refused
- * by the broker (PRECONDITION_FAILED), which is why they are fixed here, not settings.
+ * by the broker (PRECONDITION_FAILED), which is why they are fixed here, not settings. Changing them later
+ * means new queues (or deleting the old ones once drained): the retry queues were classic and the strategy
+ * unset before any deployment, so these were simply changed.
  */
 export interface FeedTopology {
   readonly queue: string;
@@ -67,12 +80,15 @@ export async function declareFeedTopology(connection: Connection, topology: Feed
   for (const retry of topology.retryQueues) await connection.queueDeclare(retryQueueDeclaration(topology, retry));
 }
 
+/** Dead-lettering that keeps a message until its target confirmed it; what it needs of its queue. */
+const AT_LEAST_ONCE = { 'x-dead-letter-strategy': 'at-least-once', 'x-overflow': 'reject-publish' as const };
+
 /** The main queue's declaration, also what a consumer re-declares whenever its connection is reset. */
 export function mainQueueDeclaration(topology: FeedTopology) {
   return {
     queue: topology.queue,
     durable: true,
-    arguments: { 'x-queue-type': 'quorum' as const, 'x-delivery-limit': DELIVERY_LIMIT, 'x-dead-letter-exchange': topology.deadExchange },
+    arguments: { 'x-queue-type': 'quorum' as const, 'x-delivery-limit': DELIVERY_LIMIT, 'x-dead-letter-exchange': topology.deadExchange, ...AT_LEAST_ONCE },
   };
 }
 
@@ -92,7 +108,7 @@ export function retryQueueDeclaration(topology: FeedTopology, retry: FeedTopolog
   return {
     queue: retry.queue,
     durable: true,
-    arguments: { 'x-message-ttl': retry.delayMs, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': topology.queue },
+    arguments: { 'x-queue-type': 'quorum' as const, 'x-message-ttl': retry.delayMs, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': topology.queue, ...AT_LEAST_ONCE },
   };
 }
 
