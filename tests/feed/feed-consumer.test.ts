@@ -452,16 +452,20 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
       if (body === '{"slow":true}') await released;
       return applied();
     });
-    const consumer = broker.consumer(handler, { prefetch: 1 });
+    // Room for more than the slow one: only the stop keeps the consumer from taking the next.
+    const consumer = broker.consumer(handler, { prefetch: 4 });
     await consumer.start();
     await broker.publish('{"slow":true}');
     await until('the slow take', () => handler.takes.length === 1);
-    await broker.publish('{"after":"stop"}');
     let stopped = false;
     const stopping = consumer.stop().then(() => (stopped = true));
     try {
+      // Published once the stop has begun: a consumer that still consumed would take it at once.
+      await sleep(100);
+      await broker.publish('{"after":"stop"}');
       await sleep(300);
       expect(stopped, 'stop resolved with a message in flight').to.equal(false);
+      expect(handler.takes.map((take) => take.body), 'taken while stopping').to.deep.equal(['{"slow":true}']);
     } finally {
       release();
     }
