@@ -241,6 +241,34 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
     expect(await broker.depth()).to.equal(0);
   });
 
+  it('pauses and resumes once, said once each, when several messages in flight find the database away', async () => {
+    broker = new Broker([50]);
+    const logs = capturedLogger();
+    let databaseUp = false;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const handler: ScriptedHandler = new ScriptedHandler(async () => {
+      if (databaseUp) return applied();
+      if (handler.takes.length === 3) release();
+      await released;
+      return { action: 'retry', reason: 'store_unavailable', detail: 'connection refused', event: EVENT };
+    });
+    const consumer = broker.consumer(handler, { logger: logs.logger, readiness: async () => databaseUp, readinessPollMs: 50 });
+    await consumer.start();
+    for (const n of [1, 2, 3]) await broker.publish(`{"n":${n}}`);
+    await until('three outage retries', () => logs.said('feed event retried once the database answers, not counted as an attempt').length === 3);
+    expect(consumer.consuming).to.equal(false);
+    databaseUp = true;
+    await until('all three applied', () => handler.takes.length === 6);
+    await consumer.stop();
+    const waited = logs.said('feed event retried once the database answers, not counted as an attempt');
+    expect(waited.map((line) => [line.attempt, line.outages])).to.deep.equal([[0, 1], [0, 1], [0, 1]]);
+    expect(handler.takes.map((take) => take.attempt)).to.deep.equal([0, 0, 0, 0, 0, 0]);
+    expect(logs.said('feed paused: the database does not answer; taking no messages until it does')).to.have.length(1);
+    expect(logs.said('feed resumed: the database answers')).to.have.length(1);
+    expect(logs.lines.filter((line) => line.level >= 40).map((line) => line.msg)).to.deep.equal(['feed paused: the database does not answer; taking no messages until it does']);
+  });
+
   it('after an outage longer than FEED_MAX_ATTEMPTS takes, still gives an event that is not yet applicable all its attempts', async () => {
     broker = new Broker([20, 40]);
     let applies = 0;
