@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,16 +46,25 @@ async function main(): Promise<void> {
     const queue = await BenchQueue.open(options.amqpUrl);
     cleanups.unshift(() => queue.close());
     note(`bench:feed: queue ${queue.name} on ${new URL(options.amqpUrl).host}`);
+    const sourcesAtStart = sourcesState();
+    if (sourcesAtStart.changed.length > 0) note(`bench:feed: the service is built from a working tree with uncommitted changes: ${sourcesAtStart.changed.join(', ')}`);
     const db = new pg.Client({ connectionString: url });
     await db.connect();
     cleanups.unshift(() => db.end());
     const measured = await measure(options, url, companies, queue, db, cleanups);
+    const sourcesAtEnd = sourcesState();
+    const sourcesChanged = sourcesAtEnd.fingerprint !== sourcesAtStart.fingerprint;
+    if (sourcesChanged) note('bench:feed: WARNING: the sources changed during the run (bin/feed.js and bin/start.js rebuild dist/ when they start): runs may have measured different code');
     const summary = summarize(measured.rounds, measured.latency);
     const rows = feedRows(summary, measured.rounds, measured.latency, measured.sustainable, options.events, measured.prefetch);
     process.stdout.write(`\n${formatTable(rows)}\n`);
     const path = await writeFeedResults(options.out, {
       date: new Date().toISOString(),
       commit: commitOf(),
+      // Files other than bench/ that differed from the commit (the service is built from the working tree), and
+      // whether they changed while the bench ran.
+      uncommittedServiceChanges: sourcesAtStart.changed,
+      serviceSourcesChangedDuringRun: sourcesChanged,
       machine,
       ...summary,
       database: { server: server.origin, name, companies: options.companies, vacanciesPerCompany: options.vacancies, cardsPerCompany: options.cards, seedSeconds },
@@ -179,6 +190,21 @@ async function drained(queue: BenchQueue): Promise<void> {
 /** Each run starts from tables vacuumed and analysed, whatever the previous run left for autovacuum. */
 async function vacuum(db: pg.Client): Promise<void> {
   await db.query('vacuum analyze candidates, vacancies, boards, feed_applied_events, feed_entity_versions');
+}
+
+/** Files outside bench/ that differ from HEAD (new ones too), and a fingerprint of HEAD and those differences. */
+function sourcesState(): { readonly changed: string[]; readonly fingerprint: string } {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    const lines = (text: string) => text.split('\n').filter((line) => line !== '');
+    const modified = lines(git('diff', '--name-only', 'HEAD', '--', '.', ':(exclude)bench'));
+    const untracked = lines(git('ls-files', '--others', '--exclude-standard', '--', '.', ':(exclude)bench'));
+    const hash = createHash('sha256').update(git('rev-parse', 'HEAD')).update(git('diff', 'HEAD', '--', '.', ':(exclude)bench'));
+    for (const file of untracked) hash.update(file).update(readFileSync(file));
+    return { changed: [...modified, ...untracked.map((file) => `${file} (new)`)], fingerprint: hash.digest('hex') };
+  } catch {
+    return { changed: [], fingerprint: '' };
+  }
 }
 
 function commitOf(): string | null {

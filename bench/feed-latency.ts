@@ -28,6 +28,8 @@ export interface LatencyFigures {
   readonly seen: number;
   /** Samples not seen within the wait after publishing ended. */
   readonly missing: number;
+  /** How long the samples were waited for after the last event was published. */
+  readonly waitedSeconds: number;
   readonly p50Ms: number | null;
   readonly p90Ms: number | null;
   readonly p99Ms: number | null;
@@ -44,8 +46,10 @@ export interface LatencyFigures {
 }
 
 const MARKER = /⟨([^⟩]+)⟩/;
-/** After the last event is published, how long missing samples are waited for. */
+/** Once the queue is empty, how long samples not yet seen are waited for. */
 const SETTLE_MS = 10_000;
+/** After the last event is published, how long samples are waited for at most. */
+const MAX_WAIT_MS = 300_000;
 
 /**
  * Publish-to-visible latency. The events are published at a fixed rate (a timer every few ms publishes what is
@@ -111,8 +115,17 @@ export async function latencyRun(events: readonly FeedEvent[], queue: BenchQueue
   progress.finish();
   await Promise.all(confirms);
   const counted = [...published.entries()].filter(([, s]) => s.counts).map(([marker]) => marker);
-  const waitUntil = performance.now() + SETTLE_MS;
-  while (counted.some((m) => !seenMarkers.has(m)) && performance.now() < waitUntil) await new Promise((done) => setTimeout(done, 50));
+  // Every sample is waited for while the consumer works through what is queued (a slow consumer's backlog
+  // is part of the latency), then SETTLE_MS more once the queue is empty, MAX_WAIT_MS at most.
+  const publishedAll = performance.now();
+  let emptySince: number | null = null;
+  while (counted.some((m) => !seenMarkers.has(m)) && performance.now() - publishedAll < MAX_WAIT_MS) {
+    const { ready } = await queue.state();
+    emptySince = ready > 0 ? null : (emptySince ?? performance.now());
+    if (emptySince !== null && performance.now() - emptySince > SETTLE_MS) break;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  const waitedSeconds = round((performance.now() - publishedAll) / 1000, 1);
   polling = false;
   clearInterval(depthTimer);
   await Promise.all(pollers.map((p) => p.done));
@@ -126,6 +139,7 @@ export async function latencyRun(events: readonly FeedEvent[], queue: BenchQueue
     samples: counted.length,
     seen: sorted.length,
     missing: counted.length - sorted.length,
+    waitedSeconds,
     p50Ms: percentile(sorted, 0.5),
     p90Ms: percentile(sorted, 0.9),
     p99Ms: percentile(sorted, 0.99),

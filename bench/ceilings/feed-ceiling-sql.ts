@@ -52,8 +52,6 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 /** One transaction's connection and clock. */
 class Tx {
   constructor(
-    /** Where the company reads outside the transaction go (see ceilingApplier). */
-    readonly outside: pg.Pool,
     readonly client: pg.PoolClient,
     readonly companyId: string,
     readonly now: string,
@@ -74,11 +72,6 @@ class Tx {
   async columns(vacancyId: string): Promise<string[]> {
     const rows = await this.rows(`select columns from boards where company_id = ${lit(this.companyId)} and vacancy_id = ${lit(vacancyId)}`);
     return (rows[0]?.columns as string[] | undefined) ?? DEFAULT_COLUMNS;
-  }
-
-  /** The use cases that check the company do so outside the transaction, on another connection, in autocommit. */
-  async company(): Promise<void> {
-    await this.outside.query(`${PREFIX}select "c0".* from "companies" as "c0" where "c0"."id" = ${lit(this.companyId)} limit 1`);
   }
 
   async versions(kind: string, id: string): Promise<{ aspects: Map<string, number>; deletedAt: number | null }> {
@@ -226,8 +219,7 @@ async function addCard(tx: Tx, id: string, data: any): Promise<Outcome> {
   if ((await tx.card(id)) !== undefined) return 'stale';
   if ((await tx.vacancy(data.vacancyId)) === undefined) throw new NotYet(`vacancy ${data.vacancyId}`);
   if (data.stage != null) await tx.columns(data.vacancyId);
-  // AddCandidates: the company (another connection), the vacancy and its board again, the insert.
-  await tx.company();
+  // AddCandidates: the vacancy and its board again, the insert.
   await tx.vacancy(data.vacancyId);
   const columns = await tx.columns(data.vacancyId);
   const stage = data.stage ?? columns[0];
@@ -242,7 +234,6 @@ async function addCard(tx: Tx, id: string, data: any): Promise<Outcome> {
 }
 
 async function upsertVacancy(tx: Tx, id: string, v: any): Promise<void> {
-  await tx.company();
   const stored = await tx.vacancy(id);
   const salaryFrom = v.salaryFrom == null && v.salaryTo != null ? v.salaryTo : (v.salaryFrom ?? null);
   const fields: [string, unknown][] = [
@@ -302,15 +293,11 @@ async function submitApplication(tx: Tx, data: any): Promise<Outcome> {
 }
 
 /**
- * What the ceiling does with one event: the company (once per applier), then one transaction on `pool`, as
+ * What the ceiling does with one event on `pool`: the company's row the first time (in autocommit, before the
+ * transaction: the service's requireCompany, which keeps the companies it found), then one transaction, as
  * ApplyPlatformEvent runs it. Events of one company one at a time (the service's CompanyLanes) when `lanes`.
- *
- * The company reads that the service's use cases make outside the transaction go to `outside`: the service
- * takes them from the pool its transactions hold, and when every connection holds a transaction that waits for
- * such a read, they all wait until the pool's acquire timeout (DB_ACQUIRE_TIMEOUT_MS, 5 s) fails one. A pool
- * of its own for them keeps the ceiling out of that wait (bench/README.md, Feed).
  */
-export function ceilingApplier(pool: pg.Pool, outside: pg.Pool, options: { readonly lanes: boolean }): (event: CeilingEvent) => Promise<Outcome> {
+export function ceilingApplier(pool: pg.Pool, options: { readonly lanes: boolean }): (event: CeilingEvent) => Promise<Outcome> {
   const knownCompanies = new Set<string>();
   const tails = new Map<string, Promise<unknown>>();
   const inLane = <T>(companyId: string, work: () => Promise<T>): Promise<T> => {
@@ -323,10 +310,10 @@ export function ceilingApplier(pool: pg.Pool, outside: pg.Pool, options: { reado
     });
     return result;
   };
-  return (event) => inLane(event.companyid, () => applyOne(pool, outside, knownCompanies, event));
+  return (event) => inLane(event.companyid, () => applyOne(pool, knownCompanies, event));
 }
 
-async function applyOne(pool: pg.Pool, outside: pg.Pool, knownCompanies: Set<string>, event: CeilingEvent): Promise<Outcome> {
+async function applyOne(pool: pg.Pool, knownCompanies: Set<string>, event: CeilingEvent): Promise<Outcome> {
   const companyId = event.companyid;
   if (!knownCompanies.has(companyId)) {
     await pool.query(`${PREFIX}select "c0".* from "companies" as "c0" where "c0"."id" = ${lit(companyId)} limit 1`);
@@ -340,7 +327,7 @@ async function applyOne(pool: pg.Pool, outside: pg.Pool, knownCompanies: Set<str
     const clock = await client.query(
       `with locked as materialized (select ${lock}(${COMPANY_LOCK}, hashtext(${lit(companyId)}))) select floor(extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms from locked`,
     );
-    const tx = new Tx(outside, client, companyId, new Date(clock.rows[0].now_ms as number).toISOString());
+    const tx = new Tx(client, companyId, new Date(clock.rows[0].now_ms as number).toISOString());
     const claimed = await client.query(
       `insert into feed_applied_events (company_id, source, event_id, applied_at) values (${lit(companyId)}, ${lit(event.source)}, ${lit(event.id)}, ${lit(tx.now)}::timestamptz) ` +
         'on conflict (company_id, source, event_id) do nothing returning 1 as claimed',

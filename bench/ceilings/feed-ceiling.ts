@@ -6,8 +6,8 @@ import { ceilingApplier, NotYet, type CeilingEvent } from './feed-ceiling-sql.js
 /**
  * The feed benchmark's in-run ceiling: a consumer of the same library (rabbitmq-client) with the same prefetch
  * and concurrency as the service's, taking each event to feed-ceiling-sql.ts (the service's SQL for its type,
- * without the framework) on a pg pool of the service's size (and one connection for the company reads made
- * outside the transaction), then acknowledging it; one that fails is counted and given back to the queue.
+ * without the framework) on a pg pool of the service's size, then acknowledging it; one that fails is counted
+ * and given back to the queue.
  *
  * Env: FEED_URL, FEED_QUEUE, DATABASE_URL, FEED_PREFETCH (32), DB_POOL_MAX (10), COMPANY_LANES (on: a
  * company's events one at a time in this process, as the service's PlatformEventHandler), STATS_FILE (written
@@ -17,10 +17,8 @@ const url = required('FEED_URL');
 const queue = required('FEED_QUEUE');
 const prefetch = Number(process.env.FEED_PREFETCH ?? 32);
 const pool = new pg.Pool({ connectionString: required('DATABASE_URL'), max: Number(process.env.DB_POOL_MAX ?? 10) });
-// The company reads outside the transactions: one connection of their own (feed-ceiling-sql.ts says why).
-const outside = new pg.Pool({ connectionString: required('DATABASE_URL'), max: 1 });
-for (const p of [pool, outside]) p.on('error', (error) => process.stderr.write(`feed ceiling: idle connection: ${error.message}\n`));
-const apply = ceilingApplier(pool, outside, { lanes: (process.env.COMPANY_LANES ?? 'on') === 'on' });
+pool.on('error', (error) => process.stderr.write(`feed ceiling: idle connection: ${error.message}\n`));
+const apply = ceilingApplier(pool, { lanes: (process.env.COMPANY_LANES ?? 'on') === 'on' });
 
 const stats: Record<string, Record<string, number>> = {};
 const count = (type: string, outcome: string) => {
@@ -57,7 +55,6 @@ process.once('SIGTERM', () => {
     await consumer.close();
     await rabbit.close();
     await pool.end();
-    await outside.end();
     if (process.env.STATS_FILE) writeFileSync(process.env.STATS_FILE, JSON.stringify(stats));
     process.exit(0);
   })();
