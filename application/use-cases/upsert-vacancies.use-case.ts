@@ -1,5 +1,6 @@
 import { Board } from '../../domain/board/board.js';
 import { ProblemCollector, ValidationError } from '../../domain/shared/domain-error.js';
+import { RECORD_ID_PATTERN, RECORD_ID_RULE } from '../../domain/shared/record-id.js';
 import { checkText } from '../../domain/shared/text-rules.js';
 import { Vacancy, type VacancyInput, type VacancySnapshot } from '../../domain/vacancy/vacancy.js';
 import { VACANCY_ID_MAX_LENGTH } from '../../domain/vacancy/vacancy-limits.js';
@@ -18,7 +19,7 @@ export interface UpsertVacanciesCommand {
   readonly vacancies: readonly VacancyUpsert[];
 }
 
-const VACANCY_ID = /^[A-Za-z0-9._:-]+$/;
+const VACANCY_ID = new RegExp(RECORD_ID_PATTERN);
 
 /**
  * Creates vacancies, or replaces existing ones whole, like a PUT (DESIGN 3). The batch is all or nothing;
@@ -72,7 +73,7 @@ function checkIds(inputs: readonly VacancyUpsert[]): void {
   inputs.forEach((input, index) => {
     if (input.id === undefined) return;
     checkText(problems, `/${index}/id`, input.id, { min: 1, max: VACANCY_ID_MAX_LENGTH });
-    if (!VACANCY_ID.test(input.id)) problems.add(`/${index}/id`, 'may hold only letters, digits and . _ : -');
+    if (!VACANCY_ID.test(input.id)) problems.add(`/${index}/id`, RECORD_ID_RULE);
     if (seen.has(input.id)) problems.add(`/${index}/id`, `repeats the id ${input.id} of an earlier record of the batch`);
     seen.add(input.id);
   });

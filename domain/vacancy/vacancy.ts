@@ -4,6 +4,9 @@ import { copyDate } from '../shared/time.js';
 import { htmlToText } from './html-text.js';
 import {
   CURRENCY_MAX_LENGTH,
+  POSITIONS_COUNT_MAX,
+  PUBLISHED_AT_MAX_YEAR,
+  PUBLISHED_AT_MIN_YEAR,
   RECRUITER_MAX_LENGTH,
   VACANCY_DESCRIPTION_MAX_LENGTH,
   VACANCY_LIST_ITEM_MAX_LENGTH,
@@ -149,10 +152,14 @@ function normaliseVacancyInput(input: VacancyInput): VacancyContent {
   if (input.salaryFrom !== null && input.salaryTo !== null && input.salaryFrom > input.salaryTo) {
     problems.add('/salaryFrom', 'must not be greater than salaryTo');
   }
-  if (input.positionsCount !== null && !(Number.isInteger(input.positionsCount) && input.positionsCount >= 1)) {
-    problems.add('/positionsCount', 'must be an integer, at least 1');
+  if (input.positionsCount !== null && !(Number.isInteger(input.positionsCount) && input.positionsCount >= 1 && input.positionsCount <= POSITIONS_COUNT_MAX)) {
+    problems.add('/positionsCount', `must be an integer from 1 to ${POSITIONS_COUNT_MAX}`);
   }
-  if (input.publishedAt !== null && Number.isNaN(input.publishedAt.getTime())) problems.add('/publishedAt', 'must be a valid date-time');
+  if (input.publishedAt !== null) {
+    const year = input.publishedAt.getUTCFullYear();
+    if (Number.isNaN(input.publishedAt.getTime())) problems.add('/publishedAt', 'must be a valid date-time');
+    else if (year < PUBLISHED_AT_MIN_YEAR || year > PUBLISHED_AT_MAX_YEAR) problems.add('/publishedAt', `must be in the years ${String(PUBLISHED_AT_MIN_YEAR).padStart(4, '0')} to ${PUBLISHED_AT_MAX_YEAR} (UTC)`);
+  }
   problems.throwIfAny('The vacancy is invalid.');
 
   return {

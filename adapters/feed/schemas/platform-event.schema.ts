@@ -1,6 +1,7 @@
 import type { PlatformChangeType } from '../../../application/use-cases/platform-change.js';
 import * as L from '../../../domain/inbound-application/application-limits.js';
 import { SINCE_DATE_TIME_PATTERN } from '../../../domain/paging/since.js';
+import { RECORD_ID_PATTERN } from '../../../domain/shared/record-id.js';
 import { VACANCY_ID_MAX_LENGTH } from '../../../domain/vacancy/vacancy-limits.js';
 import { applicationRequestSchema } from '../../json/application-request.schema.js';
 import * as F from '../feed-limits.js';
@@ -33,8 +34,8 @@ export interface PlatformEventTypeSpec {
   readonly versioned: boolean;
 }
 
-const vacancySubject = id(VACANCY_ID_MAX_LENGTH, "The vacancy's id (letters, digits and . _ : -).");
-const cardSubject = id(F.CARD_ID_MAX_LENGTH, "The card's id.");
+const vacancySubject: Schema = { ...id(VACANCY_ID_MAX_LENGTH, "The vacancy's id (letters, digits and . _ : -)."), pattern: RECORD_ID_PATTERN };
+const cardSubject: Schema = { ...id(F.CARD_ID_MAX_LENGTH, "The card's id (letters, digits and . _ : -)."), pattern: RECORD_ID_PATTERN };
 
 /** The nine event types of the feed (DESIGN 4a), in PLATFORM_CHANGE_TYPES order. */
 export const PLATFORM_EVENT_TYPES: Readonly<Record<PlatformChangeType, PlatformEventTypeSpec>> = {

@@ -40,7 +40,7 @@ export const vacancyUpsertedDataSchema: Schema = object(
       V.VACANCY_DESCRIPTION_MAX_LENGTH,
       "The description without markup. Absent: the description's text. Given, even as null: taken as it is.",
     ),
-    positionsCount: { type: ['integer', 'null'], minimum: 1 },
+    positionsCount: { type: ['integer', 'null'], minimum: 1, maximum: V.POSITIONS_COUNT_MAX },
     sourceUrl: optionalText(V.VACANCY_URL_MAX_LENGTH),
     publishedAt: {
       type: ['string', 'null'],
