@@ -8,9 +8,13 @@ import { loadConfig } from '../infrastructure/config.js';
 import { buildContainer, disposeContainer } from '../infrastructure/container/build-container.js';
 import { resolve } from '../infrastructure/container/typed-binding.js';
 import { USE_CASES } from '../infrastructure/container/use-case.tokens.js';
+import type { Container } from 'inversify';
+import { withEntityManager } from '../adapters/persistence/postgres/transaction-scope.js';
+import { UNIT_OF_WORK } from '../application/ports/unit-of-work.port.js';
+import { POSTGRES_DATABASES } from '../infrastructure/container/infrastructure.tokens.js';
 import { createBenchDatabase, dropBenchDatabase, openBenchServer } from './bench-database.js';
 import { ceilingApplier, type CeilingEvent } from './ceilings/feed-ceiling-sql.js';
-import { FEED_MIX, FeedStream, type FeedEvent } from './feed-events.js';
+import { FEED_MIX, FeedStream, type FeedEvent, type SeededCompany } from './feed-events.js';
 import { seedFeedCompanies } from './feed-seed.js';
 import { note } from './progress.js';
 
@@ -23,7 +27,8 @@ import { note } from './progress.js';
  * of pg's Client.query is recorded: the text as it goes to the server (values inlined by MikroORM, the SET
  * LOCAL prefix of ADR 15 included). Prints each distinct path of each type (its statements, literals as `?`,
  * or whole with --all) and every statement where the ceiling differs; exits 1 if any does. `--cpu N` then
- * times this process's CPU per event of each type for both (cpuPerEvent).
+ * times this process's CPU per event of each type for both (cpuPerEvent), and what the unit of work and
+ * MikroORM add to a transaction and to a statement (frameworkCost).
  */
 const full = process.argv.includes('--all');
 const cpuIndex = process.argv.indexOf('--cpu');
@@ -148,6 +153,52 @@ async function cpuPerEvent(
   }
 }
 
+/**
+ * What the framework adds to a transaction and to a statement, in this process's CPU: a unit of work of the
+ * company (BEGIN, the lock and the clock, COMMIT, through MikroORM and knex) against the same three statements
+ * sent by pg, each empty and then with ten `select 1` (em.execute through the repositories' withEntityManager,
+ * or pg's client.query).
+ */
+async function frameworkCost(container: Container, pool: pg.Pool, companyId: string): Promise<void> {
+  const unitOfWork = resolve(container, UNIT_OF_WORK);
+  const orm = resolve(container, POSTGRES_DATABASES).business;
+  const rounds = 300;
+  const cpuMsEach = async (work: () => Promise<unknown>) => {
+    for (let i = 0; i < 30; i++) await work();
+    const before = process.cpuUsage();
+    for (let i = 0; i < rounds; i++) await work();
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1000 / rounds;
+  };
+  const raw = (statements: number) => async () => {
+    const client = await pool.connect();
+    try {
+      await client.query('set local statement_timeout = 10000; set local idle_in_transaction_session_timeout = 30000; BEGIN TRANSACTION ISOLATION LEVEL read committed;');
+      await client.query(
+        `with locked as materialized (select pg_advisory_xact_lock(1212764741, hashtext('${companyId}'))) select floor(extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms from locked`,
+      );
+      for (let i = 0; i < statements; i++) await client.query('select 1');
+      await client.query('COMMIT;');
+    } finally {
+      client.release();
+    }
+  };
+  const framed = (statements: number) => () =>
+    unitOfWork.run(companyId, 'write', async () => {
+      for (let i = 0; i < statements; i++) await withEntityManager(orm, (em) => em.execute('select 1'));
+    });
+  // Five times each, alternating, and the median: single figures of this size move by a third from run to run.
+  const taken: number[][] = [[], [], [], []];
+  for (let repeat = 0; repeat < 5; repeat++) {
+    for (const [i, work] of [raw(0), raw(10), framed(0), framed(10)].entries()) taken[i]?.push(await cpuMsEach(work));
+  }
+  const [rawEmpty, rawTen, framedEmpty, framedTen] = taken.map((figures) => [...figures].sort((a, b) => a - b)[2] as number) as [number, number, number, number];
+  process.stdout.write(`\n## this process's CPU, ms (medians of 5 times ${rounds} of each, one at a time)\n`);
+  process.stdout.write('| | pg directly | unit of work, em.execute |\n|---|---:|---:|\n');
+  process.stdout.write(`| a write transaction: BEGIN, lock and clock, COMMIT | ${rawEmpty.toFixed(3)} | ${framedEmpty.toFixed(3)} |\n`);
+  process.stdout.write(`| each statement in it (select 1) | ${((rawTen - rawEmpty) / 10).toFixed(3)} | ${((framedTen - framedEmpty) / 10).toFixed(3)} |\n`);
+}
+
 async function main(): Promise<void> {
   const server = await openBenchServer('var/bench-postgres');
   const name = `bench_feed_probe_${process.pid}`;
@@ -193,7 +244,10 @@ async function main(): Promise<void> {
       }
       ours.settle();
       theirs.settle();
-      if (cpuEvents > 0) await cpuPerEvent(handler, ceiling, ours, theirs);
+      if (cpuEvents > 0) {
+        await cpuPerEvent(handler, ceiling, ours, theirs);
+        await frameworkCost(container, pool, (served[0] as SeededCompany).id);
+      }
     } finally {
       await pool.end();
       await disposeContainer(container);
