@@ -8,7 +8,7 @@ import pg from 'pg';
 import { loadConfig } from '../infrastructure/config.js';
 import { createBenchDatabase, dropBenchDatabase, openBenchServer } from './bench-database.js';
 import { BenchQueue } from './feed-broker.js';
-import { FEED_MIX, FeedStream, companyWeights, type SeededCompany } from './feed-events.js';
+import { FEED_MIX, FeedStream, type SeededCompany } from './feed-events.js';
 import { latencyRun, type LatencyFigures } from './feed-latency.js';
 import { parseFeedBenchOptions, type FeedBenchOptions } from './feed-options.js';
 import { startConsumer, type ConsumerSpec } from './feed-process.js';
@@ -171,7 +171,7 @@ async function measure(options: FeedBenchOptions, url: string, companies: readon
     await consumer.stop();
     await api.stop();
   }
-  return { rounds, latency, sustainable, prefetch, poolMax, eventsMade: stream.counts(), weights: companyWeights(companies.length) };
+  return { rounds, latency, sustainable, prefetch, poolMax, eventsMade: stream.counts() };
 }
 
 /** Waits (two minutes at most) until the consumer has taken everything off the queue. */
