@@ -33,6 +33,16 @@ export interface Measurements {
     readonly postDuplicate: LoadFigures;
   };
   readonly bare: { readonly vacancies: LoadFigures; readonly candidates: LoadFigures; readonly postNew: LoadFigures };
+  /**
+   * Issue 13: the service against the one-statement POST ceiling (bench/ceilings/one-statement-post-ceiling.ts),
+   * taken in the same rounds as the pg ceiling's POST runs; the kept round is the median of ours/one-statement.
+   */
+  readonly oneStatement: {
+    readonly postNew: Comparison;
+    readonly postDuplicate: Comparison;
+    /** What that ceiling answered and sent over the whole run (warm-ups and checks included). */
+    readonly statements: Record<string, number>;
+  };
   /** service/ceiling (or compressed/identity) of every round; the table shows the median round. */
   readonly ratiosByRound: Record<string, readonly number[]>;
   /** The same service through PgBouncer (a) against ours direct (b), taken in the same rounds; null when skipped. */
@@ -46,7 +56,54 @@ export interface Measurements {
 }
 
 /** Targets of issue 7, as ratios to the in-run node:http + pg ceiling (and absolute for memory). */
-export const TARGETS = { list: '>= 0.75', sync: '>= 0.8', post: '>= 0.7', depth: '<= 1.2', rssMb: '<= 300', pooler: '>= 0.85' } as const;
+export const TARGETS = { list: '>= 0.75', sync: '>= 0.8', post: '>= 0.7', depth: '<= 1.2', rssMb: '<= 300', pooler: '>= 0.85', postOneStatement: '>= 1.0' } as const;
+
+const ONE_STATEMENT = ' (ceiling: one statement a request)';
+
+/**
+ * A row of the service against the one-statement POST ceiling (issue 13), with the other POST ceilings of
+ * the same round beside it in the details: the pg ceiling (two statements for a new application, three for
+ * a duplicate) and the bare node:http server.
+ */
+function againstOneStatement(scenario: string, kept: Comparison, bareOtherwise: LoadFigures): ScenarioResult {
+  const twoOrThree = kept.round.get('ceiling') ?? null;
+  // The duplicate rounds have no bare run: the new applications' one stands in, as in the pg ceiling's row.
+  const bare = kept.round.get('bare') ?? bareOtherwise;
+  return {
+    scenario: `${scenario}${ONE_STATEMENT}`,
+    metric: 'req/s',
+    ours: kept.a.requestsPerSecond,
+    ceiling: kept.b.requestsPerSecond,
+    ratio: kept.ratio,
+    target: TARGETS.postOneStatement,
+    met: judge(kept.ratio, TARGETS.postOneStatement),
+    bare: bare?.requestsPerSecond ?? null,
+    oursLatencyMs: [kept.a.p50Ms, kept.a.p99Ms],
+    ceilingLatencyMs: [kept.b.p50Ms, kept.b.p99Ms],
+    details: {
+      ours: kept.a,
+      oneStatementCeiling: kept.b,
+      pgCeilingSameRound: twoOrThree,
+      oursOverPgCeilingSameRound: twoOrThree === null ? null : round(kept.a.requestsPerSecond / twoOrThree.requestsPerSecond, 2),
+      bare,
+      bareFromRound: kept.round.has('bare') ? 'the same round' : 'the kept round of new applications',
+      ratiosByRound: kept.ratios,
+    },
+  };
+}
+
+/** The JSON's `oneStatementCeiling` section: what it sends, ours over it, every round, what it answered. */
+export function oneStatementSummary(m: Measurements): Record<string, unknown> {
+  const o = m.oneStatement;
+  return {
+    server: 'bench/ceilings/one-statement-post-ceiling.ts',
+    sends: 'one autocommit statement per request: WITH vacancy (the vacancy and its board\'s first column), inserted (INSERT ... SELECT ... ON CONFLICT DO NOTHING RETURNING id) SELECT the inserted id, else the earlier card\'s id, and whether the vacancy was found; a second statement (a read of the earlier id) only when a concurrent copy committed after the statement\'s snapshot',
+    target: TARGETS.postOneStatement,
+    oursOverOneStatement: { postNew: o.postNew.ratio, duplicate: o.postDuplicate.ratio },
+    ratiosByRound: { postNew: o.postNew.ratios, duplicate: o.postDuplicate.ratios },
+    answered: o.statements,
+  };
+}
 
 const VIA_POOLER = ', through PgBouncer (ceiling: ours direct)';
 
@@ -181,6 +238,8 @@ export function collectResults(m: Measurements, settings: Settings): ScenarioRes
     throughput(`POST /applications, new externalIds, ${c} conn`, ours.postNew, ceiling.postNew, bare.postNew, TARGETS.post, m.ratiosByRound.postNew),
     pooled && viaPooler(`POST /applications, new externalIds, ${c} conn`, pooled.postNew),
     throughput(`POST /applications, duplicates, ${c} conn`, ours.postDuplicate, ceiling.postDuplicate, bare.postNew, TARGETS.post, m.ratiosByRound.duplicate),
+    againstOneStatement(`POST /applications, new externalIds, ${c} conn`, m.oneStatement.postNew, bare.postNew),
+    againstOneStatement(`POST /applications, duplicates, ${c} conn`, m.oneStatement.postDuplicate, bare.postNew),
   ];
   return results.filter((r): r is ScenarioResult => r !== null);
 }

@@ -12,7 +12,7 @@ import type { RecordedAnswer } from './ceilings/bare-ceiling-server.js';
 import { send } from './http-get.js';
 import { poolerFigures, startBenchPooler, type BenchPooler } from './pooler.js';
 import { note } from './progress.js';
-import { collectResults, poolerSummary, type Measurements } from './results.js';
+import { collectResults, oneStatementSummary, poolerSummary, type Measurements } from './results.js';
 import { alternate, type Comparison, type NamedRun, type Rounds } from './rounds.js';
 import type { LoadFigures } from './load.js';
 import { formatTable, machineInfo, writeResults } from './report.js';
@@ -62,6 +62,7 @@ async function main(): Promise<void> {
       totalSeconds: Math.round((Date.now() - started) / 1000),
       scenarios: results,
       pooler: poolerSummary(measurements, skipped, seenByPooler),
+      oneStatementCeiling: oneStatementSummary(measurements),
     });
     note(`bench: results in ${path}; ${Math.round((Date.now() - started) / 1000)} s in all`);
     await stopping(0);
@@ -122,9 +123,17 @@ async function measureAll(url: string, seed: SeedRecord, vacancyId: string, sett
     readyPath: '/healthz',
     env: { DATABASE_URL: url, COMPANY_ID: seed.companyId, DB_POOL_MAX: '10' },
   });
+  // Issue 13: POST /applications as one autocommit statement a request (check, insert, or the earlier id).
+  const oneStatementCeiling = await start({
+    name: 'one-statement-ceiling',
+    script: 'bench/ceilings/one-statement-post-ceiling.ts',
+    readyPath: '/healthz',
+    env: { DATABASE_URL: url, COMPANY_ID: seed.companyId, DB_POOL_MAX: '10' },
+  });
   const ours: Target = { server: service, headers: { 'x-api-key': seed.key } };
   const pooled: Target | null = pooledService === null ? null : { server: pooledService, headers: ours.headers };
   const ceiling: Target = { server: pgCeiling, headers: {} };
+  const oneStatement: Target = { server: oneStatementCeiling, headers: {} };
 
   // The syncs first, on fresh processes: the service's memory is then the sync's, not what 32 connections left.
   const oursSync = await fullSync(ours, settings);
@@ -134,6 +143,7 @@ async function measureAll(url: string, seed: SeedRecord, vacancyId: string, sett
   const ceilingDepth = ceilingSync.deepCursor === null ? null : await pageDepth(ceiling, ceilingSync.deepCursor, settings);
 
   const recorded = await recordAnswers(ours, vacancyId, duplicates);
+  await checkOneStatementCeiling(oneStatement, ours, vacancyId, duplicates);
   const dir = await mkdtemp(join(tmpdir(), 'bench-bare-'));
   const recordedFile = join(dir, 'recorded.json');
   await writeFile(recordedFile, JSON.stringify(recorded.answers));
@@ -164,15 +174,21 @@ async function measureAll(url: string, seed: SeedRecord, vacancyId: string, sett
     ['ours', () => postLoad(ours, settings, 'new', { body: fresh })],
     pooled === null ? null : ['pooled', () => postLoad(pooled, settings, 'new', { body: fresh })],
     ['ceiling', () => postLoad(ceiling, settings, 'new', { body: fresh })],
+    ['oneStatement', () => postLoad(oneStatement, settings, 'new', { body: fresh })],
     ['bare', () => postLoad(bare, settings, 'new', { body: fresh })],
   ]);
-  const duplicate = (await rounds([
+  const duplicateRounds = await rounds([
     ['ours', () => postLoad(ours, settings, 'duplicate', { bodies: duplicates })],
     ['ceiling', () => postLoad(ceiling, settings, 'duplicate', { bodies: duplicates })],
-  ])).compare('ours', 'ceiling');
+    ['oneStatement', () => postLoad(oneStatement, settings, 'duplicate', { bodies: duplicates })],
+  ]);
+  const duplicate = duplicateRounds.compare('ours', 'ceiling');
+  const oneStatementNew = postNew.compare('ours', 'oneStatement');
+  const oneStatementDuplicate = duplicateRounds.compare('ours', 'oneStatement');
+  const oneStatementCounts = await statementCounts(oneStatement);
   const loadPeakRssMb = service.peakMb();
   const idleRssMb = service.rssMb();
-  for (const server of [service, pooledService, pgCeiling, bareServer]) await server?.stop();
+  for (const server of [service, pooledService, pgCeiling, oneStatementCeiling, bareServer]) await server?.stop();
   await rm(dir, { recursive: true, force: true });
   const [v, c, p] = [vacancies.compare('ours', 'ceiling'), candidates.compare('ours', 'ceiling'), postNew.compare('ours', 'ceiling')];
   const viaPooler = (r: Rounds) => r.compare('pooled', 'ours');
@@ -186,12 +202,40 @@ async function measureAll(url: string, seed: SeedRecord, vacancyId: string, sett
       vacancies: v.b, candidates: c.b, sync: ceilingSync, depth: ceilingDepth, postNew: p.b, postDuplicate: duplicate.b,
     },
     ratiosByRound: { vacancies: v.ratios, candidates: c.ratios, brotli: brotli.ratios, gzip: gzip.ratios, postNew: p.ratios, duplicate: duplicate.ratios },
+    oneStatement: { postNew: oneStatementNew, postDuplicate: oneStatementDuplicate, statements: oneStatementCounts },
     // The bare ceiling's run of the round kept for ours/ceiling.
     bare: { vacancies: bareOf(v), candidates: bareOf(c), postNew: bareOf(p) },
     pooled: pooledSync === null
       ? null
       : { vacancies: viaPooler(vacancies), candidates: viaPooler(candidates), postNew: viaPooler(postNew), sync: pooledSync, directSync: oursSync },
   };
+}
+
+/**
+ * The one-statement ceiling answers as the service does before it is measured: 201 for a new application,
+ * 200 and the service's own card id for a repeat (the duplicate set, stored by the service), 404 for a
+ * vacancy that is not the company's.
+ */
+async function checkOneStatementCeiling(target: Target, ours: Target, vacancyId: string, duplicates: readonly string[]): Promise<void> {
+  const post = (to: Target, body: string) =>
+    send(`${to.server.origin}${API}/applications`, { method: 'POST', headers: { ...to.headers, 'content-type': 'application/json' }, body });
+  const fresh = await post(target, newApplications(vacancyId)());
+  const repeat = await post(target, duplicates[0] as string);
+  const foreign = await post(target, applicationBody(`${DUPLICATE_PREFIX}foreign-${Date.now().toString(36)}`, 'no-such-vacancy'));
+  const serviceId = (JSON.parse((await post(ours, duplicates[0] as string)).bytes.toString('utf8')) as { id: string }).id;
+  const repeatBody = JSON.parse(repeat.bytes.toString('utf8')) as { id: string; status: string };
+  const problems = [
+    fresh.status === 201 ? null : `a new application answered ${fresh.status}`,
+    repeat.status === 200 && repeatBody.status === 'duplicate' && repeatBody.id === serviceId ? null : `a repeat answered ${repeat.status} ${repeat.bytes.toString('utf8')} (the service's card: ${serviceId})`,
+    foreign.status === 404 ? null : `a foreign vacancy answered ${foreign.status}`,
+  ].filter((p): p is string => p !== null);
+  if (problems.length > 0) throw new Error(`one-statement ceiling: ${problems.join('; ')}`);
+}
+
+/** What the one-statement ceiling answered and sent over the whole run (its GET /stats). */
+async function statementCounts(target: Target): Promise<Record<string, number>> {
+  const answer = await send(`${target.server.origin}/stats`, {});
+  return JSON.parse(answer.bytes.toString('utf8')) as Record<string, number>;
 }
 
 /** The service's answers, for the bare ceiling to serve from memory; also makes the duplicate set exist. */
