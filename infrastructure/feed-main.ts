@@ -6,6 +6,7 @@ import { resolve } from './container/typed-binding.js';
 import { startFeedConsumer, type RunningFeedConsumer } from './feed/start-feed-consumer.js';
 import { endLogs } from './logger.js';
 import { listenForMetrics, type RunningMetricsServer } from './metrics-server.js';
+import { takeStopSignals } from './stop-signals.js';
 
 const USAGE = `usage: npm run feed   (or: node bin/feed.js)
 
@@ -33,16 +34,8 @@ Configured by environment variables only:
 SIGTERM or SIGINT (Ctrl-C): take no more messages, finish and acknowledge those in flight, close, exit 0.
 `;
 
-/** Signals are taken from the first line on, as in main.ts: one during the start stops the consumer once started. */
-let stopRequested: string | null = null;
-let onStop: ((signal: string) => void) | null = null;
-const requestStop = (signal: string) => {
-  if (stopRequested !== null) return;
-  stopRequested = signal;
-  onStop?.(signal);
-};
-process.on('SIGINT', () => requestStop('SIGINT'));
-process.on('SIGTERM', () => requestStop('SIGTERM'));
+/** Signals are taken from the first line on (stop-signals.ts). */
+const signals = takeStopSignals();
 
 /** `npm run feed`: the platform feed's consumer, as its own process (DESIGN 4a). */
 async function main(): Promise<void> {
@@ -104,8 +97,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
-  onStop = (signal) => void stop(signal);
-  if (stopRequested !== null) onStop(stopRequested);
+  signals.whenStopped((signal) => void stop(signal));
 }
 
 main().catch((error: unknown) => {

@@ -9,6 +9,7 @@ import { startHttpServer } from './http-server.js';
 import { startMetricsServer } from './metrics-server.js';
 import { endLogs } from './logger.js';
 import { seedMemoryDemo } from './memory-demo.js';
+import { takeStopSignals } from './stop-signals.js';
 
 /** Requests still running this long after SIGTERM are cut off, within the usual 30 s grace of an orchestrator. */
 const DRAIN_TIMEOUT_MS = 25_000;
@@ -22,22 +23,8 @@ METRICS_HOST, METRICS_PORT, TRUST_PROXY, JOB_BOARD_LABEL
 (see the README's "Configuration"). SIGTERM or SIGINT (Ctrl-C): drain the requests in flight, stop, exit 0.
 `;
 
-/**
- * Signals are taken from the first line on: one that arrives while the service is still starting (an
- * embedded PostgreSQL launching, migrations running) stops it as soon as it has started, cleanly, rather
- * than killing the process half-way. Repeats are ignored: Ctrl-C reaches this process twice (from the
- * terminal's process group and from npm, which forwards it), and a listener must stay installed so that no
- * repeat falls back to Node's default (exit at once, mid-drain).
- */
-let stopRequested: string | null = null;
-let onStop: ((signal: string) => void) | null = null;
-const requestStop = (signal: string) => {
-  if (stopRequested !== null) return;
-  stopRequested = signal;
-  onStop?.(signal);
-};
-process.on('SIGINT', () => requestStop('SIGINT'));
-process.on('SIGTERM', () => requestStop('SIGTERM'));
+/** Signals are taken from the first line on (stop-signals.ts). */
+const signals = takeStopSignals();
 
 /** `npm start`: the service, on PostgreSQL (embedded when DATABASE_URL is unset) or in memory. */
 async function main(): Promise<void> {
@@ -98,8 +85,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
-  onStop = (signal) => void stop(signal);
-  if (stopRequested !== null) onStop(stopRequested);
+  signals.whenStopped((signal) => void stop(signal));
 }
 
 main().catch((error: unknown) => {

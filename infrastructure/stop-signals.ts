@@ -1,0 +1,25 @@
+/**
+ * SIGTERM and SIGINT, taken from the moment this is called (the first line of a process's main module): one
+ * that arrives while the process is still starting (an embedded PostgreSQL launching, migrations, a broker
+ * connection) stops it as soon as it has started, cleanly, rather than killing it half-way. Repeats are
+ * ignored: Ctrl-C reaches the process twice (from the terminal's process group and from npm, which forwards
+ * it), and a listener must stay installed so that no repeat falls back to Node's default (exit at once).
+ */
+export function takeStopSignals(): { whenStopped(stop: (signal: string) => void): void } {
+  let requested: string | null = null;
+  let onStop: ((signal: string) => void) | null = null;
+  const request = (signal: string) => {
+    if (requested !== null) return;
+    requested = signal;
+    onStop?.(signal);
+  };
+  process.on('SIGINT', () => request('SIGINT'));
+  process.on('SIGTERM', () => request('SIGTERM'));
+  return {
+    /** Sets what stopping does, once the process has started; runs it at once for a signal that came earlier. */
+    whenStopped(stop) {
+      onStop = stop;
+      if (requested !== null) stop(requested);
+    },
+  };
+}
