@@ -6,7 +6,7 @@ import { resolve } from './container/typed-binding.js';
 import { startFeedConsumer, type RunningFeedConsumer } from './feed/start-feed-consumer.js';
 import { endLogs } from './logger.js';
 import { listenForMetrics, type RunningMetricsServer } from './metrics-server.js';
-import { takeStopSignals } from './stop-signals.js';
+import { stopThenExit, takeStopSignals } from './stop-signals.js';
 
 const USAGE = `usage: npm run feed   (or: node bin/feed.js)
 
@@ -83,19 +83,12 @@ async function main(): Promise<void> {
 
   const stop = async (signal: string) => {
     logger.info({ signal, inFlight: consumer.inFlight }, 'feed consumer stopping: finishing the messages in flight');
-    try {
+    await stopThenExit(logger, async () => {
       // Messages first (their effects and acks need the database and the broker), then what serves them.
       await consumer.stop();
       await metricsServer?.close();
       await disposeContainer(container);
-      logger.info('stopped');
-      await endLogs(logger);
-      process.exit(0);
-    } catch (error) {
-      logger.error({ err: error }, 'could not stop cleanly');
-      await endLogs(logger);
-      process.exit(1);
-    }
+    });
   };
   signals.whenStopped((signal) => void stop(signal));
 }

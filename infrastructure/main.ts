@@ -7,9 +7,8 @@ import { USE_CASES } from './container/use-case.tokens.js';
 import { holdServiceLock, type ServiceLock } from './database/embedded-postgres-service-lock.js';
 import { startHttpServer } from './http-server.js';
 import { startMetricsServer } from './metrics-server.js';
-import { endLogs } from './logger.js';
 import { seedMemoryDemo } from './memory-demo.js';
-import { takeStopSignals } from './stop-signals.js';
+import { stopThenExit, takeStopSignals } from './stop-signals.js';
 
 /** Requests still running this long after SIGTERM are cut off, within the usual 30 s grace of an orchestrator. */
 const DRAIN_TIMEOUT_MS = 25_000;
@@ -65,7 +64,7 @@ async function main(): Promise<void> {
 
   const stop = async (signal: string) => {
     logger.info({ signal }, 'draining requests in flight, then stopping');
-    try {
+    await stopThenExit(logger, async () => {
       // Order matters: no new connections and every request answered, then the background writes of
       // lastUsedAt, then the rate-limit store (its pool must close before an embedded server can stop),
       // then the databases.
@@ -76,14 +75,7 @@ async function main(): Promise<void> {
       await disposeContainer(container);
       // Only now, with the embedded server stopped, may the next service start on DATA_DIR.
       await lock?.release();
-      logger.info('stopped');
-      await endLogs(logger);
-      process.exit(0);
-    } catch (error) {
-      logger.error({ err: error }, 'could not stop cleanly');
-      await endLogs(logger);
-      process.exit(1);
-    }
+    });
   };
   signals.whenStopped((signal) => void stop(signal));
 }

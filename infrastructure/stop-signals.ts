@@ -1,3 +1,6 @@
+import type { Logger } from 'pino';
+import { endLogs } from './logger.js';
+
 /**
  * SIGTERM and SIGINT, taken from the moment this is called (the first line of a process's main module): one
  * that arrives while the process is still starting (an embedded PostgreSQL launching, migrations, a broker
@@ -22,4 +25,21 @@ export function takeStopSignals(): { whenStopped(stop: (signal: string) => void)
       if (requested !== null) stop(requested);
     },
   };
+}
+
+/**
+ * The end of a process that was asked to stop: `work` closes what it holds, in its order; then "stopped" is
+ * logged, the log stream is ended (logger.ts says why) and the process exits 0, or 1 if the work failed.
+ */
+export async function stopThenExit(logger: Logger, work: () => Promise<void>): Promise<never> {
+  try {
+    await work();
+    logger.info('stopped');
+    await endLogs(logger);
+    process.exit(0);
+  } catch (error) {
+    logger.error({ err: error }, 'could not stop cleanly');
+    await endLogs(logger);
+    process.exit(1);
+  }
 }

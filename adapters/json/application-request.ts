@@ -1,14 +1,11 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { InboundApplication } from '../../domain/inbound-application/inbound-application.js';
 import { resumeOf } from '../../domain/candidate/resume.js';
-import { pointerToken } from '../../domain/shared/domain-error.js';
 import { applicationRequestSchema, type ApplicationRequestBody } from './application-request.schema.js';
 import type { JsonProblem } from './json-problem.js';
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE, unstorableTextProblems } from './storable-text.js';
-import { CALENDAR_DATE_PATTERN } from '../../domain/candidate/candidate-rules.js';
-import { EMAIL_ADDRESS_PATTERN } from '../../domain/candidate/email-address.js';
-import { NON_BLANK_TEXT_PATTERN } from '../../domain/shared/text-patterns.js';
+import { problemsOfSchemaErrors } from './schema-problems.js';
+import { unstorableTextProblems } from './storable-text.js';
 
 // ajv-formats is CommonJS; under NodeNext its function is the default export's `default`.
 const addFormats = addFormatsModule.default;
@@ -46,7 +43,7 @@ export function readApplicationRequest(body: unknown): ApplicationRequestReading
     return { ok: false, problems: [{ pointer: '', message: 'must be a JSON object' }] };
   }
   const valid = validateBody(body);
-  const problems = valid ? [] : problemsOf(validateBody.errors ?? []);
+  const problems = valid ? [] : problemsOfSchemaErrors(validateBody.errors ?? []);
   problems.push(...unstorableTextProblems(body, new Set(problems.map((p) => p.pointer))));
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, application: toInboundApplication(body as ApplicationRequestBody) };
@@ -90,70 +87,3 @@ function toInboundApplication(body: ApplicationRequestBody): InboundApplication 
   };
 }
 
-function problemsOf(errors: readonly ErrorObject[]): JsonProblem[] {
-  const seen = new Set<string>();
-  const problems: JsonProblem[] = [];
-  // An empty name is also blank; "must not be empty" says it all.
-  const empty = new Set(errors.filter((e) => e.keyword === 'minLength').map((e) => e.instancePath));
-  for (const error of errors) {
-    if (error.keyword === 'pattern' && empty.has(error.instancePath)) continue;
-    const problem = problemOf(error);
-    const identity = `${problem.pointer}\n${problem.message}`;
-    if (seen.has(identity)) continue;
-    seen.add(identity);
-    problems.push(problem);
-  }
-  return problems;
-}
-
-/** Messages a person can act on, instead of ajv's wording about keywords. */
-function problemOf(error: ErrorObject): JsonProblem {
-  const at = error.instancePath;
-  const params = error.params as Record<string, unknown>;
-  switch (error.keyword) {
-    case 'required':
-      return { pointer: `${at}/${pointerToken(String(params.missingProperty))}`, message: 'is required' };
-    case 'type':
-      return { pointer: at, message: `must be ${typeWords(params.type)}` };
-    case 'minLength':
-      return { pointer: at, message: params.limit === 1 ? 'must not be empty' : `must be at least ${String(params.limit)} characters` };
-    case 'maxLength':
-      return { pointer: at, message: `must be at most ${String(params.limit)} characters` };
-    case 'maxItems':
-      return { pointer: at, message: `must have at most ${String(params.limit)} items` };
-    case 'minimum':
-      return { pointer: at, message: `must be at least ${String(params.limit)}` };
-    case 'maximum':
-      return { pointer: at, message: `must be at most ${String(params.limit)}` };
-    case 'pattern':
-      return { pointer: at, message: patternMessage(String(params.pattern), error.data) };
-    case 'format':
-      return { pointer: at, message: 'must be a date, YYYY-MM-DD' };
-    default:
-      return { pointer: at, message: error.message ?? 'is invalid' };
-  }
-}
-
-/** The patterns of the request schema, in words. */
-function patternMessage(pattern: string, value: unknown): string {
-  if (pattern === EMAIL_ADDRESS_PATTERN) return 'must be an e-mail address';
-  if (typeof value === 'string' && !isStorableText(value)) return UNSTORABLE_TEXT_MESSAGE;
-  if (pattern === NON_BLANK_TEXT_PATTERN) return 'must not be blank';
-  if (pattern === CALENDAR_DATE_PATTERN) return 'must be a date, YYYY-MM-DD';
-  return 'does not have the form the document gives';
-}
-
-const TYPE_WORDS: Record<string, string> = {
-  string: 'a string',
-  integer: 'an integer',
-  number: 'a number',
-  object: 'an object',
-  array: 'an array',
-  boolean: 'a boolean',
-  null: 'null',
-};
-
-function typeWords(type: unknown): string {
-  const types = Array.isArray(type) ? type : String(type).split(',');
-  return types.map((t) => TYPE_WORDS[String(t)] ?? String(t)).join(' or ');
-}
