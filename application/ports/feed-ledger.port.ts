@@ -31,6 +31,11 @@ export interface FeedLedger {
    * second waits for the first and gets false if it committed.
    */
   claimEvent(source: string, eventId: string, companyId: string, now: Date): Promise<boolean>;
+  /**
+   * claimEvent and versionsOf of the event's entity at once (one statement on PostgreSQL): null when the event
+   * was recorded before, else the entity's versions.
+   */
+  claimEventReadingVersions(source: string, eventId: string, entity: FeedEntityRef, now: Date): Promise<FeedEntityVersions | null>;
   /** The versions recorded for the entity; no aspects and no deletion when the feed never touched it. */
   versionsOf(entity: FeedEntityRef): Promise<FeedEntityVersions>;
   /** Records `version` for each of `aspects` of the entity, and forgets its tombstone (it lives again). */

@@ -5,7 +5,7 @@ import type { CompanyRepository } from '../ports/company-repository.port.js';
 import type { FeedEntityKind, FeedEntityRef, FeedEntityVersions, FeedLedger } from '../ports/feed-ledger.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { VacancyRepository } from '../ports/vacancy-repository.port.js';
-import type { AddCandidates, ManualCandidate } from './add-candidates.use-case.js';
+import type { ManualCandidate } from './add-candidates.use-case.js';
 import { boardOf } from './card-lookup.js';
 import type { DeleteCandidate } from './delete-candidate.use-case.js';
 import type { DeleteVacancy } from './delete-vacancy.use-case.js';
@@ -30,7 +30,6 @@ export interface PlatformChangeHandlers {
   readonly upsertVacancies: UpsertVacancies;
   readonly deleteVacancy: DeleteVacancy;
   readonly setBoardColumns: SetBoardColumns;
-  readonly addCandidates: AddCandidates;
   readonly moveCandidate: MoveCandidate;
   readonly transferCandidate: TransferCandidate;
   readonly updateResume: UpdateResume;
@@ -74,9 +73,9 @@ export class ApplyPlatformEvent {
       });
     }
     return this.unitOfWork.run(companyId, 'write', async ({ now }) => {
-      if (!(await this.ledger.claimEvent(source, eventId, companyId, now))) return 'duplicate';
       const entity: FeedEntityRef = { companyId, kind: entityKindOf(change), id: command.subject };
-      const versions = await this.ledger.versionsOf(entity);
+      const versions = await this.ledger.claimEventReadingVersions(source, eventId, entity, now);
+      if (versions === null) return 'duplicate';
       const aspects = aspectsOf(change);
       if (isStale(versions, aspects, command.version)) return 'stale';
       if (aspects === 'all') {
@@ -94,12 +93,12 @@ export class ApplyPlatformEvent {
 
   private async delete(entity: FeedEntityRef, change: PlatformChange): Promise<void> {
     const { companyId, id } = entity;
+    const h = this.handlers;
     // Deleting what is not there (yet) leaves only the tombstone: the older event that makes it is stale when it comes.
-    if (change.type === 'vacancy.deleted') {
-      if ((await this.vacancies.findById(companyId, id)) !== null) await this.handlers.deleteVacancy.execute({ companyId, id });
-    } else if ((await this.candidates.findById(companyId, id)) !== null) {
-      await this.handlers.deleteCandidate.execute({ companyId, id });
-    }
+    const remove = change.type === 'vacancy.deleted' ? h.deleteVacancy.execute({ companyId, id }) : h.deleteCandidate.execute({ companyId, id });
+    await remove.catch((error: unknown) => {
+      if ((error as { code?: unknown } | null)?.code !== 'not_found') throw error;
+    });
   }
 
   private async apply({ companyId, subject: id, change }: PlatformEventCommand, now: Date): Promise<PlatformEventOutcome> {
@@ -113,21 +112,17 @@ export class ApplyPlatformEvent {
         return 'applied';
       case 'candidate.added':
         return this.addCard(companyId, id, change.card, now);
-      case 'candidate.moved': {
-        const card = await this.candidates.findById(companyId, id);
+      case 'candidate.moved':
         // A card whose vacancy was deleted stands in no column and can no longer move: the move was made
         // before the deletion, which undid it.
-        if (card !== null && card.vacancyId === null) return 'stale';
-        await h.moveCandidate.execute({ companyId, id, stage: change.stage });
-        return 'applied';
-      }
+        return (await h.moveCandidate.apply({ companyId, id, stage: change.stage })) === 'detached' ? 'stale' : 'applied';
       case 'candidate.transferred':
         // The target was deleted after the transfer, with the technical card the transfer left there.
         if (await this.isDeleted(companyId, 'vacancy', change.vacancyId)) return 'stale';
         await h.transferCandidate.execute({ companyId, id, vacancyId: change.vacancyId });
         return 'applied';
       case 'candidate.resume-updated':
-        await h.updateResume.execute({ companyId, id, resume: change.resume });
+        await h.updateResume.apply({ companyId, id, resume: change.resume });
         return 'applied';
       default:
         throw new Error(`Unexpected change ${change.type} in apply.`);
@@ -151,15 +146,15 @@ export class ApplyPlatformEvent {
       await this.candidates.insert(detached);
       return 'applied';
     }
-    if (card.stage !== undefined && !(await boardOf(this.boards, companyId, card.vacancyId)).has(card.stage)) {
-      // The platform placed the card in a column this board lacks: one that a board change still on its way adds,
-      // or one that a board change applied first removed after the card had moved on (a column that holds cards
-      // cannot be removed), the move still on its way. Waiting for the column would wait for ever in the second
-      // case; placed as the platform placed it, the card is set right by whichever event comes.
-      await this.candidates.insert(asPlaced(card.stage));
-      return 'applied';
-    }
-    await this.handlers.addCandidates.execute({ companyId, candidates: [{ ...card, id }] });
+    // Where the platform placed the card, also in a column this board lacks: one that a board change still on its
+    // way adds, or one that a board change applied first removed after the card had moved on (a column that holds
+    // cards cannot be removed), the move still on its way. Waiting for the column would wait for ever in the second
+    // case; placed as the platform placed it, the card is set right by whichever event comes. Without a stage
+    // (the schema requires one; a card of the admin CLI's file may lack it), the board's first column, as
+    // AddCandidates places it. The card is made here rather than by AddCandidates, which would read the vacancy
+    // and its board again.
+    const stage = card.stage ?? ((await boardOf(this.boards, companyId, card.vacancyId)).columns[0] as string);
+    await this.candidates.insert(asPlaced(stage));
     return 'applied';
   }
 

@@ -6,8 +6,8 @@ import { v7 } from 'uuid';
  * The SQL of the feed benchmark's ceiling (feed-ceiling.ts runs it as a consumer; bench/feed-sql-probe.ts runs
  * it beside the service's handler and compares the statements): per event type, the statements the service
  * sends, in its order, as plain text with the values inlined (simple query protocol, as MikroORM inlines them),
- * in one transaction per event with the company's advisory lock and the clock, the claim, the version read,
- * the change's statements (the repeated reads of the use cases included) and the versions' upsert. No ajv
+ * in one transaction per event with the company's advisory lock and the clock, the claim with the version read
+ * (one statement), the change's statements (the reads of the use cases included) and the versions' upsert. No ajv
  * (the event is JSON.parse'd), no Inversify, no MikroORM (no entity, identity map or query builder), no domain
  * objects: the values written are derived more simply than the domain derives them (bench/README.md, Feed).
  */
@@ -74,13 +74,21 @@ class Tx {
     return (rows[0]?.columns as string[] | undefined) ?? DEFAULT_COLUMNS;
   }
 
-  async versions(kind: string, id: string): Promise<{ aspects: Map<string, number>; deletedAt: number | null }> {
+  /** The claim and the read of the entity's versions in one statement (MikroOrmFeedLedger.claimEventReadingVersions); null: a duplicate. */
+  async claimReadingVersions(event: CeilingEvent, kind: string): Promise<{ aspects: Map<string, number>; deletedAt: number | null } | null> {
+    const c = lit(this.companyId);
     const rows = await this.rows(
-      `select aspect, version::text as version from feed_entity_versions where company_id = ${lit(this.companyId)} and entity_kind = ${lit(kind)} and entity_id = ${lit(id)}`,
+      `with claim as (insert into feed_applied_events (company_id, source, event_id, applied_at) values (${c}, ${lit(event.source)}, ${lit(event.id)}, ${lit(this.now)}::timestamptz)
+         on conflict (company_id, source, event_id) do nothing returning 1)
+       select claimed.n as claimed, v.aspect, v.version::text as version
+         from (select count(*)::int as n from claim) as claimed
+         left join feed_entity_versions as v on claimed.n > 0 and v.company_id = ${c} and v.entity_kind = ${lit(kind)} and v.entity_id = ${lit(event.subject)}`,
     );
+    if (Number(rows[0]?.claimed ?? 0) === 0) return null;
     const aspects = new Map<string, number>();
     let deletedAt: number | null = null;
     for (const row of rows) {
+      if (row.aspect === null) continue;
       if (row.aspect === TOMBSTONE) deletedAt = Number(row.version);
       else aspects.set(row.aspect, Number(row.version));
     }
@@ -157,7 +165,8 @@ async function versioned(tx: Tx, event: CeilingEvent): Promise<Outcome> {
   const kind = event.type.startsWith('candidate.') ? 'candidate' : 'vacancy';
   const id = event.subject;
   const version = event.entityversion as number;
-  const versions = await tx.versions(kind, id);
+  const versions = await tx.claimReadingVersions(event, kind);
+  if (versions === null) return 'duplicate';
   const aspects = aspectsOf(event);
   if (isStale(versions, aspects, version)) return 'stale';
   if (aspects === 'all') {
@@ -180,17 +189,14 @@ async function change(tx: Tx, event: CeilingEvent): Promise<Outcome> {
       const card = await tx.card(id);
       if (card === undefined) throw new NotYet(`card ${id}`);
       if (JSON.stringify(card.resume) !== JSON.stringify(data)) await tx.updateCard(card, { resume: data, resumeUpdatedAt: tx.now });
-      if (card.vacancy_id !== null) await tx.vacancy(card.vacancy_id);
       return 'applied';
     }
     case 'candidate.moved': {
-      const seen = await tx.card(id);
-      if (seen !== undefined && seen.vacancy_id === null) return 'stale';
       const card = await tx.card(id);
       if (card === undefined) throw new NotYet(`card ${id}`);
-      if (card.vacancy_id !== null && !(await tx.columns(card.vacancy_id)).includes(data.stage)) throw new NotYet(`column ${data.stage}`);
+      if (card.vacancy_id === null) return 'stale';
+      if (!(await tx.columns(card.vacancy_id)).includes(data.stage)) throw new NotYet(`column ${data.stage}`);
       if (card.stage !== data.stage) await tx.updateCard(card, { stage: data.stage, cardUpdatedAt: tx.now });
-      if (card.vacancy_id !== null) await tx.vacancy(card.vacancy_id);
       return 'applied';
     }
     case 'vacancy.upserted':
@@ -218,11 +224,8 @@ async function change(tx: Tx, event: CeilingEvent): Promise<Outcome> {
 async function addCard(tx: Tx, id: string, data: any): Promise<Outcome> {
   if ((await tx.card(id)) !== undefined) return 'stale';
   if ((await tx.vacancy(data.vacancyId)) === undefined) throw new NotYet(`vacancy ${data.vacancyId}`);
-  if (data.stage != null) await tx.columns(data.vacancyId);
-  // AddCandidates: the vacancy and its board again, the insert.
-  await tx.vacancy(data.vacancyId);
-  const columns = await tx.columns(data.vacancyId);
-  const stage = data.stage ?? columns[0];
+  // Placed where the event says (the schema requires a stage); the board's first column without one.
+  const stage = data.stage ?? (await tx.columns(data.vacancyId))[0];
   const now = lit(tx.now);
   await tx.client.query(
     `insert into "candidates" ("card_updated_at", "company_id", "cover_letter", "created_at", "external_id", "id", "origin_card_id", "person", "referral", ` +
@@ -263,17 +266,23 @@ async function upsertVacancy(tx: Tx, id: string, v: any): Promise<void> {
 
 async function deleteCard(tx: Tx, id: string): Promise<void> {
   if ((await tx.card(id)) === undefined) return;
-  await tx.card(id);
   await tx.client.query(`delete from candidates where company_id = ${lit(tx.companyId)} and (id = ${lit(id)} or origin_card_id = ${lit(id)}) returning id`);
 }
 
 async function deleteVacancy(tx: Tx, id: string): Promise<void> {
   if ((await tx.vacancy(id)) === undefined) return;
-  await tx.vacancy(id);
   const c = lit(tx.companyId);
   await tx.client.query(`update "candidates" set "vacancy_id" = NULL, "stage" = NULL, "card_updated_at" = ${lit(tx.now)} where "company_id" = ${c} and "vacancy_id" = ${lit(id)}`);
   await tx.client.query(`delete from "boards" where "company_id" = ${c} and "vacancy_id" = ${lit(id)}`);
   await tx.client.query(`delete from "vacancies" where "company_id" = ${c} and "id" = ${lit(id)}`);
+}
+
+async function claimThenSubmit(tx: Tx, event: CeilingEvent): Promise<Outcome> {
+  const claimed = await tx.client.query(
+    `insert into feed_applied_events (company_id, source, event_id, applied_at) values (${lit(tx.companyId)}, ${lit(event.source)}, ${lit(event.id)}, ${lit(tx.now)}::timestamptz) ` +
+      'on conflict (company_id, source, event_id) do nothing returning 1 as claimed',
+  );
+  return claimed.rows.length === 0 ? 'duplicate' : submitApplication(tx, event.data);
 }
 
 /** POST /applications' insert for one application, in the append transaction. */
@@ -328,11 +337,7 @@ async function applyOne(pool: pg.Pool, knownCompanies: Set<string>, event: Ceili
       `with locked as materialized (select ${lock}(${COMPANY_LOCK}, hashtext(${lit(companyId)}))) select floor(extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms from locked`,
     );
     const tx = new Tx(client, companyId, new Date(clock.rows[0].now_ms as number).toISOString());
-    const claimed = await client.query(
-      `insert into feed_applied_events (company_id, source, event_id, applied_at) values (${lit(companyId)}, ${lit(event.source)}, ${lit(event.id)}, ${lit(tx.now)}::timestamptz) ` +
-        'on conflict (company_id, source, event_id) do nothing returning 1 as claimed',
-    );
-    const outcome: Outcome = claimed.rows.length === 0 ? 'duplicate' : append ? await submitApplication(tx, event.data) : await versioned(tx, event);
+    const outcome: Outcome = append ? await claimThenSubmit(tx, event) : await versioned(tx, event);
     await client.query('COMMIT;');
     return outcome;
   } catch (error) {

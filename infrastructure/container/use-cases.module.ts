@@ -72,7 +72,6 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
         upsertVacancies: resolve(ctx, USE_CASES.upsertVacancies),
         deleteVacancy: resolve(ctx, USE_CASES.deleteVacancy),
         setBoardColumns: resolve(ctx, USE_CASES.setBoardColumns),
-        addCandidates: resolve(ctx, USE_CASES.addCandidates),
         moveCandidate: resolve(ctx, USE_CASES.moveCandidate),
         transferCandidate: resolve(ctx, USE_CASES.transferCandidate),
         updateResume: resolve(ctx, USE_CASES.updateResume),

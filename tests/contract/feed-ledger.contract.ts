@@ -103,6 +103,42 @@ export function feedLedgerContract(factory: AdapterFactory): void {
       }
     });
 
+    describe('claimEventReadingVersions', () => {
+      it('claims like claimEvent and reads the versions of the entity: null once the event is recorded', async () => {
+        const entity = card();
+        await ledger().recordVersions(entity, ['card', 'stage'], 3, T0);
+        await ledger().recordVersions({ ...entity, id: nextId('card') }, ['card'], 9, T0);
+        const eventId = nextId('ev');
+        const first = await ledger().claimEventReadingVersions(SOURCE, eventId, entity, T0);
+        expect(first === null ? null : plain(first)).to.deep.equal({ aspects: { card: 3, stage: 3 }, deletedAt: null });
+        expect(await ledger().claimEventReadingVersions(SOURCE, eventId, entity, T0)).to.equal(null);
+        expect(await ledger().claimEvent(SOURCE, eventId, entity.companyId, T0), 'one record for both ways of claiming').to.equal(false);
+      });
+
+      it('reads no versions of an untouched entity, and a tombstone as the deletion', async () => {
+        const untouched = await ledger().claimEventReadingVersions(SOURCE, nextId('ev'), card(), T0);
+        expect(untouched === null ? null : plain(untouched)).to.deep.equal({ aspects: {}, deletedAt: null });
+        const deleted = card();
+        await ledger().recordVersions(deleted, ['card'], 2, T0);
+        await ledger().recordDeletion(deleted, 4, T0);
+        const read = await ledger().claimEventReadingVersions(SOURCE, nextId('ev'), deleted, T0);
+        expect(read === null ? null : plain(read)).to.deep.equal({ aspects: {}, deletedAt: 4 });
+      });
+
+      it('forgets the claim with the unit of work that throws', async () => {
+        const entity = card();
+        const eventId = nextId('ev');
+        const failed = await rejectionOf(
+          adapters().unitOfWork.run(entity.companyId, 'write', async () => {
+            expect(await ledger().claimEventReadingVersions(SOURCE, eventId, entity, T0)).to.not.equal(null);
+            throw new Error('boom');
+          }),
+        );
+        expect((failed as Error).message).to.equal('boom');
+        expect(await ledger().claimEventReadingVersions(SOURCE, eventId, entity, T0)).to.not.equal(null);
+      });
+    });
+
     describe('versions', () => {
       it('has no aspects and no deletion for an entity the feed never touched', async () => {
         expect(plain(await ledger().versionsOf(card()))).to.deep.equal({ aspects: {}, deletedAt: null });

@@ -5,7 +5,7 @@ import { withWorld } from '../support/use-case-world.js';
 
 const SOURCE = 'urn:platform:recruiting';
 
-describe('ApplyPlatformEvent: a card deleted and made again, its events in either order', () => {
+describe('ApplyPlatformEvent: deletions, and a card made again, its events in either order', () => {
   const world = withWorld();
   const feed = (companyId: string, subject: string, version: number, change: PlatformChange): Promise<PlatformEventOutcome> =>
     world().use('applyPlatformEvent').execute({ source: SOURCE, eventId: nextId('ev'), companyId, subject, version, change });
@@ -46,5 +46,21 @@ describe('ApplyPlatformEvent: a card deleted and made again, its events in eithe
     await feed(companyId, 'card-1', 2, { type: 'candidate.moved', stage: 'OFFER' });
     expect(await feed(companyId, 'card-1', 1, added('vac-1', 'NEW', 'Первая'))).to.equal('stale');
     expect(await cardOf(companyId)).to.deep.equal({ vacancyId: 'vac-1', stage: 'OFFER', role: 'Первая' });
+  });
+
+  it('calls a move of a card whose vacancy was deleted stale (the deletion undid it) and leaves the card without a vacancy', async () => {
+    const companyId = await aCompanyWithTwoVacanciesAndACard();
+    expect(await feed(companyId, 'vac-1', 2, { type: 'vacancy.deleted' })).to.equal('applied');
+    expect(await feed(companyId, 'card-1', 5, { type: 'candidate.moved', stage: 'OFFER' })).to.equal('stale');
+    expect(await cardOf(companyId)).to.deep.equal({ vacancyId: null, stage: null, role: 'Первая' });
+  });
+
+  it('deletes nothing and leaves a tombstone for a card or vacancy it never saw, so the late event that made it is stale', async () => {
+    const companyId = await aCompanyWithTwoVacanciesAndACard();
+    expect(await feed(companyId, 'card-9', 2, deleted)).to.equal('applied');
+    expect(await feed(companyId, 'vac-9', 2, { type: 'vacancy.deleted' })).to.equal('applied');
+    expect(await feed(companyId, 'card-9', 1, added('vac-2', 'NEW', 'Поздняя'))).to.equal('stale');
+    expect(await feed(companyId, 'vac-9', 1, { type: 'vacancy.upserted', vacancy: aVacancyInput({ title: 'Поздняя' }) })).to.equal('stale');
+    expect(await cardOf(companyId)).to.deep.equal({ vacancyId: 'vac-1', stage: 'NEW', role: 'Первая' });
   });
 });

@@ -37,6 +37,11 @@ export class InMemoryFeedLedger implements FeedLedger {
     }
   }
 
+  async claimEventReadingVersions(source: string, eventId: string, entity: FeedEntityRef, now: Date): Promise<FeedEntityVersions | null> {
+    if (!(await this.claimEvent(source, eventId, entity.companyId, now))) return null;
+    return this.versionsOf(entity);
+  }
+
   async versionsOf(entity: FeedEntityRef): Promise<FeedEntityVersions> {
     const row = this.db.feedEntityVersions.get(entityKey(entity));
     const aspects = new Map<string, number>();

@@ -37,6 +37,26 @@ export class MikroOrmFeedLedger implements FeedLedger {
     return rows.length > 0;
   }
 
+  /**
+   * The claim and the read of the entity's versions in one statement: a data-modifying CTE claims, and the
+   * versions are read beside it, in the snapshot the statement took after the company's lock (so no write of
+   * the entity's versions can come between). One row at least: `claimed` 0 tells a duplicate.
+   */
+  async claimEventReadingVersions(source: string, eventId: string, entity: FeedEntityRef, now: Date): Promise<FeedEntityVersions | null> {
+    const rows = await withEntityManager(this.orm, (em) =>
+      em.execute<{ claimed: number; aspect: string | null; version: string | null }[]>(
+        `with claim as (insert into feed_applied_events (company_id, source, event_id, applied_at) values (?, ?, ?, ?::timestamptz)
+           on conflict (company_id, source, event_id) do nothing returning 1)
+         select claimed.n as claimed, v.aspect, v.version::text as version
+           from (select count(*)::int as n from claim) as claimed
+           left join feed_entity_versions as v on claimed.n > 0 and v.company_id = ? and v.entity_kind = ? and v.entity_id = ?`,
+        [entity.companyId, source, eventId, now, entity.companyId, entity.kind, entity.id],
+      ),
+    );
+    if (rows.length === 0 || Number(rows[0]?.claimed) === 0) return null;
+    return versionsFrom(rows.filter((row): row is { claimed: number; aspect: string; version: string } => row.aspect !== null && row.version !== null));
+  }
+
   async versionsOf(entity: FeedEntityRef): Promise<FeedEntityVersions> {
     const rows = await withEntityManager(this.orm, (em) =>
       em.execute<{ aspect: string; version: string }[]>(
@@ -44,14 +64,7 @@ export class MikroOrmFeedLedger implements FeedLedger {
         [entity.companyId, entity.kind, entity.id],
       ),
     );
-    const aspects = new Map<string, number>();
-    let deletedAt: number | null = null;
-    for (const row of rows) {
-      const version = versionOf(row.version);
-      if (row.aspect === TOMBSTONE_ASPECT) deletedAt = version;
-      else aspects.set(row.aspect, version);
-    }
-    return { aspects, deletedAt };
+    return versionsFrom(rows);
   }
 
   /** The tombstone's removal and the upsert of every aspect: one statement (a data-modifying CTE). */
@@ -125,6 +138,17 @@ async function deleteInChunks(em: EntityManager, select: string, table: string, 
 }
 
 /** A bigint column read as text: exact, and refused rather than rounded beyond Number.MAX_SAFE_INTEGER. */
+function versionsFrom(rows: readonly { readonly aspect: string; readonly version: string }[]): FeedEntityVersions {
+  const aspects = new Map<string, number>();
+  let deletedAt: number | null = null;
+  for (const row of rows) {
+    const version = versionOf(row.version);
+    if (row.aspect === TOMBSTONE_ASPECT) deletedAt = version;
+    else aspects.set(row.aspect, version);
+  }
+  return { aspects, deletedAt };
+}
+
 function versionOf(text: string): number {
   const version = Number(text);
   if (!Number.isSafeInteger(version)) throw new Error(`A stored entity version (${text}) is beyond the integers JavaScript holds exactly.`);
