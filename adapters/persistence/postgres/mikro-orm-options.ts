@@ -4,12 +4,13 @@ import { PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
 import { BoardRowSchema } from './entities/board.entity.js';
 import { CandidateRowSchema } from './entities/candidate.entity.js';
 import { CompanyRowSchema } from './entities/company.entity.js';
+import { PlatformTokenRowSchema } from './entities/platform-token.entity.js';
 import { ServiceKeyRowSchema } from './entities/service-key.entity.js';
 import { VacancyRowSchema } from './entities/vacancy.entity.js';
 import { closeConnectionOnReadTimeout } from './read-timeout-guard.js';
 import { boundEveryTransaction } from './transaction-timeouts.js';
 
-export const REGISTRY_ENTITIES = [CompanyRowSchema, ServiceKeyRowSchema];
+export const REGISTRY_ENTITIES = [CompanyRowSchema, ServiceKeyRowSchema, PlatformTokenRowSchema];
 export const BUSINESS_ENTITIES = [VacancyRowSchema, BoardRowSchema, CandidateRowSchema];
 
 /**

@@ -1,19 +1,39 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
-import type { ServiceKeyRepository } from '../../../application/ports/service-key-repository.port.js';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { QueryResult } from '@mikro-orm/core';
+import {
+  ConcurrentKeyChangeError,
+  type KeyRegistryChange,
+  type ServiceKeyRepository,
+} from '../../../application/ports/service-key-repository.port.js';
+import type { KeyEvent } from '../../../domain/service-key/key-event.js';
 import type { Scope } from '../../../domain/service-key/scope.js';
-import { ServiceKey } from '../../../domain/service-key/service-key.js';
+import { ServiceKey, type ServiceKeySnapshot } from '../../../domain/service-key/service-key.js';
 import { ServiceKeyRowSchema, type ServiceKeyRow } from './entities/service-key.entity.js';
+import { KEY_EVENT_COLUMNS, KEY_EVENT_VALUES, ONCE_PER_KEY_CONFLICT, insertKeyEvents, keyEventParams, listKeyEvents } from './key-events-sql.js';
 import { jsonb } from './sql-values.js';
 import { readStrings } from './row-mapping/json-documents.js';
 import { withFreshEntityManager } from './transaction-scope.js';
 
-/** Service keys in the key registry. Every call runs on a fresh fork, outside any business transaction. */
+/**
+ * What an update writes of a key: its own state. created_by and rolled_from are set once, at issue;
+ * last_used_at belongs to recordUsage.
+ */
+const SET_KEY_STATE = `set name = ?, scopes = ?::jsonb, secret_hash = ?, expires_at = ?::timestamptz, revoked_at = ?::timestamptz,
+  revoked_by = ?, rolled_to = ?`;
+
+function keyStateParams(s: ServiceKeySnapshot): unknown[] {
+  return [s.name, jsonb(s.scopes), s.secretHash, s.expiresAt, s.revokedAt, s.revokedBy, s.rolledTo];
+}
+
+/**
+ * Service keys and their events in the key registry. Every call runs on a fresh fork, outside any business
+ * transaction. MikroORM inlines the values into the SQL: never log these statements with their values.
+ */
 export class MikroOrmServiceKeyRepository implements ServiceKeyRepository {
   constructor(private readonly registry: MikroORM) {}
 
   async insert(key: ServiceKey): Promise<void> {
-    const s = key.toSnapshot();
-    await withFreshEntityManager(this.registry, (em) => em.insert(ServiceKeyRowSchema, { ...s, scopes: [...s.scopes] }));
+    await withFreshEntityManager(this.registry, (em) => em.insert(ServiceKeyRowSchema, toRow(key)));
   }
 
   async findById(id: string): Promise<ServiceKey | null> {
@@ -28,30 +48,100 @@ export class MikroOrmServiceKeyRepository implements ServiceKeyRepository {
     return rows.map(fromRow);
   }
 
-  /** Writes the key's own state; lastUsedAt only moves forward, so a concurrent usage record survives. */
+  /** As before issue 14, lastUsedAt may move forward here but never back, so a concurrent usage record survives. */
   async update(key: ServiceKey): Promise<void> {
     const s = key.toSnapshot();
     await withFreshEntityManager(this.registry, (em) =>
       em.execute(
-        `update service_keys
-            set name = ?, scopes = ?::jsonb, secret_hash = ?, expires_at = ?::timestamptz, revoked_at = ?::timestamptz,
-                last_used_at = greatest(last_used_at, ?::timestamptz)
-          where id = ?`,
-        [s.name, jsonb(s.scopes), s.secretHash, s.expiresAt, s.revokedAt, s.lastUsedAt, s.id],
+        `update service_keys ${SET_KEY_STATE}, last_used_at = greatest(last_used_at, ?::timestamptz) where id = ?`,
+        [...keyStateParams(s), s.lastUsedAt, s.id],
         'run',
       ),
     );
   }
 
-  async recordUsage(keyId: string, at: Date): Promise<void> {
+  /**
+   * One READ COMMITTED transaction. Each update holds only if the key still has the revokedAt, expiresAt
+   * and rolledTo it was read with: a concurrent change that committed first makes PostgreSQL re-check the
+   * condition on the new row, which then fails, and everything of this write rolls back. Updates go in id
+   * order, so two writes over the same keys never wait for each other crosswise. lastUsedAt stays as stored.
+   */
+  async write(change: KeyRegistryChange): Promise<void> {
+    const inserted = change.inserted ?? [];
+    const updated = [...(change.updated ?? [])].sort((a, b) => (a.key.id < b.key.id ? -1 : a.key.id > b.key.id ? 1 : 0));
+    const events = change.events ?? [];
+    if (inserted.length === 0 && updated.length === 0 && events.length === 0) return;
+    await withFreshEntityManager(this.registry, (em) =>
+      em.transactional(async (tx) => {
+        for (const { key, read } of updated) await guardedUpdate(tx, key, read);
+        if (inserted.length > 0) await tx.insertMany(ServiceKeyRowSchema, inserted.map(toRow));
+        await insertKeyEvents(tx, events);
+      }),
+    );
+  }
+
+  /**
+   * Forward only, as before. With a first use to record: one autocommit statement that locks the key's row,
+   * moves lastUsedAt, and stores the event iff the row had no use before. A concurrent call waits at the
+   * lock and then reads the use the first one stored; the unique index would refuse a second event anyway.
+   */
+  async recordUsage(keyId: string, at: Date, firstUse?: KeyEvent): Promise<void> {
+    if (firstUse === undefined) {
+      await withFreshEntityManager(this.registry, (em) =>
+        em.execute(
+          'update service_keys set last_used_at = ?::timestamptz where id = ? and (last_used_at is null or last_used_at < ?::timestamptz)',
+          [at, keyId, at],
+          'run',
+        ),
+      );
+      return;
+    }
+    if (firstUse.keyId !== keyId || firstUse.type !== 'first_used') throw new Error('recordUsage takes a first_used event of the same key.');
     await withFreshEntityManager(this.registry, (em) =>
       em.execute(
-        'update service_keys set last_used_at = ?::timestamptz where id = ? and (last_used_at is null or last_used_at < ?::timestamptz)',
-        [at, keyId, at],
+        `with prior as (
+           select id, last_used_at from service_keys where id = ? for update
+         ), moved as (
+           update service_keys k set last_used_at = ?::timestamptz
+             from prior
+            where k.id = prior.id and (prior.last_used_at is null or prior.last_used_at < ?::timestamptz)
+           returning prior.last_used_at as previous
+         )
+         insert into key_events (${KEY_EVENT_COLUMNS})
+         select ${KEY_EVENT_VALUES} from moved where moved.previous is null
+         ${ONCE_PER_KEY_CONFLICT}`,
+        [keyId, at, at, ...keyEventParams(firstUse)],
         'run',
       ),
     );
   }
+
+  async recordEventOnce(event: KeyEvent): Promise<void> {
+    await withFreshEntityManager(this.registry, (em) =>
+      em.execute(`insert into key_events (${KEY_EVENT_COLUMNS}) values (${KEY_EVENT_VALUES}) ${ONCE_PER_KEY_CONFLICT}`, keyEventParams(event), 'run'),
+    );
+  }
+
+  async listEvents(companyId: string, page: { limit: number; after: { at: Date; id: string } | null }): Promise<KeyEvent[]> {
+    return withFreshEntityManager(this.registry, (em) => listKeyEvents(em, companyId, page));
+  }
+}
+
+async function guardedUpdate(em: EntityManager, key: ServiceKey, read: ServiceKeySnapshot): Promise<void> {
+  const s = key.toSnapshot();
+  const result = await em.execute<QueryResult>(
+    `update service_keys ${SET_KEY_STATE}
+      where id = ? and revoked_at is not distinct from ?::timestamptz and expires_at is not distinct from ?::timestamptz
+        and rolled_to is not distinct from ?`,
+    [...keyStateParams(s), s.id, read.revokedAt, read.expiresAt, read.rolledTo],
+    'run',
+  );
+  if (result.affectedRows !== 1) throw new ConcurrentKeyChangeError(s.id);
+}
+
+function toRow(key: ServiceKey): ServiceKeyRow {
+  const s = key.toSnapshot();
+  return { ...s, scopes: [...s.scopes] };
 }
 
 function fromRow(row: ServiceKeyRow): ServiceKey {
@@ -65,5 +155,9 @@ function fromRow(row: ServiceKeyRow): ServiceKey {
     expiresAt: row.expiresAt,
     revokedAt: row.revokedAt,
     lastUsedAt: row.lastUsedAt,
+    createdBy: row.createdBy,
+    revokedBy: row.revokedBy,
+    rolledFrom: row.rolledFrom,
+    rolledTo: row.rolledTo,
   });
 }

@@ -11,6 +11,11 @@ export interface ServiceKeyRow {
   expiresAt: Date | null;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  /** Null for keys issued before issue 14 (Migration20261126000000KeyEvents). */
+  createdBy: string | null;
+  revokedBy: string | null;
+  rolledFrom: string | null;
+  rolledTo: string | null;
 }
 
 export const ServiceKeyRowSchema = new EntitySchema<ServiceKeyRow>({
@@ -26,5 +31,9 @@ export const ServiceKeyRowSchema = new EntitySchema<ServiceKeyRow>({
     expiresAt: { type: 'datetime', columnType: 'timestamptz(3)', nullable: true },
     revokedAt: { type: 'datetime', columnType: 'timestamptz(3)', nullable: true },
     lastUsedAt: { type: 'datetime', columnType: 'timestamptz(3)', nullable: true },
+    createdBy: { type: 'string', columnType: 'text', nullable: true },
+    revokedBy: { type: 'string', columnType: 'text', nullable: true },
+    rolledFrom: { type: 'string', columnType: 'text', nullable: true },
+    rolledTo: { type: 'string', columnType: 'text', nullable: true },
   },
 });

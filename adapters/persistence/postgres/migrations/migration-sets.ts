@@ -3,6 +3,7 @@ import { Migration20251122000000BusinessTables } from './business/Migration20251
 import { Migration20261124000000TransferOncePerVacancy } from './business/Migration20261124000000TransferOncePerVacancy.js';
 import { Migration20261125000000FeedLedger } from './business/Migration20261125000000FeedLedger.js';
 import { Migration20251122000000RegistryTables } from './registry/Migration20251122000000RegistryTables.js';
+import { Migration20261126000000KeyEvents } from './registry/Migration20261126000000KeyEvents.js';
 
 /**
  * Two sets with their own history tables: the key registry's (KEYS_DATABASE_URL) and a region's business
@@ -17,7 +18,10 @@ export interface MigrationSet {
 export const REGISTRY_MIGRATIONS: MigrationSet = {
   name: 'registry',
   tableName: 'mikro_orm_migrations_registry',
-  migrations: [{ name: 'Migration20251122000000RegistryTables', class: Migration20251122000000RegistryTables }],
+  migrations: [
+    { name: 'Migration20251122000000RegistryTables', class: Migration20251122000000RegistryTables },
+    { name: 'Migration20261126000000KeyEvents', class: Migration20261126000000KeyEvents },
+  ],
 };
 
 export const BUSINESS_MIGRATIONS: MigrationSet = {

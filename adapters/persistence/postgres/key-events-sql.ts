@@ -1,0 +1,89 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { KeyEvent, KeyEventType } from '../../../domain/service-key/key-event.js';
+import { TIMESTAMP_PARAM, dateFromMs, epochMs, nullableDateFromMs, timestampParams } from './sql-values.js';
+
+/**
+ * The SQL of `key_events` (Migration20261126000000KeyEvents) for the service-key repository. Values are
+ * inlined by MikroORM: none of these statements may be logged with its values.
+ */
+
+export const KEY_EVENT_COLUMNS = 'id, company_id, key_id, type, at, actor, via, successor_key_id, expires_at';
+
+/** The `?` of one event in the order of KEY_EVENT_COLUMNS. */
+export const KEY_EVENT_VALUES = '?, ?, ?, ?, ?::timestamptz, ?, ?, ?, ?::timestamptz';
+
+/**
+ * The conflict target of the events a key has at most one of: the partial unique index. Naming it (rather
+ * than a bare ON CONFLICT DO NOTHING) keeps a repeated event id an error, as it is in the in-memory store.
+ */
+export const ONCE_PER_KEY_CONFLICT = `on conflict (key_id, type) where type in ('expired', 'first_used') do nothing`;
+
+export function keyEventParams(event: KeyEvent): unknown[] {
+  return [event.id, event.companyId, event.keyId, event.type, event.at, event.actor, event.via, event.successorKeyId, event.expiresAt];
+}
+
+/** Every event in one statement. */
+export async function insertKeyEvents(em: EntityManager, events: readonly KeyEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await em.execute(
+    `insert into key_events (${KEY_EVENT_COLUMNS}) values ${events.map(() => `(${KEY_EVENT_VALUES})`).join(', ')}`,
+    events.flatMap(keyEventParams),
+    'run',
+  );
+}
+
+interface KeyEventListRow {
+  id: string;
+  company_id: string;
+  key_id: string;
+  type: string;
+  at_ms: number;
+  actor: string | null;
+  via: string | null;
+  successor_key_id: string | null;
+  expires_at_ms: number | null;
+}
+
+/**
+ * One page of a company's events, newest first: a backward keyset scan of (company_id, at desc, id desc).
+ * The position is an instant from a client's cursor, so it goes through TIMESTAMP_PARAM (exact at any
+ * millisecond the cursor can hold); ids use the "C" collation, comparing as JS strings do.
+ */
+export async function listKeyEvents(
+  em: EntityManager,
+  companyId: string,
+  page: { readonly limit: number; readonly after: { readonly at: Date; readonly id: string } | null },
+): Promise<KeyEvent[]> {
+  if (!Number.isSafeInteger(page.limit) || page.limit < 0) throw new RangeError('A page limit must be a non-negative integer.');
+  const params: unknown[] = [companyId];
+  let position = '';
+  if (page.after !== null) {
+    position = ` and (at, id) < (${TIMESTAMP_PARAM}, ?)`;
+    params.push(...timestampParams(page.after.at), page.after.id);
+  }
+  params.push(page.limit);
+  const rows = await em.execute<KeyEventListRow[]>(
+    `select id, company_id, key_id, type, ${epochMs('at')} as at_ms, actor, via, successor_key_id, ${epochMs('expires_at')} as expires_at_ms
+       from key_events
+      where company_id = ?${position}
+      order by at desc, id desc
+      limit ?`,
+    params,
+  );
+  return rows.map(toKeyEvent);
+}
+
+function toKeyEvent(row: KeyEventListRow): KeyEvent {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    keyId: row.key_id,
+    // The table's check constraint admits only the domain's types.
+    type: row.type as KeyEventType,
+    at: dateFromMs(row.at_ms),
+    actor: row.actor,
+    via: row.via,
+    successorKeyId: row.successor_key_id,
+    expiresAt: nullableDateFromMs(row.expires_at_ms),
+  };
+}
