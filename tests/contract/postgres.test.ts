@@ -1,6 +1,10 @@
+import { MikroOrmPlatformTokenRepository } from '../../adapters/persistence/postgres/mikro-orm-platform-token-repository.js';
 import { postgresAdapterFactory, usePostgresTestDatabase } from '../support/postgres-test-database.js';
 import { candidateRepositoryContract } from './candidate-repository.contract.js';
 import { feedLedgerContract } from './feed-ledger.contract.js';
+import { keyEventsContract } from './key-events.contract.js';
+import { keyRegistryWriteContract } from './key-registry-write.contract.js';
+import { platformTokenRepositoryContract } from './platform-token-repository.contract.js';
 import { registryContract } from './registry.contract.js';
 import { unitOfWorkContract } from './unit-of-work.contract.js';
 import { vacancyRepositoryContract } from './vacancy-repository.contract.js';
@@ -9,6 +13,9 @@ describe('persistence contract on the PostgreSQL adapters', () => {
   const database = usePostgresTestDatabase();
   const postgres = postgresAdapterFactory(database);
   registryContract(postgres);
+  keyRegistryWriteContract(postgres);
+  keyEventsContract(postgres);
+  platformTokenRepositoryContract({ name: 'postgres', make: () => new MikroOrmPlatformTokenRepository(database().databases.registry) });
   vacancyRepositoryContract(postgres);
   candidateRepositoryContract(postgres);
   unitOfWorkContract(postgres);
@@ -17,5 +24,9 @@ describe('persistence contract on the PostgreSQL adapters', () => {
 
 describe('persistence contract on the PostgreSQL adapters with the key registry in its own database', () => {
   const database = usePostgresTestDatabase({ separateRegistry: true });
-  registryContract(postgresAdapterFactory(database));
+  const postgres = postgresAdapterFactory(database);
+  registryContract(postgres);
+  keyRegistryWriteContract(postgres);
+  keyEventsContract(postgres);
+  platformTokenRepositoryContract({ name: 'postgres', make: () => new MikroOrmPlatformTokenRepository(database().databases.registry) });
 });

@@ -1,0 +1,128 @@
+import { expect } from 'chai';
+import type { KeyEvent } from '../../domain/service-key/key-event.js';
+import { at, nextId } from '../support/builders.js';
+import { aKeyEvent, aKeyId, anIssuedKey } from './key-registry-fixtures.js';
+import { withAdapters, type AdapterFactory } from './persistence-adapters.js';
+
+const all = { limit: 100, after: null };
+
+/** The key events of ServiceKeyRepository: usage, the once-per-key events, the trail's order and paging. */
+export function keyEventsContract(factory: AdapterFactory): void {
+  describe(`ServiceKeyRepository key events (${factory.name})`, () => {
+    const adapters = withAdapters(factory);
+
+    it('stores the first use with the first recorded usage only, and still never moves lastUsedAt back', async () => {
+      const companyId = nextId('co');
+      const { keys } = adapters();
+      const key = anIssuedKey({ companyId });
+      await keys.insert(key);
+      const first = aKeyEvent({ companyId, keyId: key.id, type: 'first_used', at: at(1_000) });
+      await keys.recordUsage(key.id, at(1_000), first);
+      await keys.recordUsage(key.id, at(90_000), aKeyEvent({ companyId, keyId: key.id, type: 'first_used', at: at(90_000) }));
+      await keys.recordUsage(key.id, at(30_000), aKeyEvent({ companyId, keyId: key.id, type: 'first_used', at: at(30_000) }));
+
+      expect(await keys.listEvents(companyId, all)).to.deep.equal([first]);
+      expect((await keys.findById(key.id))?.toSnapshot().lastUsedAt?.toISOString()).to.equal(at(90_000).toISOString());
+    });
+
+    it('stores no first use for a key whose use was recorded before, nor for an unknown key', async () => {
+      const companyId = nextId('co');
+      const { keys } = adapters();
+      const key = anIssuedKey({ companyId });
+      await keys.insert(key);
+      await keys.recordUsage(key.id, at(1_000));
+      await keys.recordUsage(key.id, at(90_000), aKeyEvent({ companyId, keyId: key.id, type: 'first_used', at: at(90_000) }));
+      const ghost = aKeyId();
+      await keys.recordUsage(ghost, at(1_000), aKeyEvent({ companyId, keyId: ghost, type: 'first_used', at: at(1_000) }));
+
+      expect(await keys.listEvents(companyId, all)).to.deep.equal([]);
+      expect((await keys.findById(key.id))?.toSnapshot().lastUsedAt?.toISOString()).to.equal(at(90_000).toISOString());
+      expect(await keys.findById(ghost)).to.equal(null);
+    });
+
+    it('stores one first use when two first usages are recorded at once', async () => {
+      const companyId = nextId('co');
+      const { keys } = adapters();
+      const key = anIssuedKey({ companyId });
+      await keys.insert(key);
+      const candidates = [at(1_000), at(1_001), at(1_002)].map((moment) => aKeyEvent({ companyId, keyId: key.id, type: 'first_used', at: moment }));
+      await Promise.all(candidates.map((event) => keys.recordUsage(key.id, event.at, event)));
+
+      const stored = await keys.listEvents(companyId, all);
+      expect(stored).to.have.length(1);
+      expect(candidates.map((event) => event.id)).to.include(stored[0]?.id);
+      expect((await keys.findById(key.id))?.toSnapshot().lastUsedAt?.toISOString()).to.equal(at(1_002).toISOString());
+    });
+
+    it('records an expired or first_used event once per key and type, also when asked at once', async () => {
+      const companyId = nextId('co');
+      const { keys } = adapters();
+      const [one, two] = [anIssuedKey({ companyId }), anIssuedKey({ companyId })];
+      for (const key of [one, two]) await keys.insert(key);
+      const expiredOne = aKeyEvent({ companyId, keyId: one.id, type: 'expired', at: at(5_000), expiresAt: at(4_000) });
+      await keys.recordEventOnce(expiredOne);
+      await keys.recordEventOnce(aKeyEvent({ companyId, keyId: one.id, type: 'expired', at: at(6_000), expiresAt: at(4_000) }));
+      const usedOne = aKeyEvent({ companyId, keyId: one.id, type: 'first_used', at: at(1_000) });
+      await keys.recordEventOnce(usedOne);
+      await keys.recordUsage(one.id, at(2_000), aKeyEvent({ companyId, keyId: one.id, type: 'first_used', at: at(2_000) }));
+      const racing = [at(7_000), at(7_001)].map((moment) => aKeyEvent({ companyId, keyId: two.id, type: 'expired', at: moment, expiresAt: at(6_500) }));
+      await Promise.all(racing.map((event) => keys.recordEventOnce(event)));
+
+      const stored = await keys.listEvents(companyId, all);
+      expect(stored.filter((event) => event.keyId === one.id)).to.deep.equal([expiredOne, usedOne]);
+      const ofTwo = stored.filter((event) => event.keyId === two.id);
+      expect(ofTwo).to.have.length(1);
+      expect(racing.map((event) => event.id)).to.include(ofTwo[0]?.id);
+    });
+
+    it('lists a company\'s events newest first, ties by id descending, with every field as written', async () => {
+      const companyId = nextId('co');
+      const { keys } = adapters();
+      const keyId = aKeyId();
+      const successorKeyId = aKeyId();
+      const [e1, e2, e3, e4] = [nextId('ev'), nextId('ev'), nextId('ev'), nextId('ev')];
+      const issued = aKeyEvent({ id: e1, companyId, keyId, type: 'issued', at: at(1_000), actor: 'Алия Н. <aliya@example.kz>', via: 'admin-cli' });
+      const rolled = aKeyEvent({
+        id: e2, companyId, keyId, type: 'rolled', at: at(2_000), actor: 'bob', via: 'platform-token:tok000000001', successorKeyId, expiresAt: at(86_402_000),
+      });
+      const issuedNext = aKeyEvent({ id: e3, companyId, keyId: successorKeyId, type: 'issued', at: at(2_000), actor: 'bob', via: 'platform-token:tok000000001' });
+      const revoked = aKeyEvent({ id: e4, companyId, keyId, type: 'revoked', at: at(1_500), actor: 'carol', via: 'admin-cli' });
+      const foreign = aKeyEvent({ companyId: nextId('co'), keyId, type: 'revoked', at: at(1_700) });
+      await keys.write({ events: [issued, foreign, rolled] });
+      await keys.write({ events: [revoked, issuedNext] });
+
+      expect(await keys.listEvents(companyId, all)).to.deep.equal([issuedNext, rolled, revoked, issued]);
+      expect(await keys.listEvents(nextId('co'), all)).to.deep.equal([]);
+    });
+
+    it('pages the trail by the last event of the previous page, without a repeat or a gap across equal times', async () => {
+      const companyId = nextId('co');
+      const { keys } = adapters();
+      const keyId = aKeyId();
+      // Seven events over four moments (three share one), written in a shuffled order.
+      const moments = [3_000, 1_000, 3_000, 2_000, 3_000, 4_000, 1_000];
+      const events = moments.map((ms) => aKeyEvent({ companyId, keyId, type: 'issued', at: at(ms) }));
+      await keys.write({ events: [...events].reverse() });
+      await keys.write({ events: [aKeyEvent({ companyId: nextId('co'), keyId, type: 'issued', at: at(2_500) })] });
+      const expected = [...events].sort(newestFirst).map((event) => event.id);
+
+      const seen: string[] = [];
+      let after: KeyEvent | null = null;
+      for (let pages = 0; pages < 10; pages += 1) {
+        const items = await keys.listEvents(companyId, { limit: 2, after: after === null ? null : { at: after.at, id: after.id } });
+        seen.push(...items.map((event) => event.id));
+        if (items.length < 2) break;
+        after = items[items.length - 1] ?? null;
+      }
+      expect(seen).to.deep.equal(expected);
+      const last = events.find((event) => event.id === expected[expected.length - 1]) as KeyEvent;
+      expect(await keys.listEvents(companyId, { limit: 2, after: { at: last.at, id: last.id } })).to.deep.equal([]);
+    });
+  });
+}
+
+/** The trail's order, written out here rather than taken from the domain, so the test checks it. */
+function newestFirst(a: KeyEvent, b: KeyEvent): number {
+  if (a.at.getTime() !== b.at.getTime()) return b.at.getTime() - a.at.getTime();
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}

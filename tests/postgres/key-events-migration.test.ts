@@ -1,0 +1,75 @@
+import { expect } from 'chai';
+import pg from 'pg';
+import { Migration20261126000000KeyEvents } from '../../adapters/persistence/postgres/migrations/registry/Migration20261126000000KeyEvents.js';
+import { MikroOrmServiceKeyRepository } from '../../adapters/persistence/postgres/mikro-orm-service-key-repository.js';
+import { migrateDatabases } from '../../infrastructure/database/migrate-databases.js';
+import { openDatabases } from '../../infrastructure/database/open-databases.js';
+import { createThrowawayDatabaseUrl } from '../support/postgres-test-database.js';
+
+const MIGRATION = 'Migration20261126000000KeyEvents';
+
+/** The statements of the migration's down(): it only adds SQL, so it needs no driver. */
+async function downStatements(): Promise<string[]> {
+  const migration = new Migration20261126000000KeyEvents(undefined as never, undefined as never);
+  await migration.down();
+  return migration.getQueries().map((query) => String(query));
+}
+
+describe(`Migration ${MIGRATION}`, function () {
+  this.timeout(60_000);
+  let database: { url: string; drop: () => Promise<void> };
+  let client: pg.Client;
+  beforeEach(async () => {
+    database = await createThrowawayDatabaseUrl();
+    client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    // Back to the registry before issue 14, through the migration's own down().
+    for (const statement of await downStatements()) await client.query(statement);
+    await client.query('delete from mikro_orm_migrations_registry where name = $1', [MIGRATION]);
+  });
+  afterEach(async () => {
+    await client.end();
+    await database.drop();
+  });
+
+  it('down() leaves the registry as it was before: no event or token table, no audit columns', async () => {
+    const tables = await client.query<{ key_events: string | null; platform_tokens: string | null }>(
+      "select to_regclass('key_events')::text as key_events, to_regclass('platform_tokens')::text as platform_tokens",
+    );
+    expect(tables.rows[0]).to.deep.equal({ key_events: null, platform_tokens: null });
+    const columns = await client.query<{ column_name: string }>(
+      "select column_name from information_schema.columns where table_name = 'service_keys' order by ordinal_position",
+    );
+    expect(columns.rows.map((row) => row.column_name)).to.deep.equal([
+      'id', 'company_id', 'name', 'scopes', 'secret_hash', 'created_at', 'expires_at', 'revoked_at', 'last_used_at',
+    ]);
+  });
+
+  it('keeps the keys issued before it readable, with null audit fields, and then stores events for them', async () => {
+    await client.query(
+      `insert into service_keys (id, company_id, name, scopes, secret_hash, created_at, expires_at, revoked_at, last_used_at)
+       values ('oldkey000001', 'co-1', 'legacy', '["vacancies:read"]', $1, '2026-01-01T00:00:00Z', null, '2026-02-01T00:00:00Z', '2026-01-15T00:00:00.123Z')`,
+      ['d'.repeat(64)],
+    );
+
+    expect((await migrateDatabases({ businessUrl: database.url, registryUrl: database.url })).registry).to.deep.equal([MIGRATION]);
+
+    const databases = await openDatabases({ databaseUrl: database.url, keysDatabaseUrl: database.url, dataDir: '', poolMax: 2 });
+    try {
+      const keys = new MikroOrmServiceKeyRepository(databases.registry);
+      const key = (await keys.findById('oldkey000001'))?.toSnapshot();
+      expect(key).to.include({ companyId: 'co-1', name: 'legacy', createdBy: null, revokedBy: null, rolledFrom: null, rolledTo: null });
+      expect(key?.scopes).to.deep.equal(['vacancies:read']);
+      expect(key?.revokedAt?.toISOString()).to.equal('2026-02-01T00:00:00.000Z');
+      expect(key?.lastUsedAt?.toISOString()).to.equal('2026-01-15T00:00:00.123Z');
+      const expired = {
+        id: 'ev-1', companyId: 'co-1', keyId: 'oldkey000001', type: 'expired' as const, at: new Date('2026-03-01T00:00:00Z'),
+        actor: null, via: null, successorKeyId: null, expiresAt: new Date('2026-02-28T00:00:00Z'),
+      };
+      await keys.recordEventOnce(expired);
+      expect(await keys.listEvents('co-1', { limit: 10, after: null })).to.deep.equal([expired]);
+    } finally {
+      await databases.close();
+    }
+  });
+});
