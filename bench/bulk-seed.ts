@@ -1,3 +1,4 @@
+import { ADMIN_CLI_ACTOR } from '../application/use-cases/actor.js';
 import pg from 'pg';
 import { pino } from 'pino';
 import { toCandidateRow } from '../adapters/persistence/postgres/row-mapping/candidate-row-mapping.js';
@@ -58,7 +59,7 @@ export async function bulkSeed(url: string, options: { vacancies: number; candid
     // A throwaway database: losing the last commits in a crash costs nothing, waiting for each flush costs time.
     await client.query('set synchronous_commit = off');
     const company = await resolve(container, USE_CASES.createCompany).execute({ name: `Бенчмарк «Шёлковый путь» (seed ${options.seed})` });
-    const key = await resolve(container, USE_CASES.issueKey).execute({ companyId: company.id, scopes: [...SCOPES], name: 'bench key', expiresAt: null });
+    const key = await resolve(container, USE_CASES.issueKey).execute({ companyId: company.id, scopes: [...SCOPES], name: 'bench key', expiresAt: null, actor: ADMIN_CLI_ACTOR });
     const random = new SeededRandom(options.seed);
     const vacancies = await loadVacancies(client, company.id, demoVacancies(random, options.vacancies));
     const cardIds = await loadCandidates(client, company.id, vacancies, options.candidates, random);

@@ -1,8 +1,10 @@
 import { KEY_SECRET_LENGTH, parseServiceKey } from '../../domain/service-key/service-key-format.js';
 import { UnauthorizedError, type Principal } from '../../domain/service-key/service-key.js';
 import type { Clock } from '../ports/clock.port.js';
+import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { Secrets } from '../ports/secrets.port.js';
 import type { ServiceKeyRepository } from '../ports/service-key-repository.port.js';
+import { KeyExpiryRecorder } from './key-expiry-recorder.js';
 import { KeyRegistryCache } from './key-registry-cache.js';
 import { KeyUsageRecorder } from './key-usage-recorder.js';
 
@@ -18,7 +20,10 @@ export interface AuthenticateKeyOptions {
    * the registry is read at every request.
    */
   readonly keyCacheTtlMs?: number;
-  /** Told when writing a key's lastUsedAt failed; the request it belongs to has succeeded regardless. */
+  /**
+   * Told when writing a key's lastUsedAt (or its first_used or expired event) failed; the request it
+   * belongs to has been answered regardless.
+   */
   readonly onUsageRecordFailed?: (error: unknown, keyId: string) => void;
 }
 
@@ -26,6 +31,7 @@ export interface AuthenticateKeyOptions {
 export class AuthenticateKey {
   private readonly registry: KeyRegistryCache;
   private readonly usage: KeyUsageRecorder;
+  private readonly expiry: KeyExpiryRecorder;
   /**
    * What the presented secret is compared with when the key id is unknown: the hash of a random secret no
    * one holds, made once, so that an unknown id costs the same hashing and comparison as a known one.
@@ -35,11 +41,14 @@ export class AuthenticateKey {
   constructor(
     keys: ServiceKeyRepository,
     private readonly secrets: Secrets,
+    ids: IdGenerator,
     private readonly clock: Clock,
     options: AuthenticateKeyOptions = {},
   ) {
+    const onFailed = options.onUsageRecordFailed ?? (() => {});
     this.registry = new KeyRegistryCache(keys, options.keyCacheTtlMs ?? 0);
-    this.usage = new KeyUsageRecorder(keys, options.onUsageRecordFailed ?? (() => {}));
+    this.usage = new KeyUsageRecorder(keys, ids, onFailed);
+    this.expiry = new KeyExpiryRecorder(keys, ids, onFailed);
     this.dummySecretHash = secrets.sha256(secrets.randomBase62(KEY_SECRET_LENGTH));
   }
 
@@ -51,13 +60,19 @@ export class AuthenticateKey {
     const presentedHash = this.secrets.sha256(parsed.secret);
     // One hash and one constant-time comparison whether the id is known or not, so that timing does not tell which ids exist.
     const matches = this.secrets.hashesEqual(presentedHash, key?.secretHash ?? this.dummySecretHash);
-    if (key === null || !matches || !key.isUsableAt(now)) throw new UnauthorizedError();
+    if (key === null || !matches) throw new UnauthorizedError();
+    const status = key.statusAt(now);
+    if (status !== 'active') {
+      // Only a request with the key's own secret records its expiry: one with a guessed or stale secret records nothing.
+      if (status === 'expired') this.expiry.record(key, now);
+      throw new UnauthorizedError();
+    }
     this.usage.record(key, now);
     return key.principal;
   }
 
-  /** Resolves once the lastUsedAt writes started so far have ended: call it before closing the registry. */
-  settle(): Promise<void> {
-    return this.usage.settle();
+  /** Resolves once the writes of uses and expiries started so far have ended: call it before closing the registry. */
+  async settle(): Promise<void> {
+    await Promise.all([this.usage.settle(), this.expiry.settle()]);
   }
 }

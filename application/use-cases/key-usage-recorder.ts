@@ -1,5 +1,7 @@
 import { LAST_USED_RESOLUTION_MS, type ServiceKey } from '../../domain/service-key/service-key.js';
+import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { ServiceKeyRepository } from '../ports/service-key-repository.port.js';
+import { keyEvent } from './key-events.js';
 
 const PRUNE_ABOVE = 10_000;
 
@@ -7,7 +9,8 @@ const PRUNE_ABOVE = 10_000;
  * Keeps lastUsedAt without a database write per request: from this instance, a key's use is written at
  * most once per LAST_USED_RESOLUTION_MS (DESIGN 3), and in the background, so that the request neither
  * waits for the write nor fails with it. A failed write is reported and not retried before the next
- * period, so a registry outage does not turn every request into a failing write.
+ * period, so a registry outage does not turn every request into a failing write. A key never used as far
+ * as it was read comes with its 'first_used' event, which the registry stores only if no use was recorded.
  */
 export class KeyUsageRecorder {
   /** When this instance last started a write, by key id (its own writes are not in a cached key's lastUsedAt). */
@@ -16,6 +19,7 @@ export class KeyUsageRecorder {
 
   constructor(
     private readonly keys: Pick<ServiceKeyRepository, 'recordUsage'>,
+    private readonly ids: IdGenerator,
     private readonly onFailed: (error: unknown, keyId: string) => void,
   ) {}
 
@@ -29,7 +33,8 @@ export class KeyUsageRecorder {
     this.lastWrite.set(key.id, at);
     let write: Promise<void>;
     try {
-      write = this.keys.recordUsage(key.id, now);
+      const firstUse = key.toSnapshot().lastUsedAt === null ? keyEvent(this.ids, key, 'first_used', now, null) : undefined;
+      write = this.keys.recordUsage(key.id, now, firstUse);
     } catch (error) {
       write = Promise.reject(error);
     }

@@ -1,11 +1,19 @@
 import { DomainError, ProblemCollector } from '../shared/domain-error.js';
 import { checkText } from '../shared/text-rules.js';
 import { copyDate } from '../shared/time.js';
+import { checkActor } from './actor.js';
 import { isScope, SCOPES, type Scope } from './scope.js';
+
+export { ACTOR_MAX_LENGTH, checkActor } from './actor.js';
 
 export const KEY_NAME_MAX_LENGTH = 200;
 /** lastUsedAt is written at most this often per key (DESIGN 3). */
 export const LAST_USED_RESOLUTION_MS = 60_000;
+/** How long a rolled key keeps working when the caller names no moment, and the longest it may (issue 14). */
+export const ROLL_OVERLAP_DEFAULT_MS = 24 * 60 * 60 * 1000;
+export const ROLL_OVERLAP_MAX_MS = 7 * 24 * 60 * 60 * 1000;
+
+export type KeyStatus = 'active' | 'expired' | 'revoked';
 
 export interface ServiceKeySnapshot {
   readonly id: string;
@@ -18,6 +26,14 @@ export interface ServiceKeySnapshot {
   readonly expiresAt: Date | null;
   readonly revokedAt: Date | null;
   readonly lastUsedAt: Date | null;
+  /** The platform user (or 'admin-cli') who issued it; null for keys older than the audit trail. */
+  readonly createdBy: string | null;
+  /** Who revoked it, set with revokedAt and only then. */
+  readonly revokedBy: string | null;
+  /** The key this one replaced when it was issued by a roll. */
+  readonly rolledFrom: string | null;
+  /** The key that replaced this one by a roll. */
+  readonly rolledTo: string | null;
 }
 
 /** Who is calling: the key and its company, as the key registry knows them. */
@@ -44,6 +60,24 @@ export class ForbiddenError extends DomainError {
   }
 }
 
+/** A roll of a key that no longer works: revoked, or expired already. */
+export class KeyNotActiveError extends DomainError {
+  readonly code = 'key_not_active';
+  constructor(readonly keyId: string) {
+    super(`Service key ${keyId} is revoked or expired: only an active key can be rolled.`);
+    this.name = 'KeyNotActiveError';
+  }
+}
+
+/** A second roll of one key: it has a successor already, which is the one to roll. */
+export class KeyAlreadyRolledError extends DomainError {
+  readonly code = 'key_already_rolled';
+  constructor(readonly keyId: string, readonly successorKeyId: string) {
+    super(`Service key ${keyId} was rolled already; its successor is ${successorKeyId}.`);
+    this.name = 'KeyAlreadyRolledError';
+  }
+}
+
 export function requireScope(principal: Principal, scope: Scope): void {
   if (!principal.scopes.includes(scope)) throw new ForbiddenError(scope);
 }
@@ -59,9 +93,13 @@ export class ServiceKey {
     secretHash: string;
     expiresAt: Date | null;
     now: Date;
+    /** Who issues it (checkActor); null only where no one can be named. */
+    actor: string | null;
+    rolledFrom?: string | null;
   }): ServiceKey {
     const problems = new ProblemCollector();
     checkText(problems, '/name', params.name, { max: KEY_NAME_MAX_LENGTH });
+    if (params.actor !== null) checkActor(problems, '/actor', params.actor);
     if (params.scopes.length === 0) problems.add('/scopes', `must name at least one of ${SCOPES.join(', ')}`);
     params.scopes.forEach((scope, index) => {
       if (!isScope(scope)) problems.add(`/scopes/${index}`, `unknown scope "${scope}"; known scopes are ${SCOPES.join(', ')}`);
@@ -81,6 +119,10 @@ export class ServiceKey {
       expiresAt: params.expiresAt === null ? null : copyDate(params.expiresAt),
       revokedAt: null,
       lastUsedAt: null,
+      createdBy: params.actor,
+      revokedBy: null,
+      rolledFrom: params.rolledFrom ?? null,
+      rolledTo: null,
     });
   }
 
@@ -105,15 +147,47 @@ export class ServiceKey {
   }
 
   isUsableAt(now: Date): boolean {
-    if (this.state.revokedAt !== null && this.state.revokedAt.getTime() <= now.getTime()) return false;
-    if (this.state.expiresAt !== null && this.state.expiresAt.getTime() <= now.getTime()) return false;
-    return true;
+    return this.statusAt(now) === 'active';
   }
 
-  /** Revokes the key; revoking twice keeps the first moment. */
-  revoke(now: Date): Date {
-    if (this.state.revokedAt === null) this.state = { ...this.state, revokedAt: copyDate(now) };
+  /** Revoked wins over expired: a revoked key stays revoked whatever its expiry. */
+  statusAt(now: Date): KeyStatus {
+    if (this.state.revokedAt !== null && this.state.revokedAt.getTime() <= now.getTime()) return 'revoked';
+    if (this.state.expiresAt !== null && this.state.expiresAt.getTime() <= now.getTime()) return 'expired';
+    return 'active';
+  }
+
+  /** Whether it is past its expiry at `now` (revoked or not). */
+  isExpiredAt(now: Date): boolean {
+    return this.state.expiresAt !== null && this.state.expiresAt.getTime() <= now.getTime();
+  }
+
+  /** Revokes the key; revoking twice keeps the first moment and the first actor. */
+  revoke(now: Date, actor: string | null = null): Date {
+    if (this.state.revokedAt === null) {
+      if (actor !== null) {
+        const problems = new ProblemCollector();
+        checkActor(problems, '/actor', actor);
+        problems.throwIfAny('The actor is invalid.');
+      }
+      this.state = { ...this.state, revokedAt: copyDate(now), revokedBy: actor };
+    }
     return copyDate(this.state.revokedAt as Date);
+  }
+
+  /**
+   * Hands the key over to its successor: it keeps working until `oldExpiresAt`, or its own expiry if that
+   * comes first (a roll never extends a key). Only an active key that was not rolled before can be.
+   */
+  rollTo(successorId: string, oldExpiresAt: Date, now: Date): void {
+    if (this.statusAt(now) !== 'active') throw new KeyNotActiveError(this.state.id);
+    if (this.state.rolledTo !== null) throw new KeyAlreadyRolledError(this.state.id, this.state.rolledTo);
+    const problems = new ProblemCollector();
+    checkRollExpiry(problems, oldExpiresAt, now);
+    problems.throwIfAny('The roll is invalid.');
+    const current = this.state.expiresAt;
+    const expiresAt = current !== null && current.getTime() < oldExpiresAt.getTime() ? current : oldExpiresAt;
+    this.state = { ...this.state, rolledTo: successorId, expiresAt: copyDate(expiresAt) };
   }
 
   /** Whether lastUsedAt is stale enough to be written again. */
@@ -125,6 +199,14 @@ export class ServiceKey {
   toSnapshot(): ServiceKeySnapshot {
     return copyKeySnapshot(this.state);
   }
+}
+
+/** The old key's end in a roll: in the future, and at most ROLL_OVERLAP_MAX_MS away. */
+export function checkRollExpiry(problems: ProblemCollector, oldKeyExpiresAt: Date, now: Date, pointer = '/oldKeyExpiresAt'): void {
+  const ms = oldKeyExpiresAt.getTime() - now.getTime();
+  if (Number.isNaN(ms)) problems.add(pointer, 'must be a valid moment');
+  else if (ms <= 0) problems.add(pointer, 'must be in the future');
+  else if (ms > ROLL_OVERLAP_MAX_MS) problems.add(pointer, `must be at most ${ROLL_OVERLAP_MAX_MS / 86_400_000} days from now`);
 }
 
 function copyKeySnapshot(s: ServiceKeySnapshot): ServiceKeySnapshot {

@@ -5,6 +5,7 @@ import { FEED_LEDGER } from '../../application/ports/feed-ledger.port.js';
 import { CLOCK } from '../../application/ports/clock.port.js';
 import { COMPANY_REPOSITORY } from '../../application/ports/company-repository.port.js';
 import { ID_GENERATOR } from '../../application/ports/id-generator.port.js';
+import { PLATFORM_TOKEN_REPOSITORY } from '../../application/ports/platform-token-repository.port.js';
 import { SECRETS } from '../../application/ports/secrets.port.js';
 import { SERVICE_KEY_REPOSITORY } from '../../application/ports/service-key-repository.port.js';
 import { UNIT_OF_WORK } from '../../application/ports/unit-of-work.port.js';
@@ -12,19 +13,26 @@ import { VACANCY_REPOSITORY } from '../../application/ports/vacancy-repository.p
 import { ApplyPlatformEvent } from '../../application/use-cases/apply-platform-event.use-case.js';
 import { AddCandidates } from '../../application/use-cases/add-candidates.use-case.js';
 import { AuthenticateKey } from '../../application/use-cases/authenticate-key.use-case.js';
+import { AuthenticatePlatformToken } from '../../application/use-cases/authenticate-platform-token.use-case.js';
 import { CreateCompany } from '../../application/use-cases/create-company.use-case.js';
 import { DeleteCandidate } from '../../application/use-cases/delete-candidate.use-case.js';
 import { DeleteVacancy } from '../../application/use-cases/delete-vacancy.use-case.js';
+import { GetCompany } from '../../application/use-cases/get-company.use-case.js';
 import { ImportCandidateBatch } from '../../application/use-cases/import-candidate-batch.use-case.js';
 import { ImportJobBoardResumes } from '../../application/use-cases/import-job-board-resumes.use-case.js';
 import { ImportJobBoardVacancies } from '../../application/use-cases/import-job-board-vacancies.use-case.js';
 import { IssueKey } from '../../application/use-cases/issue-key.use-case.js';
+import { IssuePlatformToken } from '../../application/use-cases/issue-platform-token.use-case.js';
 import { ListCandidates } from '../../application/use-cases/list-candidates.use-case.js';
+import { ListKeyEvents } from '../../application/use-cases/list-key-events.use-case.js';
 import { ListKeys } from '../../application/use-cases/list-keys.use-case.js';
+import { ListPlatformTokens } from '../../application/use-cases/list-platform-tokens.use-case.js';
 import { ListVacancies } from '../../application/use-cases/list-vacancies.use-case.js';
 import { MoveCandidate } from '../../application/use-cases/move-candidate.use-case.js';
 import { PurgeFeedRecords } from '../../application/use-cases/purge-feed-records.use-case.js';
 import { RevokeKey } from '../../application/use-cases/revoke-key.use-case.js';
+import { RevokePlatformToken } from '../../application/use-cases/revoke-platform-token.use-case.js';
+import { RollKey } from '../../application/use-cases/roll-key.use-case.js';
 import { SetBoardColumns } from '../../application/use-cases/set-board-columns.use-case.js';
 import { SubmitApplication } from '../../application/use-cases/submit-application.use-case.js';
 import { TransferCandidate } from '../../application/use-cases/transfer-candidate.use-case.js';
@@ -34,10 +42,10 @@ import { CONFIG, LOGGER } from './infrastructure.tokens.js';
 import { bindPort, resolve } from './typed-binding.js';
 import { USE_CASES } from './use-case.tokens.js';
 
-const [V, B, C, K, CO, U, I, S, T] = [
+const [V, B, C, K, CO, U, I, S, T, PT] = [
   VACANCY_REPOSITORY, BOARD_REPOSITORY, CANDIDATE_REPOSITORY, SERVICE_KEY_REPOSITORY, COMPANY_REPOSITORY,
-  UNIT_OF_WORK, ID_GENERATOR, SECRETS, CLOCK,
-];
+  UNIT_OF_WORK, ID_GENERATOR, SECRETS, CLOCK, PLATFORM_TOKEN_REPOSITORY,
+] as const;
 
 /** Use cases are plain classes, built by factories from the ports they name: no decorator metadata needed. */
 export const useCasesModule = new ContainerModule(({ bind }) => {
@@ -46,15 +54,22 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
   bindPort(bind, USE_CASES.submitApplication).toDynamicValue((ctx) => new SubmitApplication(resolve(ctx, V), resolve(ctx, B), resolve(ctx, C), resolve(ctx, U), resolve(ctx, I), resolve(ctx, S)));
   bindPort(bind, USE_CASES.authenticateKey).toDynamicValue((ctx) => {
     const logger = resolve(ctx, LOGGER);
-    return new AuthenticateKey(resolve(ctx, K), resolve(ctx, S), resolve(ctx, T), {
+    return new AuthenticateKey(resolve(ctx, K), resolve(ctx, S), resolve(ctx, I), resolve(ctx, T), {
       keyCacheTtlMs: resolve(ctx, CONFIG).keyCacheTtlMs,
       onUsageRecordFailed: (error, keyId) => logger.warn({ err: error, keyId }, 'could not record the use of a service key'),
     });
   });
   bindPort(bind, USE_CASES.createCompany).toDynamicValue((ctx) => new CreateCompany(resolve(ctx, CO), resolve(ctx, I), resolve(ctx, T)));
-  bindPort(bind, USE_CASES.issueKey).toDynamicValue((ctx) => new IssueKey(resolve(ctx, CO), resolve(ctx, K), resolve(ctx, S), resolve(ctx, T)));
-  bindPort(bind, USE_CASES.revokeKey).toDynamicValue((ctx) => new RevokeKey(resolve(ctx, K), resolve(ctx, T)));
-  bindPort(bind, USE_CASES.listKeys).toDynamicValue((ctx) => new ListKeys(resolve(ctx, CO), resolve(ctx, K)));
+  bindPort(bind, USE_CASES.getCompany).toDynamicValue((ctx) => new GetCompany(resolve(ctx, CO)));
+  bindPort(bind, USE_CASES.issueKey).toDynamicValue((ctx) => new IssueKey(resolve(ctx, CO), resolve(ctx, K), resolve(ctx, S), resolve(ctx, I), resolve(ctx, T)));
+  bindPort(bind, USE_CASES.revokeKey).toDynamicValue((ctx) => new RevokeKey(resolve(ctx, K), resolve(ctx, I), resolve(ctx, T)));
+  bindPort(bind, USE_CASES.rollKey).toDynamicValue((ctx) => new RollKey(resolve(ctx, K), resolve(ctx, S), resolve(ctx, I), resolve(ctx, T)));
+  bindPort(bind, USE_CASES.listKeys).toDynamicValue((ctx) => new ListKeys(resolve(ctx, CO), resolve(ctx, K), resolve(ctx, T)));
+  bindPort(bind, USE_CASES.listKeyEvents).toDynamicValue((ctx) => new ListKeyEvents(resolve(ctx, CO), resolve(ctx, K)));
+  bindPort(bind, USE_CASES.issuePlatformToken).toDynamicValue((ctx) => new IssuePlatformToken(resolve(ctx, PT), resolve(ctx, S), resolve(ctx, T)));
+  bindPort(bind, USE_CASES.revokePlatformToken).toDynamicValue((ctx) => new RevokePlatformToken(resolve(ctx, PT), resolve(ctx, T)));
+  bindPort(bind, USE_CASES.listPlatformTokens).toDynamicValue((ctx) => new ListPlatformTokens(resolve(ctx, PT)));
+  bindPort(bind, USE_CASES.authenticatePlatformToken).toDynamicValue((ctx) => new AuthenticatePlatformToken(resolve(ctx, PT), resolve(ctx, S), resolve(ctx, T)));
   bindPort(bind, USE_CASES.upsertVacancies).toDynamicValue((ctx) => new UpsertVacancies(resolve(ctx, CO), resolve(ctx, V), resolve(ctx, B), resolve(ctx, U), resolve(ctx, I)));
   bindPort(bind, USE_CASES.deleteVacancy).toDynamicValue((ctx) => new DeleteVacancy(resolve(ctx, V), resolve(ctx, B), resolve(ctx, C), resolve(ctx, U)));
   bindPort(bind, USE_CASES.addCandidates).toDynamicValue((ctx) => new AddCandidates(resolve(ctx, CO), resolve(ctx, V), resolve(ctx, B), resolve(ctx, C), resolve(ctx, U), resolve(ctx, I)));

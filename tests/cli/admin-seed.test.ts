@@ -1,3 +1,4 @@
+import { UuidV7IdGenerator } from '../../adapters/system/uuid-v7-id-generator.js';
 import { expect } from 'chai';
 import { presentCandidate } from '../../adapters/presenters/candidate.presenter.js';
 import { presentVacancy } from '../../adapters/presenters/vacancy.presenter.js';
@@ -50,7 +51,7 @@ describe('admin CLI: seed demo (processes on PostgreSQL)', function () {
     expect(run.stderr).to.match(/^vacancies: 7\/7 \(100%\)/m).and.match(/^candidates: 300\/300 \(100%\)/m).and.match(/^seeded 7 vacancies and 300 candidates in /m);
     expect(run.stderr).to.not.contain('\r');
 
-    const principal = await new AuthenticateKey(admin().database.adapters().keys, new NodeCryptoSecrets(), new SystemClock()).execute({ presentedKey: seeded.key });
+    const principal = await new AuthenticateKey(admin().database.adapters().keys, new NodeCryptoSecrets(), new UuidV7IdGenerator(), new SystemClock()).execute({ presentedKey: seeded.key });
     expect(principal).to.deep.equal({ keyId: seeded.keyId, companyId: seeded.companyId, scopes: ['vacancies:read', 'candidates:read', 'applications:write'] });
 
     const vacancies = (await admin().vacancies(seeded.companyId)).map(presentVacancy);

@@ -1,3 +1,4 @@
+import { ADMIN_CLI_ACTOR } from '../../application/use-cases/actor.js';
 import { mapHhResume } from '../../adapters/job-board/hh-resume.mapper.js';
 import type { JobBoardRecord } from '../../application/use-cases/import-job-board-result.js';
 import type { JobBoardResume } from '../../application/use-cases/import-job-board-resumes.use-case.js';
@@ -56,7 +57,7 @@ export async function writeListPageData(service: ServiceOnAdapters, clock: Manua
   const step = (ms: number) => clock.set(at(ms));
   step(0);
   const { id: companyId } = await service.use('createCompany').execute({ name: `ТОО «Тест» ${EMOJI}` });
-  const { key } = await service.use('issueKey').execute({ companyId, scopes: ALL_SCOPES, name: 'pages', expiresAt: null });
+  const { key } = await service.use('issueKey').execute({ companyId, scopes: ALL_SCOPES, name: 'pages', expiresAt: null, actor: ADMIN_CLI_ACTOR });
   const upsert = (vacancies: VacancyUpsert[]) => service.use('upsertVacancies').execute({ companyId, vacancies });
 
   step(1_000);

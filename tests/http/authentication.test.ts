@@ -1,3 +1,4 @@
+import { ADMIN_CLI_ACTOR } from '../../application/use-cases/actor.js';
 import { expect } from 'chai';
 import { KEY_CACHE_TTL_MAX_MS } from '../../infrastructure/config.schema.js';
 import type { Scope } from '../../domain/service-key/scope.js';
@@ -25,7 +26,7 @@ describe('Authentication and scopes (spec 5)', () => {
 
   it('answers 401 with one and the same body for a missing, malformed, unknown, wrong, revoked and expired key', async () => {
     const revoked = await tenant.issueKey(ALL_SCOPES);
-    await server.seed.revokeKey.execute({ keyId: revoked.id });
+    await server.seed.revokeKey.execute({ keyId: revoked.id, actor: ADMIN_CLI_ACTOR });
     const expiring = await tenant.issueKey(ALL_SCOPES, new Date(server.clock.peek().getTime() + 60_000));
     expect((await tenant.api.withKey(expiring.key).get('/vacancies')).status, 'usable before it expires').to.equal(200);
     server.clock.advance(120_000);
@@ -52,7 +53,7 @@ describe('Authentication and scopes (spec 5)', () => {
 
   it('says how to authenticate on every 401, the same challenge for a missing, unknown, wrong, revoked and expired key', async () => {
     const revoked = await tenant.issueKey(ALL_SCOPES);
-    await server.seed.revokeKey.execute({ keyId: revoked.id });
+    await server.seed.revokeKey.execute({ keyId: revoked.id, actor: ADMIN_CLI_ACTOR });
     const expiring = await tenant.issueKey(ALL_SCOPES, new Date(server.clock.peek().getTime() + 60_000));
     server.clock.advance(120_000);
     const presented: Record<string, string | undefined> = {

@@ -4,12 +4,14 @@ import { InMemoryDatabase } from '../../adapters/persistence/in-memory/in-memory
 import { InMemoryServiceKeyRepository } from '../../adapters/persistence/in-memory/in-memory-service-key.repository.js';
 import { NodeCryptoSecrets } from '../../adapters/system/node-crypto-secrets.js';
 import { UuidV7IdGenerator } from '../../adapters/system/uuid-v7-id-generator.js';
-import type { ServiceKeyRepository } from '../../application/ports/service-key-repository.port.js';
+import type { KeyEventPosition, KeyRegistryChange, ServiceKeyRepository } from '../../application/ports/service-key-repository.port.js';
+import { ADMIN_CLI_ACTOR } from '../../application/use-cases/actor.js';
 import { AuthenticateKey, type AuthenticateKeyOptions } from '../../application/use-cases/authenticate-key.use-case.js';
 import { CreateCompany } from '../../application/use-cases/create-company.use-case.js';
 import { IssueKey } from '../../application/use-cases/issue-key.use-case.js';
 import { ListKeys } from '../../application/use-cases/list-keys.use-case.js';
 import { RevokeKey } from '../../application/use-cases/revoke-key.use-case.js';
+import type { KeyEvent } from '../../domain/service-key/key-event.js';
 import { UnauthorizedError, type ServiceKey } from '../../domain/service-key/service-key.js';
 import { at } from '../support/builders.js';
 import { rejectionOf } from '../support/catching.js';
@@ -38,10 +40,19 @@ class CountingKeyRepository implements ServiceKeyRepository {
   update(key: ServiceKey) {
     return this.inner.update(key);
   }
-  async recordUsage(keyId: string, when: Date) {
+  write(change: KeyRegistryChange) {
+    return this.inner.write(change);
+  }
+  async recordUsage(keyId: string, when: Date, firstUse?: KeyEvent) {
     this.usageWrites.push({ keyId, at: when });
     if (this.failUsageWrites) throw new Error('registry unreachable');
-    return this.inner.recordUsage(keyId, when);
+    return this.inner.recordUsage(keyId, when, firstUse);
+  }
+  recordEventOnce(event: KeyEvent) {
+    return this.inner.recordEventOnce(event);
+  }
+  listEvents(companyId: string, page: { limit: number; after: KeyEventPosition | null }) {
+    return this.inner.listEvents(companyId, page);
   }
 }
 
@@ -51,19 +62,20 @@ function aRegistry(options: AuthenticateKeyOptions) {
   const secrets = new NodeCryptoSecrets();
   const companies = new InMemoryCompanyRepository(db);
   const keys = new CountingKeyRepository(new InMemoryServiceKeyRepository(db));
-  const authenticateKey = new AuthenticateKey(keys, secrets, clock, options);
-  const createCompany = new CreateCompany(companies, new UuidV7IdGenerator(), clock);
-  const issueKey = new IssueKey(companies, keys, secrets, clock);
+  const ids = new UuidV7IdGenerator();
+  const authenticateKey = new AuthenticateKey(keys, secrets, ids, clock, options);
+  const createCompany = new CreateCompany(companies, ids, clock);
+  const issueKey = new IssueKey(companies, keys, secrets, ids, clock);
   return {
     clock,
     keys,
     authenticateKey,
     authenticate: (presentedKey: string) => authenticateKey.execute({ presentedKey }),
-    revoke: (keyId: string) => new RevokeKey(keys, clock).execute({ keyId }),
+    revoke: (keyId: string) => new RevokeKey(keys, ids, clock).execute({ keyId, actor: ADMIN_CLI_ACTOR }),
     async issue(expiresAt: Date | null = null) {
       const company = await createCompany.execute({ name: 'ТОО «Тест»' });
-      const issued = await issueKey.execute({ companyId: company.id, scopes: ['vacancies:read'], name: 'portal', expiresAt });
-      const lastUsedAt = async () => (await new ListKeys(companies, keys).execute({ companyId: company.id }))[0]?.lastUsedAt ?? null;
+      const issued = await issueKey.execute({ companyId: company.id, scopes: ['vacancies:read'], name: 'portal', expiresAt, actor: ADMIN_CLI_ACTOR });
+      const lastUsedAt = async () => (await new ListKeys(companies, keys, clock).execute({ companyId: company.id }))[0]?.lastUsedAt ?? null;
       return { ...issued, lastUsedAt };
     },
   };

@@ -139,5 +139,6 @@ export function aServiceKey(params: { companyId: string; id?: string; scopes?: s
     secretHash: 'a'.repeat(64),
     expiresAt: params.expiresAt ?? null,
     now: params.now ?? T0,
+    actor: null,
   });
 }

@@ -1,3 +1,4 @@
+import { ADMIN_CLI_ACTOR } from '../../application/use-cases/actor.js';
 import type { Scope } from '../../domain/service-key/scope.js';
 import type { VacancyInput } from '../../domain/vacancy/vacancy.js';
 import { ApiClient } from './api-client.js';
@@ -21,6 +22,7 @@ export async function aTenant(server: TestServer, options: { scopes?: readonly S
     scopes: options.scopes ?? ALL_SCOPES,
     name: 'test key',
     expiresAt: options.expiresAt ?? null,
+    actor: ADMIN_CLI_ACTOR,
   });
   const api = new ApiClient(server.baseUrl, issued.key);
   return {
@@ -30,7 +32,7 @@ export async function aTenant(server: TestServer, options: { scopes?: readonly S
     api,
     /** Another key of the same company. */
     issueKey: async (scopes: readonly Scope[], expiresAt: Date | null = null) =>
-      server.seed.issueKey.execute({ companyId: company.id, scopes, name: 'another key', expiresAt }),
+      server.seed.issueKey.execute({ companyId: company.id, scopes, name: 'another key', expiresAt, actor: ADMIN_CLI_ACTOR }),
     addVacancy: async (input: Partial<VacancyInput> & { id?: string } = {}) => {
       const [vacancy] = await server.seed.upsertVacancies.execute({ companyId: company.id, vacancies: [{ ...aVacancyInput(), ...input }] });
       return vacancy!;

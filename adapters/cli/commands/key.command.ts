@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { adminCliActor } from '../../../application/use-cases/actor.js';
 import { isScope, SCOPES } from '../../../domain/service-key/scope.js';
 import { KEY_ID_LENGTH, KEY_PREFIX } from '../../../domain/service-key/service-key-format.js';
 import { isoTimestamp, isoTimestampOrNull } from '../../presenters/timestamp.js';
@@ -14,9 +15,16 @@ interface IssueOptions {
   readonly name: string;
   readonly expiresAt?: Date;
   readonly out?: string;
+  readonly actor?: string;
 }
 
-const KEY_OPTIONS = { scopes: { flag: '--scopes', list: true }, name: { flag: '--name' }, expiresAt: { flag: '--expires-at' } } as const;
+const KEY_OPTIONS = {
+  scopes: { flag: '--scopes', list: true },
+  name: { flag: '--name' },
+  expiresAt: { flag: '--expires-at' },
+  actor: { flag: '--actor' },
+} as const;
+const ACTOR_OPTION = ['--actor <name>', 'who asks for it, kept in the key events (default: admin-cli)'] as const;
 const KEY_ID = new RegExp(`^[0-9A-Za-z]{${KEY_ID_LENGTH}}$`);
 
 export function registerKeyCommands(program: Command, ctx: AdminContext): void {
@@ -33,12 +41,19 @@ export function registerKeyCommands(program: Command, ctx: AdminContext): void {
     .option('--name <name>', 'what the key is for', 'service key')
     .option('--expires-at <date-time>', 'RFC 3339 moment after which the key stops working', dateTimeValue)
     .option('--out <file>', 'write the document with the key to this file, readable by you only (keep it under DATA_DIR, ./var, which git ignores)')
+    .option(...ACTOR_OPTION)
     .action(async (options: IssueOptions) => {
       checkScopes(options.scopes);
       const services = await ctx.forCompany(options.company);
       await printOrSave(options.out, (value) => ctx.print(value), async () => {
         const issued = await services.issueKey
-          .execute({ companyId: options.company, scopes: options.scopes, name: options.name, expiresAt: options.expiresAt ?? null })
+          .execute({
+            companyId: options.company,
+            scopes: options.scopes,
+            name: options.name,
+            expiresAt: options.expiresAt ?? null,
+            actor: adminCliActor(options.actor),
+          })
           .catch((error: unknown) => Promise.reject(inOptionTerms(error, KEY_OPTIONS)));
         return { id: issued.id, key: issued.key, scopes: issued.scopes, companyId: issued.companyId, expiresAt: isoTimestampOrNull(issued.expiresAt) };
       });
@@ -48,9 +63,12 @@ export function registerKeyCommands(program: Command, ctx: AdminContext): void {
     .command('revoke')
     .description('revoke a key at once; revoking twice keeps the first moment. Prints {"id","revokedAt"}')
     .requiredOption('--id <keyId>', `the key id: the ${KEY_ID_LENGTH} characters between ${KEY_PREFIX} and the second _ of the key, as key list shows it`)
-    .action(async (options: { id: string }) => {
+    .option(...ACTOR_OPTION)
+    .action(async (options: { id: string; actor?: string }) => {
       checkKeyId(options.id);
-      const revoked = await (await ctx.open()).revokeKey.execute({ keyId: options.id });
+      const revoked = await (await ctx.open()).revokeKey
+        .execute({ keyId: options.id, actor: adminCliActor(options.actor) })
+        .catch((error: unknown) => Promise.reject(inOptionTerms(error, { actor: KEY_OPTIONS.actor })));
       ctx.print({ id: revoked.id, revokedAt: isoTimestamp(revoked.revokedAt) });
     });
 

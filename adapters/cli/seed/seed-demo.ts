@@ -1,3 +1,4 @@
+import { ADMIN_CLI_ACTOR } from '../../../application/use-cases/actor.js';
 import { SCOPES } from '../../../domain/service-key/scope.js';
 import type { VacancyStatus } from '../../../domain/vacancy/vacancy-status.js';
 import type { AdminServices } from '../admin-services.js';
@@ -45,7 +46,7 @@ export async function seedDemo(services: AdminServices, io: CliIo, options: Seed
   const random = new SeededRandom(options.seed);
   const company = await services.createCompany.execute({ name: `Демо-компания «Шёлковый путь» (seed ${options.seed})` });
   const companyId = company.id;
-  const key = await services.issueKey.execute({ companyId, scopes: [...SCOPES], name: 'demo key, all scopes', expiresAt: null });
+  const key = await services.issueKey.execute({ companyId, scopes: [...SCOPES], name: 'demo key, all scopes', expiresAt: null, actor: ADMIN_CLI_ACTOR });
 
   const vacancies = await storeVacancies(services, io, companyId, demoVacancies(random, options.vacancies));
   const customBoards = vacancies.filter((v) => v.customBoard);

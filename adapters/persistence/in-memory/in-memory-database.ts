@@ -2,6 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { BoardSnapshot } from '../../../domain/board/board.js';
 import type { CandidateCardSnapshot } from '../../../domain/candidate/candidate-card.js';
 import type { CompanySnapshot } from '../../../domain/company/company.js';
+import type { PlatformTokenSnapshot } from '../../../domain/platform-token/platform-token.js';
+import type { KeyEvent } from '../../../domain/service-key/key-event.js';
 import type { ServiceKeySnapshot } from '../../../domain/service-key/service-key.js';
 import type { VacancySnapshot } from '../../../domain/vacancy/vacancy.js';
 
@@ -88,6 +90,10 @@ export class InMemoryDatabase {
 
   readonly companies = new InMemoryTable<CompanySnapshot>(this.currentJournal);
   readonly serviceKeys = new InMemoryTable<ServiceKeySnapshot>(this.currentJournal);
+  readonly keyEvents = new InMemoryTable<KeyEvent>(this.currentJournal);
+  /** The unique index of the key events a key has at most one of: event id by (key id, type). */
+  readonly onceKeyEvents = new InMemoryTable<string>(this.currentJournal);
+  readonly platformTokens = new InMemoryTable<PlatformTokenSnapshot>(this.currentJournal);
   readonly vacancies = new InMemoryTable<VacancySnapshot>(this.currentJournal);
   readonly boards = new InMemoryTable<BoardSnapshot>(this.currentJournal);
   readonly candidates = new InMemoryTable<CandidateCardSnapshot>(this.currentJournal);

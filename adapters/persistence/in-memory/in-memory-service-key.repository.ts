@@ -1,7 +1,19 @@
-import type { ServiceKeyRepository } from '../../../application/ports/service-key-repository.port.js';
-import { ServiceKey } from '../../../domain/service-key/service-key.js';
+import {
+  ConcurrentKeyChangeError,
+  sameGuardedState,
+  type KeyEventPosition,
+  type KeyRegistryChange,
+  type ServiceKeyRepository,
+} from '../../../application/ports/service-key-repository.port.js';
+import { compareKeyEventsNewestFirst, copyKeyEvent, ONCE_PER_KEY_EVENT_TYPES, type KeyEvent } from '../../../domain/service-key/key-event.js';
+import { ServiceKey, type ServiceKeySnapshot } from '../../../domain/service-key/service-key.js';
 import type { InMemoryDatabase } from './in-memory-database.js';
 
+/**
+ * Keys and their events as the registry's tables hold them. Every write checks everything first and then
+ * stores everything, with no await in between: nothing else runs meanwhile, so it is all or nothing, like
+ * PostgreSQL's transaction, and fails where PostgreSQL's keys and unique indexes would.
+ */
 export class InMemoryServiceKeyRepository implements ServiceKeyRepository {
   constructor(private readonly db: InMemoryDatabase) {}
 
@@ -25,14 +37,80 @@ export class InMemoryServiceKeyRepository implements ServiceKeyRepository {
   async update(key: ServiceKey): Promise<void> {
     const current = this.db.serviceKeys.get(key.id);
     if (current === undefined) return;
-    // lastUsedAt is written by recordUsage only; an update must not move it back.
-    this.db.serviceKeys.set(key.id, { ...key.toSnapshot(), lastUsedAt: current.lastUsedAt });
+    this.db.serviceKeys.set(key.id, keptUsage(key.toSnapshot(), current));
   }
 
-  async recordUsage(keyId: string, at: Date): Promise<void> {
+  async write(change: KeyRegistryChange): Promise<void> {
+    const inserted = (change.inserted ?? []).map((key) => key.toSnapshot());
+    const events = change.events ?? [];
+    const fresh = new Set<string>();
+    for (const row of inserted) {
+      if (this.db.serviceKeys.has(row.id) || fresh.has(row.id)) throw new Error(`duplicate key: service key ${row.id}`);
+      fresh.add(row.id);
+    }
+    const updated = (change.updated ?? []).map(({ key, read }) => {
+      const stored = this.db.serviceKeys.get(key.id);
+      if (stored === undefined || !sameGuardedState(stored, read)) throw new ConcurrentKeyChangeError(key.id);
+      return keptUsage(key.toSnapshot(), stored);
+    });
+    this.checkEvents(events);
+    for (const row of inserted) this.db.serviceKeys.set(row.id, row);
+    for (const row of updated) this.db.serviceKeys.set(row.id, row);
+    for (const event of events) this.store(event);
+  }
+
+  async recordUsage(keyId: string, at: Date, firstUse?: KeyEvent): Promise<void> {
     const current = this.db.serviceKeys.get(keyId);
     if (current === undefined) return;
+    if (firstUse !== undefined && current.lastUsedAt === null && !this.db.onceKeyEvents.has(onceKey(firstUse))) {
+      this.checkEvents([firstUse]);
+      this.store(firstUse);
+    }
     if (current.lastUsedAt !== null && current.lastUsedAt.getTime() >= at.getTime()) return;
     this.db.serviceKeys.set(keyId, { ...current, lastUsedAt: new Date(at.getTime()) });
   }
+
+  async recordEventOnce(event: KeyEvent): Promise<void> {
+    if (!ONCE_PER_KEY_EVENT_TYPES.includes(event.type)) throw new Error(`A ${event.type} event can happen more than once to a key.`);
+    if (this.db.onceKeyEvents.has(onceKey(event))) return;
+    this.checkEvents([event]);
+    this.store(event);
+  }
+
+  async listEvents(companyId: string, page: { readonly limit: number; readonly after: KeyEventPosition | null }): Promise<KeyEvent[]> {
+    const after = page.after;
+    return [...this.db.keyEvents.values()]
+      .filter((event) => event.companyId === companyId && (after === null || compareKeyEventsNewestFirst(event, after) > 0))
+      .sort(compareKeyEventsNewestFirst)
+      .slice(0, page.limit)
+      .map(copyKeyEvent);
+  }
+
+  /** What PostgreSQL's primary key and partial unique index would refuse: a repeated id, a second once-per-key event. */
+  private checkEvents(events: readonly KeyEvent[]): void {
+    const ids = new Set<string>();
+    const once = new Set<string>();
+    for (const event of events) {
+      if (this.db.keyEvents.has(event.id) || ids.has(event.id)) throw new Error(`duplicate key: key event ${event.id}`);
+      ids.add(event.id);
+      if (!ONCE_PER_KEY_EVENT_TYPES.includes(event.type)) continue;
+      const key = onceKey(event);
+      if (this.db.onceKeyEvents.has(key) || once.has(key)) throw new Error(`duplicate key: ${event.type} event of key ${event.keyId}`);
+      once.add(key);
+    }
+  }
+
+  private store(event: KeyEvent): void {
+    this.db.keyEvents.set(event.id, copyKeyEvent(event));
+    if (ONCE_PER_KEY_EVENT_TYPES.includes(event.type)) this.db.onceKeyEvents.set(onceKey(event), event.id);
+  }
+}
+
+/** lastUsedAt is written by recordUsage only; a change of the key must not move it back. */
+function keptUsage(next: ServiceKeySnapshot, stored: ServiceKeySnapshot): ServiceKeySnapshot {
+  return { ...next, lastUsedAt: stored.lastUsedAt };
+}
+
+function onceKey(event: Pick<KeyEvent, 'keyId' | 'type'>): string {
+  return `${event.keyId}\u0000${event.type}`;
 }

@@ -1,3 +1,4 @@
+import { ADMIN_CLI_ACTOR } from '../../../application/use-cases/actor.js';
 import { pino } from 'pino';
 import type { AppConfig } from '../../../infrastructure/config.js';
 import { ApiClient } from '../../support/api-client.js';
@@ -46,7 +47,7 @@ export async function startServiceOn(url: string, config: Partial<AppConfig> = {
   const running = await startHttpServer(container, { port: 0, host: '127.0.0.1' });
   const origin = running.origin;
   const company = await resolve(container, USE_CASES.createCompany).execute({ name: 'ТОО «Тест»' });
-  const issued = await resolve(container, USE_CASES.issueKey).execute({ companyId: company.id, scopes: ALL_SCOPES, name: 'test key', expiresAt: null });
+  const issued = await resolve(container, USE_CASES.issueKey).execute({ companyId: company.id, scopes: ALL_SCOPES, name: 'test key', expiresAt: null, actor: ADMIN_CLI_ACTOR });
   await resolve(container, USE_CASES.upsertVacancies).execute({ companyId: company.id, vacancies: [aVacancyInput()] });
   return {
     origin,

@@ -1,3 +1,4 @@
+import { ADMIN_CLI_ACTOR } from '../../../application/use-cases/actor.js';
 import { tmpdir } from 'node:os';
 import { pino } from 'pino';
 import type { Scope } from '../../../domain/service-key/scope.js';
@@ -36,10 +37,10 @@ export async function adminContainer(urls: AdminUrls) {
       return (await resolve(container, USE_CASES.createCompany).execute({ name })).id;
     },
     issueKey(companyId: string, scopes: readonly Scope[] = ['vacancies:read', 'candidates:read', 'applications:write']) {
-      return resolve(container, USE_CASES.issueKey).execute({ companyId, scopes, name: 'scale test', expiresAt: null });
+      return resolve(container, USE_CASES.issueKey).execute({ companyId, scopes, name: 'scale test', expiresAt: null, actor: ADMIN_CLI_ACTOR });
     },
     revokeKey(keyId: string) {
-      return resolve(container, USE_CASES.revokeKey).execute({ keyId });
+      return resolve(container, USE_CASES.revokeKey).execute({ keyId, actor: ADMIN_CLI_ACTOR });
     },
     /** Upserts the vacancies; returns their ids in input order. */
     async vacancies(companyId: string, inputs: readonly Partial<VacancyInput>[]): Promise<string[]> {

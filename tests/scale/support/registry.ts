@@ -1,3 +1,4 @@
+import { ADMIN_CLI_ACTOR } from '../../../application/use-cases/actor.js';
 import { NodeCryptoSecrets } from '../../../adapters/system/node-crypto-secrets.js';
 import { SystemClock } from '../../../adapters/system/system-clock.js';
 import { UuidV7IdGenerator } from '../../../adapters/system/uuid-v7-id-generator.js';
@@ -21,15 +22,15 @@ export function adminOn(database: PostgresTestDatabase) {
       return (await new CreateCompany(a.companies, ids, clock).execute({ name: 'ТОО «Масштаб»' })).id;
     },
     issueKey(companyId: string, options: { scopes?: readonly Scope[]; expiresAt?: Date | null } = {}) {
-      return new IssueKey(a.companies, a.keys, secrets, clock).execute({
-        companyId, scopes: options.scopes ?? ['vacancies:read', 'applications:write'], name: 'scale test', expiresAt: options.expiresAt ?? null,
+      return new IssueKey(a.companies, a.keys, secrets, ids, clock).execute({
+        companyId, scopes: options.scopes ?? ['vacancies:read', 'applications:write'], name: 'scale test', expiresAt: options.expiresAt ?? null, actor: ADMIN_CLI_ACTOR,
       });
     },
     revokeKey(keyId: string) {
-      return new RevokeKey(a.keys, clock).execute({ keyId });
+      return new RevokeKey(a.keys, ids, clock).execute({ keyId, actor: ADMIN_CLI_ACTOR });
     },
     async lastUsedAt(companyId: string, keyId: string): Promise<Date | null> {
-      const keys = await new ListKeys(a.companies, a.keys).execute({ companyId });
+      const keys = await new ListKeys(a.companies, a.keys, clock).execute({ companyId });
       return keys.find((k) => k.id === keyId)?.lastUsedAt ?? null;
     },
     async vacancy(companyId: string): Promise<string> {

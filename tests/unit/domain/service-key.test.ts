@@ -13,6 +13,7 @@ function issue(overrides: Partial<Parameters<typeof ServiceKey.issue>[0]> = {}):
     secretHash: 'f'.repeat(64),
     expiresAt: null,
     now: T0,
+    actor: null,
     ...overrides,
   });
 }
@@ -30,6 +31,10 @@ describe('ServiceKey', () => {
         expiresAt: at(86_400_000),
         revokedAt: null,
         lastUsedAt: null,
+        createdBy: null,
+        revokedBy: null,
+        rolledFrom: null,
+        rolledTo: null,
       });
     });
 

@@ -1,3 +1,4 @@
+import { ADMIN_CLI_ACTOR } from '../../../application/use-cases/actor.js';
 import { expect } from 'chai';
 import { InMemoryCompanyRepository } from '../../../adapters/persistence/in-memory/in-memory-company.repository.js';
 import { InMemoryDatabase } from '../../../adapters/persistence/in-memory/in-memory-database.js';
@@ -21,7 +22,7 @@ describe('AuthenticateKey (X-API-Key)', () => {
   async function issued(options: { scopes?: string[]; expiresAt?: Date | null } = {}) {
     const companyId = await world().company();
     const key = await world().use('issueKey').execute({
-      companyId, name: 'portal', scopes: options.scopes ?? ['vacancies:read', 'applications:write'], expiresAt: options.expiresAt ?? null,
+      companyId, name: 'portal', scopes: options.scopes ?? ['vacancies:read', 'applications:write'], expiresAt: options.expiresAt ?? null, actor: ADMIN_CLI_ACTOR,
     });
     return { companyId, key };
   }
@@ -41,7 +42,7 @@ describe('AuthenticateKey (X-API-Key)', () => {
   it('refuses a missing, malformed, unknown, wrong, revoked or expired key with one and the same UnauthorizedError', async () => {
     const { key } = await issued({ expiresAt: at(60_000) });
     const revoked = await issued();
-    await world().use('revokeKey').execute({ keyId: revoked.key.id });
+    await world().use('revokeKey').execute({ keyId: revoked.key.id, actor: ADMIN_CLI_ACTOR });
     const { keyId, secret } = parseServiceKey(key.key) ?? { keyId: '', secret: '' };
     const wrongSecret = `ik_${keyId}_${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
     const unknownId = `ik_${keyId.slice(0, -1)}${keyId.endsWith('A') ? 'B' : 'A'}_${secret}`;
@@ -123,8 +124,9 @@ describe('AuthenticateKey: the work of a refusal', () => {
     const companies = new InMemoryCompanyRepository(db);
     const keys = new InMemoryServiceKeyRepository(db);
     const company = await new CreateCompany(companies, new UuidV7IdGenerator(), clock).execute({ name: 'ТОО «Тест»' });
-    const issued = await new IssueKey(companies, keys, secrets, clock).execute({ companyId: company.id, scopes: ['vacancies:read'], name: 'portal', expiresAt: null });
-    const authenticateKey = new AuthenticateKey(keys, secrets, clock);
+    const ids = new UuidV7IdGenerator();
+    const issued = await new IssueKey(companies, keys, secrets, ids, clock).execute({ companyId: company.id, scopes: ['vacancies:read'], name: 'portal', expiresAt: null, actor: ADMIN_CLI_ACTOR });
+    const authenticateKey = new AuthenticateKey(keys, secrets, ids, clock);
     const { keyId, secret } = parseServiceKey(issued.key) ?? { keyId: '', secret: '' };
     const other = (text: string) => `${text.slice(0, -1)}${text.endsWith('A') ? 'B' : 'A'}`;
     /** The hashings and comparisons that authenticating `presented` costs. */

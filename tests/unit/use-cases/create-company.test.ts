@@ -1,3 +1,4 @@
+import { ADMIN_CLI_ACTOR } from '../../../application/use-cases/actor.js';
 import { expect } from 'chai';
 import { ValidationError } from '../../../domain/shared/domain-error.js';
 import { at } from '../../support/builders.js';
@@ -13,7 +14,7 @@ describe('CreateCompany (company create)', () => {
     const b = await world().use('createCompany').execute({ name: 'ТОО «Каспиан»' });
     expect(a).to.deep.include({ name: 'ТОО «Каспиан»', createdAt: at(42) });
     expect(a.id).to.not.equal(b.id);
-    const key = await world().use('issueKey').execute({ companyId: a.id, name: 'k', scopes: ['vacancies:read'], expiresAt: null });
+    const key = await world().use('issueKey').execute({ companyId: a.id, name: 'k', scopes: ['vacancies:read'], expiresAt: null, actor: ADMIN_CLI_ACTOR });
     expect(key.companyId).to.equal(a.id);
   });
 

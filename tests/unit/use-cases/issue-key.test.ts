@@ -1,3 +1,4 @@
+import { ADMIN_CLI_ACTOR } from '../../../application/use-cases/actor.js';
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { NotFoundError, ValidationError } from '../../../domain/shared/domain-error.js';
@@ -11,7 +12,7 @@ describe('IssueKey (key issue)', () => {
 
   it('shows the full key once, as ik_<12-character id>_<secret>, with its scopes, company and times', async () => {
     const companyId = await world().company();
-    const issued = await world().use('issueKey').execute({ companyId, name: 'витрина', scopes: ['applications:write', 'vacancies:read'], expiresAt: at(86_400_000) });
+    const issued = await world().use('issueKey').execute({ companyId, name: 'витрина', scopes: ['applications:write', 'vacancies:read'], expiresAt: at(86_400_000), actor: ADMIN_CLI_ACTOR });
     expect(issued.key).to.match(/^ik_[0-9A-Za-z]{12}_[0-9A-Za-z]{32,}$/);
     expect(parseServiceKey(issued.key)?.keyId).to.equal(issued.id);
     expect(issued).to.deep.include({ name: 'витрина', companyId, scopes: ['vacancies:read', 'applications:write'] });
@@ -21,7 +22,7 @@ describe('IssueKey (key issue)', () => {
 
   it('stores only a SHA-256 hash of the secret, never the secret or the full key', async () => {
     const companyId = await world().company();
-    const issued = await world().use('issueKey').execute({ companyId, name: 'portal', scopes: ['candidates:read'], expiresAt: null });
+    const issued = await world().use('issueKey').execute({ companyId, name: 'portal', scopes: ['candidates:read'], expiresAt: null, actor: ADMIN_CLI_ACTOR });
     const secret = parseServiceKey(issued.key)?.secret as string;
     const stored = JSON.stringify([...world().database.serviceKeys.values()]);
     expect(stored).to.not.contain(secret);
@@ -30,21 +31,21 @@ describe('IssueKey (key issue)', () => {
 
   it('makes a different id and secret for every key', async () => {
     const companyId = await world().company();
-    const issue = () => world().use('issueKey').execute({ companyId, name: 'k', scopes: ['vacancies:read'], expiresAt: null });
+    const issue = () => world().use('issueKey').execute({ companyId, name: 'k', scopes: ['vacancies:read'], expiresAt: null, actor: ADMIN_CLI_ACTOR });
     const [a, b] = [await issue(), await issue()];
     expect(a.id).to.not.equal(b.id);
     expect(parseServiceKey(a.key)?.secret).to.not.equal(parseServiceKey(b.key)?.secret);
   });
 
   it('refuses an unknown company with NotFoundError and stores nothing', async () => {
-    const error = await rejectionOf(world().use('issueKey').execute({ companyId: 'no-such-company', name: 'k', scopes: ['vacancies:read'], expiresAt: null }));
+    const error = await rejectionOf(world().use('issueKey').execute({ companyId: 'no-such-company', name: 'k', scopes: ['vacancies:read'], expiresAt: null, actor: ADMIN_CLI_ACTOR }));
     expect(error).to.be.instanceOf(NotFoundError);
     expect([...world().database.serviceKeys.values()]).to.deep.equal([]);
   });
 
   it('refuses unknown scopes and a past expiry, naming them, and stores nothing', async () => {
     const companyId = await world().company();
-    const error = await rejectionOf(world().use('issueKey').execute({ companyId, name: 'k', scopes: ['vacancies:write', 'candidates:read'], expiresAt: at(-1) }));
+    const error = await rejectionOf(world().use('issueKey').execute({ companyId, name: 'k', scopes: ['vacancies:write', 'candidates:read'], expiresAt: at(-1), actor: ADMIN_CLI_ACTOR }));
     expect(error).to.be.instanceOf(ValidationError);
     expect(pointersOf(error)).to.deep.equal(['/scopes/0', '/expiresAt']);
     expect((error as ValidationError).problems[0]?.message).to.contain('vacancies:write');

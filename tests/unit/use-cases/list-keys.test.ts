@@ -1,3 +1,4 @@
+import { ADMIN_CLI_ACTOR } from '../../../application/use-cases/actor.js';
 import { expect } from 'chai';
 import { NotFoundError } from '../../../domain/shared/domain-error.js';
 import { at, T0 } from '../../support/builders.js';
@@ -9,10 +10,10 @@ describe('ListKeys (key list)', () => {
 
   it('lists the company\'s keys oldest first, with their state and without hash, secret or company', async () => {
     const companyId = await world().company();
-    const first = await world().use('issueKey').execute({ companyId, name: 'первый', scopes: ['vacancies:read'], expiresAt: at(3_600_000) });
+    const first = await world().use('issueKey').execute({ companyId, name: 'первый', scopes: ['vacancies:read'], expiresAt: at(3_600_000), actor: ADMIN_CLI_ACTOR });
     world().clock.advance(1_000);
-    const second = await world().use('issueKey').execute({ companyId, name: 'второй', scopes: ['candidates:read'], expiresAt: null });
-    await world().use('revokeKey').execute({ keyId: second.id });
+    const second = await world().use('issueKey').execute({ companyId, name: 'второй', scopes: ['candidates:read'], expiresAt: null, actor: ADMIN_CLI_ACTOR });
+    await world().use('revokeKey').execute({ keyId: second.id, actor: ADMIN_CLI_ACTOR });
     const listed = await world().use('listKeys').execute({ companyId });
     expect(listed).to.deep.equal([
       { id: first.id, name: 'первый', scopes: ['vacancies:read'], createdAt: T0, expiresAt: at(3_600_000), revokedAt: null, lastUsedAt: null },
@@ -24,7 +25,7 @@ describe('ListKeys (key list)', () => {
   it('lists no key of another company', async () => {
     const a = await world().company('A');
     const b = await world().company('B');
-    await world().use('issueKey').execute({ companyId: a, name: 'a', scopes: ['vacancies:read'], expiresAt: null });
+    await world().use('issueKey').execute({ companyId: a, name: 'a', scopes: ['vacancies:read'], expiresAt: null, actor: ADMIN_CLI_ACTOR });
     expect(await world().use('listKeys').execute({ companyId: b })).to.deep.equal([]);
   });
 

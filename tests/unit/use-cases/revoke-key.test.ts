@@ -1,3 +1,4 @@
+import { ADMIN_CLI_ACTOR } from '../../../application/use-cases/actor.js';
 import { expect } from 'chai';
 import { NotFoundError } from '../../../domain/shared/domain-error.js';
 import { UnauthorizedError } from '../../../domain/service-key/service-key.js';
@@ -10,14 +11,14 @@ describe('RevokeKey (key revoke)', () => {
 
   async function issued() {
     const companyId = await world().company();
-    const key = await world().use('issueKey').execute({ companyId, name: 'portal', scopes: ['vacancies:read'], expiresAt: null });
+    const key = await world().use('issueKey').execute({ companyId, name: 'portal', scopes: ['vacancies:read'], expiresAt: null, actor: ADMIN_CLI_ACTOR });
     return { companyId, key };
   }
 
   it('revokes at the current moment, after which the key is refused', async () => {
     const { companyId, key } = await issued();
     world().clock.set(at(5_000));
-    const result = await world().use('revokeKey').execute({ keyId: key.id });
+    const result = await world().use('revokeKey').execute({ keyId: key.id, actor: ADMIN_CLI_ACTOR });
     expect(result).to.deep.equal({ id: key.id, revokedAt: at(5_000) });
     expect(await rejectionOf(world().use('authenticateKey').execute({ presentedKey: key.key }))).to.be.instanceOf(UnauthorizedError);
     const [listing] = await world().use('listKeys').execute({ companyId });
@@ -27,9 +28,9 @@ describe('RevokeKey (key revoke)', () => {
   it('keeps the first moment when a key is revoked again', async () => {
     const { key } = await issued();
     world().clock.set(at(5_000));
-    await world().use('revokeKey').execute({ keyId: key.id });
+    await world().use('revokeKey').execute({ keyId: key.id, actor: ADMIN_CLI_ACTOR });
     world().clock.set(at(9_000));
-    expect((await world().use('revokeKey').execute({ keyId: key.id })).revokedAt.toISOString()).to.equal(at(5_000).toISOString());
+    expect((await world().use('revokeKey').execute({ keyId: key.id, actor: ADMIN_CLI_ACTOR })).revokedAt.toISOString()).to.equal(at(5_000).toISOString());
   });
 
   it('keeps the recorded last use of the key', async () => {
@@ -37,19 +38,19 @@ describe('RevokeKey (key revoke)', () => {
     world().clock.set(at(1_000));
     await world().use('authenticateKey').execute({ presentedKey: key.key });
     world().clock.set(at(2_000));
-    await world().use('revokeKey').execute({ keyId: key.id });
+    await world().use('revokeKey').execute({ keyId: key.id, actor: ADMIN_CLI_ACTOR });
     const [listing] = await world().use('listKeys').execute({ companyId });
     expect(listing?.lastUsedAt?.toISOString()).to.equal(at(1_000).toISOString());
   });
 
   it('refuses an unknown key with NotFoundError', async () => {
-    expect(await rejectionOf(world().use('revokeKey').execute({ keyId: 'AAAAAAAAAAAA' }))).to.be.instanceOf(NotFoundError);
+    expect(await rejectionOf(world().use('revokeKey').execute({ keyId: 'AAAAAAAAAAAA', actor: ADMIN_CLI_ACTOR }))).to.be.instanceOf(NotFoundError);
   });
 
   it('leaves the company\'s other keys working', async () => {
     const { companyId, key } = await issued();
-    const other = await world().use('issueKey').execute({ companyId, name: 'second', scopes: ['vacancies:read'], expiresAt: null });
-    await world().use('revokeKey').execute({ keyId: key.id });
+    const other = await world().use('issueKey').execute({ companyId, name: 'second', scopes: ['vacancies:read'], expiresAt: null, actor: ADMIN_CLI_ACTOR });
+    await world().use('revokeKey').execute({ keyId: key.id, actor: ADMIN_CLI_ACTOR });
     expect((await world().use('authenticateKey').execute({ presentedKey: other.key })).keyId).to.equal(other.id);
   });
 });

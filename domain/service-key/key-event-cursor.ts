@@ -1,0 +1,63 @@
+import { InvalidCursorError } from '../paging/cursor.js';
+
+/** A place in the key events' order: the last event of a page. */
+export interface KeyEventCursorPosition {
+  readonly at: Date;
+  readonly id: string;
+}
+
+interface Payload {
+  v: 1;
+  t: number;
+  i: string;
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+const MAX_LENGTH = 256;
+const ID_MAX_LENGTH = 64;
+/** The moments timestamptz(3) and JavaScript both hold: years 0000..9999. */
+const EARLIEST_MS = -62_167_219_200_000;
+const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+const MALFORMED = 'The cursor is malformed. Pass nextCursor of the previous page unchanged.';
+
+/** Opaque to clients: base64url of {v:1,t:<at in ms>,i:<id>}. */
+export function encodeKeyEventCursor(position: KeyEventCursorPosition): string {
+  const payload: Payload = { v: 1, t: position.at.getTime(), i: position.id };
+  let binary = '';
+  for (const byte of new TextEncoder().encode(JSON.stringify(payload))) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** Reads a cursor of the key events; throws InvalidCursorError when it is not one. */
+export function decodeKeyEventCursor(cursor: string): KeyEventCursorPosition {
+  if (cursor.length === 0 || cursor.length > MAX_LENGTH || !BASE64URL.test(cursor) || cursor.length % 4 === 1) {
+    throw new InvalidCursorError(MALFORMED);
+  }
+  let payload: unknown;
+  try {
+    const padded = cursor.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (cursor.length % 4)) % 4);
+    const bytes = Uint8Array.from(atob(padded), (ch) => ch.charCodeAt(0));
+    payload = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    throw new InvalidCursorError(MALFORMED);
+  }
+  if (!isPayload(payload)) throw new InvalidCursorError(MALFORMED);
+  return { at: new Date(payload.t), id: payload.i };
+}
+
+function isPayload(value: unknown): value is Payload {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const p = value as Record<string, unknown>;
+  return (
+    p.v === 1 &&
+    typeof p.t === 'number' &&
+    Number.isSafeInteger(p.t) &&
+    p.t >= EARLIEST_MS &&
+    p.t <= LATEST_MS &&
+    typeof p.i === 'string' &&
+    p.i.length > 0 &&
+    p.i.length <= ID_MAX_LENGTH &&
+    // Ids are what IdGenerator makes: printable ASCII, which every store compares alike.
+    /^[\x21-\x7e]+$/.test(p.i)
+  );
+}
