@@ -8,6 +8,7 @@ import { registerFeedCommands } from './commands/feed.command.js';
 import { registerImportCommands } from './commands/import.command.js';
 import { registerKeyCommands } from './commands/key.command.js';
 import { registerMigrateCommand } from './commands/migrate.command.js';
+import { registerPlatformTokenCommands } from './commands/platform-token.command.js';
 import { registerSeedCommands } from './commands/seed.command.js';
 import { registerSyncCommand } from './commands/sync.command.js';
 import { registerVacancyCommands } from './commands/vacancy.command.js';
@@ -34,6 +35,7 @@ export function buildAdminProgram(ctx: AdminContext): Command {
   registerMigrateCommand(program, ctx);
   registerCompanyCommands(program, ctx);
   registerKeyCommands(program, ctx);
+  registerPlatformTokenCommands(program, ctx);
   registerVacancyCommands(program, ctx);
   registerCandidateCommands(program, ctx);
   registerBoardCommands(program, ctx);

@@ -7,9 +7,12 @@ import type { ImportCandidateBatch } from '../../application/use-cases/import-ca
 import type { ImportJobBoardResumes } from '../../application/use-cases/import-job-board-resumes.use-case.js';
 import type { ImportJobBoardVacancies } from '../../application/use-cases/import-job-board-vacancies.use-case.js';
 import type { IssueKey } from '../../application/use-cases/issue-key.use-case.js';
+import type { IssuePlatformToken } from '../../application/use-cases/issue-platform-token.use-case.js';
 import type { ListKeys } from '../../application/use-cases/list-keys.use-case.js';
+import type { ListPlatformTokens } from '../../application/use-cases/list-platform-tokens.use-case.js';
 import type { MoveCandidate } from '../../application/use-cases/move-candidate.use-case.js';
 import type { RevokeKey } from '../../application/use-cases/revoke-key.use-case.js';
+import type { RevokePlatformToken } from '../../application/use-cases/revoke-platform-token.use-case.js';
 import type { SetBoardColumns } from '../../application/use-cases/set-board-columns.use-case.js';
 import type { TransferCandidate } from '../../application/use-cases/transfer-candidate.use-case.js';
 import type { UpdateResume } from '../../application/use-cases/update-resume.use-case.js';
@@ -26,6 +29,9 @@ export interface AdminServices {
   readonly issueKey: UseCase<IssueKey>;
   readonly revokeKey: UseCase<RevokeKey>;
   readonly listKeys: UseCase<ListKeys>;
+  readonly issuePlatformToken: UseCase<IssuePlatformToken>;
+  readonly revokePlatformToken: UseCase<RevokePlatformToken>;
+  readonly listPlatformTokens: UseCase<ListPlatformTokens>;
   readonly upsertVacancies: UseCase<UpsertVacancies>;
   readonly deleteVacancy: UseCase<DeleteVacancy>;
   readonly addCandidates: UseCase<AddCandidates>;

@@ -1,8 +1,11 @@
+import { PLATFORM_TOKEN_ID_LENGTH, PLATFORM_TOKEN_PREFIX } from '../../domain/platform-token/platform-token-format.js';
 import { KEY_ID_LENGTH, KEY_PREFIX } from '../../domain/service-key/service-key-format.js';
 import { DomainError, ValidationError } from '../../domain/shared/domain-error.js';
 
 /** Anything with the form of a whole service key, wherever a message might carry one. */
 const WHOLE_KEY = new RegExp(`${KEY_PREFIX}([0-9A-Za-z]{${KEY_ID_LENGTH}})_[0-9A-Za-z]+`, 'g');
+/** The same for a platform token. */
+const WHOLE_PLATFORM_TOKEN = new RegExp(`${PLATFORM_TOKEN_PREFIX}([0-9A-Za-z]{${PLATFORM_TOKEN_ID_LENGTH}})_[0-9A-Za-z]+`, 'g');
 
 /** A failure the CLI itself finds: an unreadable file, invalid JSON, a record that cannot be read. */
 export class CliFailure extends Error {
@@ -23,9 +26,11 @@ export function describeFailure(error: unknown): string {
   return hideKeys(text.replace(/\s*\r?\n\s*/g, ' ').trim());
 }
 
-/** The text with the secret of every whole key in it cut off. */
+/** The text with the secret of every whole key and platform token in it cut off. */
 export function hideKeys(text: string): string {
-  return text.replace(WHOLE_KEY, `${KEY_PREFIX}$1_(secret not shown)`);
+  return text
+    .replace(WHOLE_KEY, `${KEY_PREFIX}$1_(secret not shown)`)
+    .replace(WHOLE_PLATFORM_TOKEN, `${PLATFORM_TOKEN_PREFIX}$1_(secret not shown)`);
 }
 
 function describe(error: unknown): string {

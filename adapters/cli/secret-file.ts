@@ -61,13 +61,15 @@ function cannotWrite(option: string, file: string, error: unknown): CliFailure {
 }
 
 /**
- * Runs a command whose document holds a key: printed on stdout as usual, or with `--out FILE` written to the
- * file (0600) while stdout gets the same document without the key and with `savedTo`, the file's full path.
+ * Runs a command whose document holds a key (or a platform token, `secretField`): printed on stdout as usual,
+ * or with `--out FILE` written to the file (0600) while stdout gets the same document without the secret and
+ * with `savedTo`, the file's full path.
  */
-export async function printOrSave<T extends { key: string }>(
+export async function printOrSave<T extends object>(
   out: string | undefined,
   print: (value: unknown) => void,
   produce: () => Promise<T>,
+  secretField: keyof T & string = 'key' as keyof T & string,
 ): Promise<void> {
   if (out === undefined) {
     print(await produce());
@@ -82,6 +84,7 @@ export async function printOrSave<T extends { key: string }>(
     throw error;
   }
   await file.commit(document);
-  const { key: _key, ...rest } = document;
+  const rest: Record<string, unknown> = { ...(document as Record<string, unknown>) };
+  delete rest[secretField];
   print({ ...rest, savedTo: file.path });
 }

@@ -4,6 +4,7 @@ import { BOARD_REPOSITORY } from '../../application/ports/board-repository.port.
 import { CANDIDATE_REPOSITORY } from '../../application/ports/candidate-repository.port.js';
 import { COMPANY_REPOSITORY } from '../../application/ports/company-repository.port.js';
 import { FEED_LEDGER } from '../../application/ports/feed-ledger.port.js';
+import { PLATFORM_TOKEN_REPOSITORY } from '../../application/ports/platform-token-repository.port.js';
 import { SERVICE_KEY_REPOSITORY } from '../../application/ports/service-key-repository.port.js';
 import { UNIT_OF_WORK } from '../../application/ports/unit-of-work.port.js';
 import { VACANCY_REPOSITORY } from '../../application/ports/vacancy-repository.port.js';
@@ -11,6 +12,7 @@ import { MikroOrmBoardRepository } from '../../adapters/persistence/postgres/mik
 import { MikroOrmCandidateRepository } from '../../adapters/persistence/postgres/mikro-orm-candidate-repository.js';
 import { MikroOrmCompanyRepository } from '../../adapters/persistence/postgres/mikro-orm-company-repository.js';
 import { MikroOrmFeedLedger } from '../../adapters/persistence/postgres/mikro-orm-feed-ledger.js';
+import { MikroOrmPlatformTokenRepository } from '../../adapters/persistence/postgres/mikro-orm-platform-token-repository.js';
 import { MikroOrmServiceKeyRepository } from '../../adapters/persistence/postgres/mikro-orm-service-key-repository.js';
 import { MikroOrmUnitOfWork } from '../../adapters/persistence/postgres/mikro-orm-unit-of-work.js';
 import { MikroOrmVacancyRepository } from '../../adapters/persistence/postgres/mikro-orm-vacancy-repository.js';
@@ -50,6 +52,7 @@ export async function postgresModule(config: AppConfig, logger?: Logger): Promis
     const registry = (ctx: Parameters<typeof resolve>[0]) => resolve(ctx, POSTGRES_DATABASES).registry;
     bindPort(bind, COMPANY_REPOSITORY).toDynamicValue((ctx) => new MikroOrmCompanyRepository(registry(ctx)));
     bindPort(bind, SERVICE_KEY_REPOSITORY).toDynamicValue((ctx) => new MikroOrmServiceKeyRepository(registry(ctx)));
+    bindPort(bind, PLATFORM_TOKEN_REPOSITORY).toDynamicValue((ctx) => new MikroOrmPlatformTokenRepository(registry(ctx)));
     bindPort(bind, VACANCY_REPOSITORY).toDynamicValue((ctx) => new MikroOrmVacancyRepository(business(ctx)));
     bindPort(bind, BOARD_REPOSITORY).toDynamicValue((ctx) => new MikroOrmBoardRepository(business(ctx)));
     bindPort(bind, CANDIDATE_REPOSITORY).toDynamicValue((ctx) => new MikroOrmCandidateRepository(business(ctx)));

@@ -3,13 +3,17 @@ import { InMemoryCandidateRepository } from '../../adapters/persistence/in-memor
 import { InMemoryCompanyRepository } from '../../adapters/persistence/in-memory/in-memory-company.repository.js';
 import { InMemoryDatabase } from '../../adapters/persistence/in-memory/in-memory-database.js';
 import { InMemoryFeedLedger } from '../../adapters/persistence/in-memory/in-memory-feed-ledger.js';
+import { InMemoryPlatformTokenRepository } from '../../adapters/persistence/in-memory/in-memory-platform-token.repository.js';
 import { InMemoryServiceKeyRepository } from '../../adapters/persistence/in-memory/in-memory-service-key.repository.js';
 import { InMemoryUnitOfWork } from '../../adapters/persistence/in-memory/in-memory-unit-of-work.js';
 import { InMemoryVacancyRepository } from '../../adapters/persistence/in-memory/in-memory-vacancy.repository.js';
 import { SystemClock } from '../../adapters/system/system-clock.js';
 import { candidateRepositoryContract } from './candidate-repository.contract.js';
 import { feedLedgerContract } from './feed-ledger.contract.js';
+import { keyEventsContract } from './key-events.contract.js';
+import { keyRegistryWriteContract } from './key-registry-write.contract.js';
 import type { AdapterFactory } from './persistence-adapters.js';
+import { platformTokenRepositoryContract } from './platform-token-repository.contract.js';
 import { registryContract } from './registry.contract.js';
 import { unitOfWorkContract } from './unit-of-work.contract.js';
 import { vacancyRepositoryContract } from './vacancy-repository.contract.js';
@@ -33,6 +37,9 @@ const inMemory: AdapterFactory = {
 
 describe('persistence contract on the in-memory adapters', () => {
   registryContract(inMemory);
+  keyRegistryWriteContract(inMemory);
+  keyEventsContract(inMemory);
+  platformTokenRepositoryContract({ name: 'in-memory', make: () => new InMemoryPlatformTokenRepository(new InMemoryDatabase()) });
   vacancyRepositoryContract(inMemory);
   candidateRepositoryContract(inMemory);
   unitOfWorkContract(inMemory);

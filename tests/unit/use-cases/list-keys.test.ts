@@ -16,8 +16,14 @@ describe('ListKeys (key list)', () => {
     await world().use('revokeKey').execute({ keyId: second.id, actor: ADMIN_CLI_ACTOR });
     const listed = await world().use('listKeys').execute({ companyId });
     expect(listed).to.deep.equal([
-      { id: first.id, name: 'первый', scopes: ['vacancies:read'], createdAt: T0, expiresAt: at(3_600_000), revokedAt: null, lastUsedAt: null },
-      { id: second.id, name: 'второй', scopes: ['candidates:read'], createdAt: at(1_000), expiresAt: null, revokedAt: at(1_000), lastUsedAt: null },
+      {
+        id: first.id, name: 'первый', scopes: ['vacancies:read'], status: 'active', createdAt: T0, createdBy: 'admin-cli', expiresAt: at(3_600_000),
+        revokedAt: null, revokedBy: null, lastUsedAt: null, rolledFrom: null, rolledTo: null,
+      },
+      {
+        id: second.id, name: 'второй', scopes: ['candidates:read'], status: 'revoked', createdAt: at(1_000), createdBy: 'admin-cli', expiresAt: null,
+        revokedAt: at(1_000), revokedBy: 'admin-cli', lastUsedAt: null, rolledFrom: null, rolledTo: null,
+      },
     ]);
     expect(JSON.stringify(listed)).to.not.contain(second.key.split('_')[2]);
   });

@@ -2,7 +2,7 @@ import { ADMIN_CLI_ACTOR } from '../../../application/use-cases/actor.js';
 import { expect } from 'chai';
 import { NotFoundError } from '../../../domain/shared/domain-error.js';
 import { UnauthorizedError } from '../../../domain/service-key/service-key.js';
-import { at } from '../../support/builders.js';
+import { at, T0 } from '../../support/builders.js';
 import { rejectionOf } from '../../support/catching.js';
 import { withWorld } from '../../support/use-case-world.js';
 
@@ -19,7 +19,10 @@ describe('RevokeKey (key revoke)', () => {
     const { companyId, key } = await issued();
     world().clock.set(at(5_000));
     const result = await world().use('revokeKey').execute({ keyId: key.id, actor: ADMIN_CLI_ACTOR });
-    expect(result).to.deep.equal({ id: key.id, revokedAt: at(5_000) });
+    expect(result).to.deep.equal({
+      id: key.id, name: 'portal', scopes: ['vacancies:read'], status: 'revoked', createdAt: T0, createdBy: 'admin-cli', expiresAt: null,
+      revokedAt: at(5_000), revokedBy: 'admin-cli', lastUsedAt: null, rolledFrom: null, rolledTo: null,
+    });
     expect(await rejectionOf(world().use('authenticateKey').execute({ presentedKey: key.key }))).to.be.instanceOf(UnauthorizedError);
     const [listing] = await world().use('listKeys').execute({ companyId });
     expect(listing?.revokedAt?.toISOString()).to.equal(at(5_000).toISOString());
