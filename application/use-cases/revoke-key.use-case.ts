@@ -24,7 +24,7 @@ export class RevokeKey {
   ) {}
 
   /** Revoking a revoked key returns it unchanged and records nothing. */
-  execute(command: RevokeKeyCommand): Promise<RevokedKey> {
+  async execute(command: RevokeKeyCommand): Promise<RevokedKey> {
     const problems = new ProblemCollector();
     checkActor(problems, '/actor', command.actor.name);
     problems.throwIfAny('The actor is invalid.');

@@ -38,7 +38,7 @@ export class RollKey {
     private readonly clock: Clock,
   ) {}
 
-  execute(command: RollKeyCommand): Promise<RolledKey> {
+  async execute(command: RollKeyCommand): Promise<RolledKey> {
     return retryingKeyChanges(async () => {
       const now = this.clock.now();
       const oldKeyExpiresAt = command.oldKeyExpiresAt ?? new Date(now.getTime() + ROLL_OVERLAP_DEFAULT_MS);

@@ -7,9 +7,12 @@ import { MemoryIo } from './support/memory-io.js';
 const COMMANDS: readonly (readonly [string[], string[]])[] = [
   [['migrate'], []],
   [['company', 'create'], ['--name']],
-  [['key', 'issue'], ['--company', '--scopes', '--name', '--expires-at']],
-  [['key', 'revoke'], ['--id']],
+  [['key', 'issue'], ['--company', '--scopes', '--name', '--expires-at', '--actor']],
+  [['key', 'revoke'], ['--id', '--actor']],
   [['key', 'list'], ['--company']],
+  [['platform-token', 'issue'], ['--name', '--out']],
+  [['platform-token', 'revoke'], ['--id']],
+  [['platform-token', 'list'], []],
   [['vacancy', 'upsert'], ['--company', '--file']],
   [['vacancy', 'delete'], ['--company', '--id']],
   [['candidate', 'add'], ['--company', '--file']],
@@ -56,7 +59,7 @@ describe('admin CLI usage (in process)', () => {
   it('lists every command group in the top-level help', async () => {
     const io = new MemoryIo();
     expect(await runAdminCli(['--help'], untouchable(), io)).to.equal(0);
-    for (const group of ['migrate', 'company', 'key', 'vacancy', 'candidate', 'board', 'import', 'seed']) expect(io.stdout).to.match(new RegExp(`^  ${group}\\b`, 'm'));
+    for (const group of ['migrate', 'company', 'key', 'platform-token', 'vacancy', 'candidate', 'board', 'import', 'seed']) expect(io.stdout).to.match(new RegExp(`^  ${group}\\b`, 'm'));
   });
 
   it('reports a usage error on one line of stderr with a non-zero status, before opening anything', async () => {
@@ -67,6 +70,7 @@ describe('admin CLI usage (in process)', () => {
       [['key', 'issue', '--company', 'c', '--scopes', 'vacancies:read', '--expires-at', 'tomorrow'], /RFC 3339/],
       [['import', 'hh', '--company', 'c', '--vacancies', 'a.json', '--resumes', 'b.json'], /cannot be used with option '--resumes/],
       [['company', 'create', '--name', 'x', 'extra'], /too many arguments/],
+      [['platform-token', 'issue'], /^error: required option '--name <name>' not specified$/],
     ];
     for (const [args, message] of cases) {
       const io = new MemoryIo();

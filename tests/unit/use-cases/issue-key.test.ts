@@ -51,4 +51,23 @@ describe('IssueKey (key issue)', () => {
     expect((error as ValidationError).problems[0]?.message).to.contain('vacancies:write');
     expect(await world().use('listKeys').execute({ companyId })).to.deep.equal([]);
   });
+
+  it('records who issued it, through which channel, as an issued event written with the key', async () => {
+    const companyId = await world().company();
+    const dana = { name: 'dana@platform', via: 'platform-token:Tok0Ab1Cd2Ef' };
+    const issued = await world().use('issueKey').execute({ companyId, name: 'k', scopes: ['vacancies:read'], expiresAt: null, actor: dana });
+    expect(issued.createdBy).to.equal('dana@platform');
+    const { items } = await world().use('listKeyEvents').execute({ companyId, cursor: null });
+    expect(items.map(({ id: _id, ...e }) => e)).to.deep.equal([
+      { keyId: issued.id, type: 'issued', at: T0, actor: 'dana@platform', via: dana.via, successorKeyId: null, expiresAt: null },
+    ]);
+  });
+
+  it('refuses a bad actor at /actor with the other problems, and stores neither key nor event', async () => {
+    const companyId = await world().company();
+    const error = await rejectionOf(world().use('issueKey').execute({ companyId, name: 'k', scopes: [], expiresAt: null, actor: { name: 'x'.repeat(201), via: 'admin-cli' } }));
+    expect(pointersOf(error)).to.deep.equal(['/actor', '/scopes']);
+    expect([...world().database.serviceKeys.values()]).to.deep.equal([]);
+    expect([...world().database.keyEvents.values()]).to.deep.equal([]);
+  });
 });
