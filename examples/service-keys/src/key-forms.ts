@@ -1,0 +1,57 @@
+import { KEY_NAME_MAX_LENGTH } from '../../../domain/service-key/service-key.js';
+import { isScope, type Scope } from '../../../domain/service-key/scope.js';
+import { EXPIRY_CHOICES, ROLL_OVERLAPS, type Dictionary, type ExpiryChoice, type RollOverlap } from './i18n/dictionary.js';
+
+export { KEY_NAME_MAX_LENGTH };
+
+/** The issue form as typed, so that it can be shown again with messages. */
+export interface IssueFormValues {
+  readonly name: string;
+  readonly scopes: readonly Scope[];
+  readonly expiry: ExpiryChoice;
+}
+
+export interface IssueFormErrors {
+  readonly name?: string;
+  readonly scopes?: string;
+}
+
+export const EMPTY_ISSUE_FORM: IssueFormValues = { name: '', scopes: [], expiry: 'never' };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const EXPIRY_MS: Readonly<Record<Exclude<ExpiryChoice, 'never'>, number>> = { '7d': 7 * DAY_MS, '30d': 30 * DAY_MS, '90d': 90 * DAY_MS, '365d': 365 * DAY_MS };
+const OVERLAP_MS: Readonly<Record<RollOverlap, number>> = { '1h': 60 * 60 * 1000, '24h': DAY_MS, '3d': 3 * DAY_MS, '7d': 7 * DAY_MS };
+export const DEFAULT_OVERLAP: RollOverlap = '24h';
+
+/** Unknown scopes and choices (a hand-made post) are dropped or replaced by the default. */
+export function parseIssueForm(body: URLSearchParams): IssueFormValues {
+  const expiry = body.get('expiry');
+  return {
+    name: (body.get('name') ?? '').trim(),
+    scopes: [...new Set(body.getAll('scopes').filter(isScope))],
+    expiry: (EXPIRY_CHOICES as readonly (string | null)[]).includes(expiry) ? (expiry as ExpiryChoice) : 'never',
+  };
+}
+
+/** What the page can tell before asking the API: a name, not too long, and a scope. The API checks the rest. */
+export function checkIssueForm(dictionary: Dictionary, values: IssueFormValues): IssueFormErrors {
+  const length = [...values.name].length;
+  return {
+    ...(length === 0 ? { name: dictionary.issue.nameMissing } : {}),
+    ...(length > KEY_NAME_MAX_LENGTH ? { name: dictionary.issue.nameTooLong(KEY_NAME_MAX_LENGTH) } : {}),
+    ...(values.scopes.length === 0 ? { scopes: dictionary.issue.scopesMissing } : {}),
+  };
+}
+
+export function expiresAtOf(choice: ExpiryChoice, now: Date): string | null {
+  return choice === 'never' ? null : new Date(now.getTime() + EXPIRY_MS[choice]).toISOString();
+}
+
+export function parseOverlap(value: string | null): RollOverlap {
+  return (ROLL_OVERLAPS as readonly (string | null)[]).includes(value) ? (value as RollOverlap) : DEFAULT_OVERLAP;
+}
+
+/** When the old key of a roll stops working: the API takes a moment in the future, at most 7 days away. */
+export function oldKeyExpiresAtOf(overlap: RollOverlap, now: Date): string {
+  return new Date(now.getTime() + OVERLAP_MS[overlap]).toISOString();
+}
