@@ -64,6 +64,9 @@ export const CONFIG_SCHEMA = {
     METRICS: oneOf(['on', 'off']),
     METRICS_HOST: { type: 'string', pattern: '^\\S+$', description: 'must be a host name or an IP address, without spaces' },
     METRICS_PORT: wholeNumber(0, 65_535),
+    // The management API's own listener (DESIGN 4b), for the platform's services only: never the public port.
+    MANAGEMENT_HOST: { type: 'string', pattern: '^\\S+$', description: 'must be a host name or an IP address, without spaces' },
+    MANAGEMENT_PORT: { ...wholeNumber(0, 65_535), description: 'must be a whole number from 0 to 65535 (0 turns the management API off)' },
     // The number of proxies in front, whose X-Forwarded-For entries are trusted (off = 0, on = 1).
     TRUST_PROXY: {
       anyOf: [{ type: 'string', enum: ['on', 'off'] }, { type: 'integer', minimum: 0, maximum: 10 }],

@@ -46,6 +46,12 @@ export interface AppConfig {
   readonly metricsHost: string;
   readonly metricsPort: number;
   /**
+   * MANAGEMENT_HOST and MANAGEMENT_PORT (default 127.0.0.1:8081): the management API's own listener (DESIGN 4b),
+   * never the public one. Port 0 turns it off (no listener at all), unlike PORT and METRICS_PORT.
+   */
+  readonly managementHost: string;
+  readonly managementPort: number;
+  /**
    * TRUST_PROXY: how many proxies stand in front (off = 0, on = 1). The client address is the entry of
    * X-Forwarded-For that many hops from the right: the ones further left were written by the client itself.
    */
@@ -107,6 +113,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const integer = (name: ConfigVariable, fallback: number) => (settings[name] as number | undefined) ?? fallback;
   const port = integer('PORT', 8080);
   const host = text('HOST', '127.0.0.1');
+  const managementPort = integer('MANAGEMENT_PORT', 8081);
+  // Told apart here rather than by a failing listen: on another host the same port would listen, and serve the
+  // management API where the public one is expected.
+  if (managementPort !== 0 && managementPort === port) {
+    throw new ConfigError(`MANAGEMENT_PORT must differ from PORT: the management API is never served on the public port; got "${managementPort}".`);
+  }
   const databaseUrl = (settings.DATABASE_URL as string | undefined) ?? null;
   return {
     port,
@@ -133,6 +145,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metrics: text('METRICS', 'off') === 'on',
     metricsHost: text('METRICS_HOST', '127.0.0.1'),
     metricsPort: integer('METRICS_PORT', 9464),
+    managementHost: text('MANAGEMENT_HOST', '127.0.0.1'),
+    managementPort,
     trustProxy: proxyHops(settings.TRUST_PROXY),
     jobBoardLabel: text('JOB_BOARD_LABEL', 'hh'),
     feedUrl: (settings.FEED_URL as string | undefined) ?? null,

@@ -1,6 +1,7 @@
 import { createServer, ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Container } from 'inversify';
+import type Koa from 'koa';
 import { answerClientErrorsWithProblems } from '../adapters/http/client-errors.js';
 import { createHttpApp } from '../adapters/http/create-http-app.js';
 import { CONFIG } from './container/infrastructure.tokens.js';
@@ -33,6 +34,14 @@ export interface RunningServer {
 export async function startHttpServer(container: Container, overrides: { port?: number; host?: string } = {}): Promise<RunningServer> {
   const config = resolve(container, CONFIG);
   const app = createHttpApp(await openHttpDependencies(container));
+  return serveKoaApp(app, overrides.port ?? config.port, overrides.host ?? config.host);
+}
+
+/**
+ * A Koa app on its own listener with the public listener's manners: problem documents for what Node's parser
+ * refuses, bounded waits for slow clients, and a drain on close. The management API is served the same way.
+ */
+export async function serveKoaApp(app: Koa, port: number, host: string): Promise<RunningServer> {
   const inFlight = new RequestsInFlight(app.callback());
   const server = createServer({ ServerResponse: inFlight.responseClass }, inFlight.handle);
   answerClientErrorsWithProblems(server);
@@ -42,13 +51,13 @@ export async function startHttpServer(container: Container, overrides: { port?: 
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
-    server.listen(overrides.port ?? config.port, overrides.host ?? config.host, () => resolveListen());
+    server.listen(port, host, () => resolveListen());
   });
   const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     server,
-    origin: `http://${host}:${address.port}`,
+    origin: `http://${shownHost}:${address.port}`,
     close: (options = {}) => drain(server, inFlight, options.drainTimeoutMs),
   };
 }

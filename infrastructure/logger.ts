@@ -8,14 +8,17 @@ const stdoutStreams = new WeakMap<Logger, ReturnType<typeof pino.destination>>()
 const END_TIMEOUT_MS = 1_000;
 
 /**
- * JSON lines on stdout. Keys are never logged: the X-API-Key header is redacted wherever a request
- * object reaches the logger, as a second line of defence.
+ * JSON lines on stdout. Keys and platform tokens are never logged: the X-API-Key and Authorization headers
+ * are redacted wherever a request object reaches the logger, as a second line of defence.
  */
 export function createLogger(level: LogLevel, destination?: pino.DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level,
     base: { service: 'integration-api' },
-    redact: { paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]', 'key', 'apiKey'], censor: '[redacted]' },
+    redact: {
+      paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]', 'req.headers.authorization', 'headers.authorization', 'key', 'apiKey', 'token'],
+      censor: '[redacted]',
+    },
   };
   if (destination !== undefined) return pino(options, destination);
   const stdout = pino.destination({ dest: 1, sync: false });

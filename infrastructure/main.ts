@@ -6,6 +6,7 @@ import { resolve } from './container/typed-binding.js';
 import { USE_CASES } from './container/use-case.tokens.js';
 import { holdServiceLock, type ServiceLock } from './database/embedded-postgres-service-lock.js';
 import { startHttpServer } from './http-server.js';
+import { startManagementServer } from './management-server.js';
 import { startMetricsServer } from './metrics-server.js';
 import { seedMemoryDemo } from './memory-demo.js';
 import { stopThenExit, takeStopSignals } from './stop-signals.js';
@@ -18,7 +19,7 @@ const USAGE = `usage: npm start   (or: node bin/start.js)
 Runs the integration API (compiled JavaScript in dist/, built first when missing or older than the sources).
 Configured by environment variables only: PORT, HOST, STORE, DATABASE_URL, DATA_DIR, KEYS_DATABASE_URL, REGION,
 PUBLIC_BASE_URL, DB_*, RATE_LIMIT_*, REDIS_URL, KEY_CACHE_TTL_MS, LOG_LEVEL, METRICS,
-METRICS_HOST, METRICS_PORT, TRUST_PROXY, JOB_BOARD_LABEL
+METRICS_HOST, METRICS_PORT, MANAGEMENT_HOST, MANAGEMENT_PORT (0: no management API), TRUST_PROXY, JOB_BOARD_LABEL
 (see the README's "Configuration"). SIGTERM or SIGINT (Ctrl-C): drain the requests in flight, stop, exit 0.
 `;
 
@@ -37,14 +38,18 @@ async function main(): Promise<void> {
   const lock: ServiceLock | null = config.store === 'postgres' && config.databaseUrl === null ? await holdServiceLock(config.dataDir) : null;
   const container = await buildContainer({ config });
   const logger = resolve(container, LOGGER);
-  const { running, metricsServer } = await (async () => {
+  const { running, managementServer, metricsServer } = await (async () => {
     if (config.store === 'memory') await seedMemoryDemo(container, config, logger);
     const api = await startHttpServer(container);
-    const metricsListener = await startMetricsServer(container).catch(async (error: unknown) => {
+    const management = await startManagementServer(container).catch(async (error: unknown) => {
       await api.close();
+      throw new Error(`the management API cannot listen on ${config.managementHost}:${config.managementPort} (MANAGEMENT_HOST, MANAGEMENT_PORT; 0 turns it off): ${(error as Error).message}`);
+    });
+    const metricsListener = await startMetricsServer(container).catch(async (error: unknown) => {
+      await Promise.all([api.close(), management?.close()]);
       throw new Error(`METRICS=on, but GET /metrics cannot listen on ${config.metricsHost}:${config.metricsPort} (METRICS_HOST, METRICS_PORT): ${(error as Error).message}`);
     });
-    return { running: api, metricsServer: metricsListener };
+    return { running: api, managementServer: management, metricsServer: metricsListener };
   })().catch(async (error: unknown) => {
     // Release what the container opened (pools, an embedded server) before giving up.
     await disposeContainer(container).catch(() => undefined);
@@ -54,6 +59,7 @@ async function main(): Promise<void> {
     {
       origin: running.origin,
       ...(metricsServer === null ? {} : { metrics: `${metricsServer.origin}/metrics` }),
+      management: managementServer === null ? null : `${managementServer.origin}/internal/v1`,
       apiRoot: `${config.publicBaseUrl}/integration/v1`,
       store: config.store,
       rateLimitStore: config.rateLimitStore,
@@ -65,10 +71,10 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     logger.info({ signal }, 'draining requests in flight, then stopping');
     await stopThenExit(logger, async () => {
-      // Order matters: no new connections and every request answered, then the background writes of
-      // lastUsedAt, then the rate-limit store (its pool must close before an embedded server can stop),
-      // then the databases.
-      await running.close({ drainTimeoutMs: DRAIN_TIMEOUT_MS });
+      // Order matters: no new connections and every request answered (on both listeners), then the background
+      // writes of lastUsedAt, then the rate-limit store (its pool must close before an embedded server can
+      // stop), then the databases.
+      await Promise.all([running.close({ drainTimeoutMs: DRAIN_TIMEOUT_MS }), managementServer?.close({ drainTimeoutMs: DRAIN_TIMEOUT_MS })]);
       await metricsServer?.close();
       await resolve(container, USE_CASES.authenticateKey).settle();
       await resolve(container, RATE_LIMIT_STORE).close();

@@ -1,7 +1,9 @@
+import { ConcurrentKeyChangeError } from '../../application/ports/service-key-repository.port.js';
 import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
 import { TransferToOwnVacancyError } from '../../domain/candidate/transfer-errors.js';
 import { InvalidCursorError } from '../../domain/paging/cursor.js';
-import { ForbiddenError, UnauthorizedError } from '../../domain/service-key/service-key.js';
+import { PlatformUnauthorizedError } from '../../domain/platform-token/platform-token.js';
+import { ForbiddenError, KeyAlreadyRolledError, KeyNotActiveError, UnauthorizedError } from '../../domain/service-key/service-key.js';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../domain/shared/domain-error.js';
 import { HttpProblem, type ProblemItem } from './problem.js';
 
@@ -31,8 +33,9 @@ export const API_KEY_CHALLENGE = 'ApiKey header="X-API-Key"';
 
 /**
  * Every error class of the domain, and the response it becomes. A test walks domain/ and fails when a
- * DomainError subclass is missing here, so that none falls through to a 500. StoreUnavailableError is the
- * ports' (application/ports), not the domain's: the one 5xx here, and its own test (tests/faults).
+ * DomainError subclass is missing here, so that none falls through to a 500. StoreUnavailableError and
+ * ConcurrentKeyChangeError are the ports' (application/ports), not the domain's; the first is the one 5xx
+ * here, with its own test (tests/faults).
  */
 export const DOMAIN_ERROR_MAPPINGS: ReadonlyMap<DomainErrorClass, ProblemMapping> = new Map<DomainErrorClass, ProblemMapping>([
   [ValidationError, { status: 400, title: 'Validation failed' }],
@@ -42,6 +45,11 @@ export const DOMAIN_ERROR_MAPPINGS: ReadonlyMap<DomainErrorClass, ProblemMapping
   [NotFoundError, { status: 404, title: 'Not found' }],
   [ConflictError, { status: 409, title: 'Conflict' }],
   [TransferToOwnVacancyError, { status: 409, title: 'Conflict' }],
+  // The management API's (adapters/management), which shares this table: the public API raises none of them.
+  [PlatformUnauthorizedError, { status: 401, title: 'Unauthorized' }],
+  [KeyNotActiveError, { status: 409, title: 'Conflict' }],
+  [KeyAlreadyRolledError, { status: 409, title: 'Conflict' }],
+  [ConcurrentKeyChangeError, { status: 409, title: 'Conflict' }],
   [StoreUnavailableError, { status: 503, title: 'Service unavailable', retryAfterS: STORE_UNAVAILABLE_RETRY_AFTER_S }],
 ]);
 

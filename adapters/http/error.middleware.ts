@@ -8,9 +8,10 @@ import { PROBLEM_CONTENT_TYPE, problemType, type ProblemDocument } from './probl
 /**
  * The one place where errors become responses. Headers set before the error (X-Request-Id, RateLimit,
  * Retry-After, Allow, Cache-Control) are kept; the body is replaced by a problem document. A problem
- * that passes by itself (the database does not answer) adds its own Retry-After; a 401, its challenge.
+ * that passes by itself (the database does not answer) adds its own Retry-After; a 401, the challenge of its
+ * listener (`challenge`: the service key's by default, the platform token's on the management listener).
  */
-export function errorMiddleware(logger: Logger): HttpMiddleware {
+export function errorMiddleware(logger: Logger, challenge: string = API_KEY_CHALLENGE): HttpMiddleware {
   return async (ctx, next) => {
     try {
       await next();
@@ -20,7 +21,7 @@ export function errorMiddleware(logger: Logger): HttpMiddleware {
       // The reason only (a code such as ECONNREFUSED or 57P01): the driver's message may quote the SQL and its data.
       if (error instanceof StoreUnavailableError) logger.warn({ requestId: ctx.state.requestId, reason: error.reason }, 'the database does not answer');
       if (problem.retryAfterS !== undefined) ctx.set('Retry-After', String(problem.retryAfterS));
-      if (problem.status === 401) ctx.set('WWW-Authenticate', API_KEY_CHALLENGE);
+      if (problem.status === 401) ctx.set('WWW-Authenticate', challenge);
       const document: ProblemDocument = {
         type: problemType(problem.code),
         title: problem.title,

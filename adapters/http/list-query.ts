@@ -94,13 +94,14 @@ export function refuseUnknownParameters(querystring: string, known: readonly str
   if (problems.length > 0) throw validationProblem('The query string failed validation.', problems);
 }
 
-function unknownParameterProblems(params: URLSearchParams, known: readonly string[]): ProblemItem[] {
+/** A problem for every parameter in `params` that is not one of `known` (at most MAX_REPORTED_UNKNOWN of them). */
+export function unknownParameterProblems(params: URLSearchParams, known: readonly string[]): ProblemItem[] {
   const message = known.length === 0 ? 'is not a parameter: this operation takes none' : `is not a parameter of this operation, which takes ${known.join(', ')}`;
   const unknown = new Set([...params.keys()].filter((name) => !known.includes(name)));
   return [...unknown].slice(0, MAX_REPORTED_UNKNOWN).map((name) => parameterProblem(name, message));
 }
 
 /** `/<name>` as a JSON Pointer (RFC 6901): `~` and `/` in a name are escaped, so the pointer names it exactly. */
-function parameterProblem(parameter: string, message: string): ProblemItem {
+export function parameterProblem(parameter: string, message: string): ProblemItem {
   return { pointer: `/${parameter.replaceAll('~', '~0').replaceAll('/', '~1')}`, parameter, message };
 }

@@ -74,6 +74,26 @@ describe('the dependency rule (DESIGN 2)', () => {
     ]);
   });
 
+  it('keeps the management API apart: it may build on the public transport, which never imports it, and it calls use cases only', () => {
+    const source = [
+      "import { readJsonBody } from '../../http/json-body.js';",
+      "import { problemsOfSchemaErrors } from '../../json/schema-problems.js';",
+      "import { isoTimestamp } from '../../presenters/timestamp.js';",
+      "import type { RollKey } from '../../../application/use-cases/roll-key.use-case.js';",
+      "import { SERVICE_KEY_REPOSITORY } from '../../../application/ports/service-key-repository.port.js';",
+      "import { MikroOrmServiceKeyRepository } from '../../persistence/postgres/mikro-orm-service-key-repository.js';",
+      "import { keyCommand } from '../../cli/commands/key.command.js';",
+      "import { Router } from '@koa/router';",
+    ].join('\n');
+    expect(violationsOf('adapters/management/routes/key-routes.ts', source).map((v) => v.specifier)).to.deep.equal([
+      '../../../application/ports/service-key-repository.port.js',
+      '../../persistence/postgres/mikro-orm-service-key-repository.js',
+      '../../cli/commands/key.command.js',
+    ]);
+    expect(violationsOf('adapters/http/create-http-app.ts', "import { createManagementApp } from '../management/create-management-app.js';")).to.have.length(1);
+    expect(violationsOf('adapters/http/openapi/x.ts', "import { a } from '../../management/schemas/management-request.schema.js';")).to.have.length(1);
+  });
+
   it("treats the repository's client package as a package: an adapter may use it, the domain may not", () => {
     const source = "import { mirrorToDirectory } from '../../../clients/typescript/src/node.js';";
     expect(violationsOf('adapters/cli/commands/sync.command.ts', source)).to.deep.equal([]);

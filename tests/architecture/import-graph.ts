@@ -30,6 +30,7 @@ export interface Violation {
  * Rooms inside adapters/ (STYLE, New driving adapters): a driving adapter stands in its own folder. The feed
  * may share the HTTP adapter's schemas (defined once, published twice), never its concepts (HttpProblem, Koa
  * body reading); what both need and is neutral to transports lives in adapters/json, which knows neither.
+ * The management API is HTTP too and builds on the public adapter's transport pieces, which never know it.
  */
 interface AdapterRoom {
   readonly folder: string;
@@ -43,6 +44,8 @@ interface AdapterRoom {
 }
 
 const KOA = /^(koa|koa-[^/]+|@koa\/.+)$/;
+/** No package is closed to the room. */
+const NO_PACKAGE = /(?!)/;
 const KOA_OR_HTTP = /^(koa|koa-[^/]+|@koa\/.+|(node:)?(http|https|http2))$/;
 
 const ADAPTER_ROOMS: readonly AdapterRoom[] = [
@@ -52,6 +55,20 @@ const ADAPTER_ROOMS: readonly AdapterRoom[] = [
     open: ['adapters/http/schemas'],
     packages: KOA,
     reason: 'adapters/feed/ must not import adapters/http/ other than its schemas/ (move what is neutral to adapters/json/)',
+  },
+  {
+    folder: 'adapters/http',
+    closed: ['adapters/management'],
+    open: [],
+    packages: NO_PACKAGE,
+    reason: 'adapters/http/ must not import adapters/management/: the management API builds on the public transport, never the other way',
+  },
+  {
+    folder: 'adapters/management',
+    closed: ['application/ports', 'adapters/persistence', 'adapters/cli', 'adapters/feed'],
+    open: [],
+    packages: NO_PACKAGE,
+    reason: 'adapters/management/ calls use cases only: no port or repository, no other driving adapter',
   },
   {
     folder: 'adapters/json',

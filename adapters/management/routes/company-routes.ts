@@ -1,0 +1,30 @@
+import type { Router } from '@koa/router';
+import { readJsonBody } from '../../http/json-body.js';
+import { refuseUnknownParameters } from '../../http/list-query.js';
+import { actorOf } from '../actor-header.js';
+import { readCreateCompany } from '../management-bodies.js';
+import type { ManagementDependencies } from '../management-dependencies.js';
+import type { ManagementState } from '../management-state.js';
+import { companyIdOf } from '../path-ids.js';
+import { presentCompany } from '../presenters/key-view.presenter.js';
+
+/**
+ * POST /companies and GET /companies/{companyId}. Every route checks, in this order: X-Actor, the path's ids,
+ * the query string (these operations take no parameter), then the body; the use case does the rest.
+ */
+export function registerCompanyRoutes(router: Router<ManagementState>, deps: Pick<ManagementDependencies, 'createCompany' | 'getCompany'>): void {
+  router.post('/companies', async (ctx) => {
+    actorOf(ctx);
+    refuseUnknownParameters(ctx.querystring, []);
+    const { name } = readCreateCompany(await readJsonBody(ctx));
+    ctx.status = 201;
+    ctx.body = presentCompany(await deps.createCompany.execute({ name }));
+  });
+
+  router.get('/companies/:companyId', async (ctx) => {
+    actorOf(ctx);
+    const companyId = companyIdOf(ctx);
+    refuseUnknownParameters(ctx.querystring, []);
+    ctx.body = presentCompany(await deps.getCompany.execute({ companyId }));
+  });
+}

@@ -1,0 +1,67 @@
+import type { Router } from '@koa/router';
+import { readJsonBody } from '../../http/json-body.js';
+import { refuseUnknownParameters } from '../../http/list-query.js';
+import { actorOf } from '../actor-header.js';
+import { readKeyEventsQuery } from '../key-events-query.js';
+import { readIssueKey, readRollKey } from '../management-bodies.js';
+import type { ManagementDependencies } from '../management-dependencies.js';
+import type { ManagementContext, ManagementState } from '../management-state.js';
+import { companyIdOf, keyIdOf } from '../path-ids.js';
+import { presentIssuedKey, presentKey, presentKeyEvent } from '../presenters/key-view.presenter.js';
+
+type KeyUseCases = 'listKeys' | 'issueKey' | 'revokeKey' | 'rollKey' | 'listKeyEvents';
+
+/**
+ * A company's keys and their events. A key of another company is not found (404, as an unknown one): the
+ * use cases are given the path's company and refuse any key outside it.
+ */
+export function registerKeyRoutes(router: Router<ManagementState>, deps: Pick<ManagementDependencies, KeyUseCases>): void {
+  router.get('/companies/:companyId/keys', async (ctx) => {
+    actorOf(ctx);
+    const companyId = companyIdOf(ctx);
+    refuseUnknownParameters(ctx.querystring, []);
+    const keys = await deps.listKeys.execute({ companyId });
+    ctx.body = { items: keys.map(presentKey) };
+  });
+
+  router.post('/companies/:companyId/keys', async (ctx) => {
+    const actor = actorOf(ctx);
+    const companyId = companyIdOf(ctx);
+    refuseUnknownParameters(ctx.querystring, []);
+    const { name, scopes, expiresAt } = readIssueKey(await readJsonBody(ctx));
+    const issued = await deps.issueKey.execute({ companyId, name, scopes, expiresAt, actor });
+    ctx.status = 201;
+    ctx.body = presentIssuedKey(issued);
+  });
+
+  // No body: whatever is sent is not read.
+  router.post('/companies/:companyId/keys/:keyId/revoke', async (ctx) => {
+    const actor = actorOf(ctx);
+    const [companyId, keyId] = [companyIdOf(ctx), keyIdOf(ctx)];
+    refuseUnknownParameters(ctx.querystring, []);
+    ctx.body = presentKey(await deps.revokeKey.execute({ companyId, keyId, actor }));
+  });
+
+  router.post('/companies/:companyId/keys/:keyId/roll', async (ctx) => {
+    const actor = actorOf(ctx);
+    const [companyId, keyId] = [companyIdOf(ctx), keyIdOf(ctx)];
+    refuseUnknownParameters(ctx.querystring, []);
+    const { oldKeyExpiresAt, expiresAt } = readRollKey(hasBody(ctx) ? await readJsonBody(ctx) : {});
+    const { issued, rolled } = await deps.rollKey.execute({ companyId, keyId, oldKeyExpiresAt, expiresAt, actor });
+    ctx.status = 201;
+    ctx.body = { issued: presentIssuedKey(issued), rolled: presentKey(rolled) };
+  });
+
+  router.get('/companies/:companyId/key-events', async (ctx) => {
+    actorOf(ctx);
+    const companyId = companyIdOf(ctx);
+    const { limit, cursor } = readKeyEventsQuery(ctx.querystring);
+    const page = await deps.listKeyEvents.execute({ companyId, limit, cursor });
+    ctx.body = { items: page.items.map(presentKeyEvent), nextCursor: page.nextCursor };
+  });
+}
+
+/** Whether the request carries a body at all: a roll with the defaults may be sent without one. */
+function hasBody(ctx: ManagementContext): boolean {
+  return ctx.get('Transfer-Encoding') !== '' || Number(ctx.get('Content-Length') || 0) > 0;
+}

@@ -1,0 +1,34 @@
+import type { Container } from 'inversify';
+import type { ManagementDependencies } from '../adapters/management/management-dependencies.js';
+import { CONFIG, LOGGER } from './container/infrastructure.tokens.js';
+import { RATE_LIMIT_STORE } from './container/rate-limit.module.js';
+import { resolve } from './container/typed-binding.js';
+import { USE_CASES } from './container/use-case.tokens.js';
+
+/**
+ * Hands the management adapter its use cases from the container (the adapter knows no container), and the
+ * public API's rate limiter and budget: one store, with buckets of its own (see the adapter's gatekeeper).
+ * With a shared rate-limit store, use `openManagementDependencies`, which opens it first.
+ */
+export function managementDependencies(container: Container): ManagementDependencies {
+  const config = resolve(container, CONFIG);
+  return {
+    authenticatePlatformToken: resolve(container, USE_CASES.authenticatePlatformToken),
+    createCompany: resolve(container, USE_CASES.createCompany),
+    getCompany: resolve(container, USE_CASES.getCompany),
+    listKeys: resolve(container, USE_CASES.listKeys),
+    issueKey: resolve(container, USE_CASES.issueKey),
+    revokeKey: resolve(container, USE_CASES.revokeKey),
+    rollKey: resolve(container, USE_CASES.rollKey),
+    listKeyEvents: resolve(container, USE_CASES.listKeyEvents),
+    rateLimiter: resolve(container, RATE_LIMIT_STORE).limiter,
+    logger: resolve(container, LOGGER),
+    settings: { rateLimitPoints: config.rateLimitPoints, rateLimitWindowS: config.rateLimitWindowS },
+  };
+}
+
+/** As managementDependencies, after opening the rate-limit store (a pool and its table, or a Redis connection). */
+export async function openManagementDependencies(container: Container): Promise<ManagementDependencies> {
+  await container.getAsync(RATE_LIMIT_STORE);
+  return managementDependencies(container);
+}
