@@ -75,6 +75,18 @@ export function keyEventsContract(factory: AdapterFactory): void {
       expect(racing.map((event) => event.id)).to.include(ofTwo[0]?.id);
     });
 
+    it('refuses to record an event that a key can have many of as a once-per-key event, storing nothing', async () => {
+      const companyId = nextId('co');
+      const { keys } = adapters();
+      const key = anIssuedKey({ companyId });
+      await keys.insert(key);
+      const revoked = aKeyEvent({ companyId, keyId: key.id, type: 'revoked', at: at(1_000), actor: 'carol' });
+      let refused = false;
+      await keys.recordEventOnce(revoked).catch(() => (refused = true));
+      expect(refused).to.equal(true);
+      expect(await keys.listEvents(companyId, all)).to.deep.equal([]);
+    });
+
     it('lists a company\'s events newest first, ties by id descending, with every field as written', async () => {
       const companyId = nextId('co');
       const { keys } = adapters();

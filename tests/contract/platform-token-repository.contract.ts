@@ -47,7 +47,7 @@ export function platformTokenRepositoryContract(factory: PlatformTokenRepository
 
     it('lists every token oldest first, equal times by id, and refuses a second token with the same id', async () => {
       const newer = aToken({ now: at(5_000) });
-      const [tieB, tieA] = [aToken({ id: `${nextId('ptb')}`.padEnd(12, 'z').slice(0, 12), now: at(1_000) }), aToken({ id: `${nextId('pta')}`.padEnd(12, 'z').slice(0, 12), now: at(1_000) })];
+      const [tieB, tieA] = [aToken({ id: `ptb${nextId('').slice(1)}`, now: at(1_000) }), aToken({ id: `pta${nextId('').slice(1)}`, now: at(1_000) })];
       const older = aToken({ now: at(-5_000), name: 'CRM' });
       for (const token of [newer, tieB, older, tieA]) await tokens.insert(token);
       const mine = new Set([newer, tieA, tieB, older].map((token) => token.id));

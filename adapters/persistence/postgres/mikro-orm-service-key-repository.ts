@@ -5,7 +5,7 @@ import {
   type KeyRegistryChange,
   type ServiceKeyRepository,
 } from '../../../application/ports/service-key-repository.port.js';
-import type { KeyEvent } from '../../../domain/service-key/key-event.js';
+import { ONCE_PER_KEY_EVENT_TYPES, type KeyEvent } from '../../../domain/service-key/key-event.js';
 import type { Scope } from '../../../domain/service-key/scope.js';
 import { ServiceKey, type ServiceKeySnapshot } from '../../../domain/service-key/service-key.js';
 import { ServiceKeyRowSchema, type ServiceKeyRow } from './entities/service-key.entity.js';
@@ -117,6 +117,8 @@ export class MikroOrmServiceKeyRepository implements ServiceKeyRepository {
   }
 
   async recordEventOnce(event: KeyEvent): Promise<void> {
+    // Only these have the unique index behind them; any other would be stored again at every call.
+    if (!ONCE_PER_KEY_EVENT_TYPES.includes(event.type)) throw new Error(`A ${event.type} event can happen more than once to a key.`);
     await withFreshEntityManager(this.registry, (em) =>
       em.execute(`insert into key_events (${KEY_EVENT_COLUMNS}) values (${KEY_EVENT_VALUES}) ${ONCE_PER_KEY_CONFLICT}`, keyEventParams(event), 'run'),
     );
