@@ -4,9 +4,9 @@ import { crossSiteReason } from '../../career-portal/src/cross-site.js';
 import { FormTooLargeError, readFormBody } from '../../career-portal/src/read-form-body.js';
 import { failureOf, logFailure } from './api-failure.js';
 import type { FormAction } from './form-token.js';
-import { checkIssueForm, expiresAtOf, oldKeyExpiresAtOf, parseIssueForm, parseOverlap, type IssueFormErrors, type IssueFormValues } from './key-forms.js';
+import { checkIssueForm, expiresAtOf, oldKeyExpiresAtOf, parseExpiry, parseIssueForm, parseOverlap, type IssueFormErrors, type IssueFormValues } from './key-forms.js';
 import { send, stateOf, type ActionDependencies } from './page-context.js';
-import type { RollOverlap } from './i18n/dictionary.js';
+import type { ExpiryChoice, RollOverlap } from './i18n/dictionary.js';
 import { revokeConfirmPage, rollConfirmPage } from './views/confirm.view.js';
 import { issueFormPage } from './views/issue-form.view.js';
 import { messagePage, type Notice } from './views/message.view.js';
@@ -57,12 +57,14 @@ export function registerKeyActions(router: Router, deps: ActionDependencies): vo
     if (body === null) return;
     const { caller, view } = stateOf(ctx);
     const overlap = parseOverlap(body.get('overlap'));
+    const expiry = parseExpiry(body.get('expiry'));
     try {
-      const result = await deps.client.rollKey(caller, keyId, { oldKeyExpiresAt: oldKeyExpiresAtOf(overlap, deps.now()) });
+      const now = deps.now();
+      const result = await deps.client.rollKey(caller, keyId, { oldKeyExpiresAt: oldKeyExpiresAtOf(overlap, now), expiresAt: expiresAtOf(expiry, now) });
       deps.log('service-keys.rolled', { keyId, successorKeyId: result.issued.id });
       send(ctx, 201, secretPage(view, result.issued, result.rolled));
     } catch (error) {
-      await confirmAgain(ctx, deps, 'roll', keyId, error, overlap);
+      await confirmAgain(ctx, deps, 'roll', keyId, error, { overlap, expiry });
     }
   });
 }
@@ -104,7 +106,14 @@ function issueAgain(ctx: Context, deps: ActionDependencies, status: number, valu
 }
 
 /** The confirmation again, with the API's answer above it and a fresh token; a key that is gone is said to be. */
-async function confirmAgain(ctx: Context, deps: ActionDependencies, action: 'revoke' | 'roll', keyId: string, error: unknown, overlap?: RollOverlap): Promise<void> {
+async function confirmAgain(
+  ctx: Context,
+  deps: ActionDependencies,
+  action: 'revoke' | 'roll',
+  keyId: string,
+  error: unknown,
+  chosen: { overlap?: RollOverlap; expiry?: ExpiryChoice } = {},
+): Promise<void> {
   const { caller, view } = stateOf(ctx);
   logFailure(deps.log, action, error);
   const failure = failureOf(view.dictionary, error);
@@ -114,6 +123,6 @@ async function confirmAgain(ctx: Context, deps: ActionDependencies, action: 'rev
     if (ctx.body === undefined) send(ctx, failure.status, messagePage(view, view.dictionary.title, failure.notice));
     return;
   }
-  const state = { key, token: deps.formTokens.make(caller, `${action}:${key.id}`), notice: failure.notice, ...(overlap === undefined ? {} : { overlap }) };
+  const state = { key, token: deps.formTokens.make(caller, `${action}:${key.id}`), notice: failure.notice, ...chosen };
   send(ctx, failure.status, action === 'revoke' ? revokeConfirmPage(view, state) : rollConfirmPage(view, state));
 }

@@ -25,11 +25,10 @@ export const DEFAULT_OVERLAP: RollOverlap = '24h';
 
 /** Unknown scopes and choices (a hand-made post) are dropped or replaced by the default. */
 export function parseIssueForm(body: URLSearchParams): IssueFormValues {
-  const expiry = body.get('expiry');
   return {
     name: (body.get('name') ?? '').trim(),
     scopes: [...new Set(body.getAll('scopes').filter(isScope))],
-    expiry: (EXPIRY_CHOICES as readonly (string | null)[]).includes(expiry) ? (expiry as ExpiryChoice) : 'never',
+    expiry: parseExpiry(body.get('expiry')),
   };
 }
 
@@ -45,6 +44,18 @@ export function checkIssueForm(dictionary: Dictionary, values: IssueFormValues):
 
 export function expiresAtOf(choice: ExpiryChoice, now: Date): string | null {
   return choice === 'never' ? null : new Date(now.getTime() + EXPIRY_MS[choice]).toISOString();
+}
+
+export function parseExpiry(value: string | null): ExpiryChoice {
+  return (EXPIRY_CHOICES as readonly (string | null)[]).includes(value) ? (value as ExpiryChoice) : 'never';
+}
+
+/** The choice closest to a key's lifetime, offered for its successor: a roll should not quietly make a key last for ever. */
+export function expiryChoiceLike(key: { readonly createdAt: string; readonly expiresAt: string | null }): ExpiryChoice {
+  if (key.expiresAt === null) return 'never';
+  const lifetime = Date.parse(key.expiresAt) - Date.parse(key.createdAt);
+  const choices = Object.entries(EXPIRY_MS) as [Exclude<ExpiryChoice, 'never'>, number][];
+  return choices.reduce((best, choice) => (Math.abs(choice[1] - lifetime) < Math.abs(best[1] - lifetime) ? choice : best))[0];
 }
 
 export function parseOverlap(value: string | null): RollOverlap {

@@ -99,8 +99,9 @@ export class ManagementClient {
     return this.call<KeyView>(caller, 'POST', `/keys/${encodeURIComponent(keyId)}/revoke`);
   }
 
-  async rollKey(caller: CallerContext, keyId: string, request: { oldKeyExpiresAt: string }): Promise<{ issued: IssuedKeyView; rolled: KeyView }> {
-    return this.call(caller, 'POST', `/keys/${encodeURIComponent(keyId)}/roll`, request);
+  async rollKey(caller: CallerContext, keyId: string, request: { oldKeyExpiresAt: string; expiresAt: string | null }): Promise<{ issued: IssuedKeyView; rolled: KeyView }> {
+    const body = { oldKeyExpiresAt: request.oldKeyExpiresAt, ...(request.expiresAt === null ? {} : { expiresAt: request.expiresAt }) };
+    return this.call(caller, 'POST', `/keys/${encodeURIComponent(keyId)}/roll`, body);
   }
 
   async listEvents(caller: CallerContext, page: { limit: number; cursor: string | null }): Promise<{ items: KeyEventView[]; nextCursor: string | null }> {

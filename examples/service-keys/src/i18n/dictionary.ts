@@ -111,6 +111,7 @@ export interface Dictionary {
     readonly rollTitle: (name: string) => string;
     readonly rollText: string;
     readonly overlapLabel: string;
+    readonly newKeyExpiry: string;
     readonly overlaps: Readonly<Record<RollOverlap, string>>;
     readonly rollButton: string;
     readonly cancel: string;

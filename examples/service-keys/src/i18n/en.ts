@@ -104,6 +104,7 @@ export const EN: Dictionary = {
     rollText:
       'A new key with the same name and scopes is issued, and its secret is shown once. The current key keeps working for the time you choose, so that the system using it can switch without downtime; then it expires.',
     overlapLabel: 'The current key keeps working for',
+    newKeyExpiry: 'The new key expires',
     overlaps: { '1h': '1 hour', '24h': '24 hours (recommended)', '3d': '3 days', '7d': '7 days' },
     rollButton: 'Roll key',
     cancel: 'Cancel',

@@ -1,5 +1,6 @@
 import { html, type Html } from '../../../career-portal/src/html.js';
-import { ROLL_OVERLAPS, type RollOverlap } from '../i18n/dictionary.js';
+import { EXPIRY_CHOICES, ROLL_OVERLAPS, type ExpiryChoice, type RollOverlap } from '../i18n/dictionary.js';
+import { expiryChoiceLike } from '../key-forms.js';
 import type { KeyView } from '../management-client.js';
 import { keyCard, keyTitle } from './key-card.view.js';
 import type { Page, View } from './layout.js';
@@ -9,6 +10,7 @@ export interface ConfirmState {
   readonly key: KeyView;
   readonly token: string;
   readonly overlap?: RollOverlap;
+  readonly expiry?: ExpiryChoice;
   readonly notice?: Notice;
 }
 
@@ -25,11 +27,18 @@ export function revokeConfirmPage(view: View, state: ConfirmState): Page {
 export function rollConfirmPage(view: View, state: ConfirmState): Page {
   const d = view.dictionary;
   const chosen = state.overlap ?? '24h';
+  const expiry = state.expiry ?? expiryChoiceLike(state.key);
   const fields = html`<p>${d.confirm.rollText}</p>
   <div class="field">
     <label for="overlap">${d.confirm.overlapLabel}</label>
     <select id="overlap" name="overlap">${ROLL_OVERLAPS.map(
       (overlap) => html`<option value="${overlap}"${overlap === chosen ? html` selected` : ''}>${d.confirm.overlaps[overlap]}</option>`,
+    )}</select>
+  </div>
+  <div class="field">
+    <label for="expiry">${d.confirm.newKeyExpiry}</label>
+    <select id="expiry" name="expiry">${EXPIRY_CHOICES.map(
+      (choice) => html`<option value="${choice}"${choice === expiry ? html` selected` : ''}>${d.issue.expiryChoices[choice]}</option>`,
     )}</select>
   </div>`;
   return confirmPage(view, state, 'roll', d.confirm.rollTitle(keyTitle(state.key)), fields, html`<button type="submit">${d.confirm.rollButton}</button>`);
