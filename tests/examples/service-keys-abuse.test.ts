@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { CallerContext } from '../../examples/service-keys/src/management-client.js';
@@ -114,6 +115,12 @@ describe('the service keys page: refusals and failures', function () {
       expect(logged).to.deep.include({ event: 'service-keys.no-identity', path: '/' });
 
       const asel = { 'X-Platform-Company': caller.companyId, 'X-Platform-User': encodeURIComponent('Асель Жумабаева') };
+      // A browser's own header beside the proxy's is no identity either.
+      const twice = await new Promise<number>((answered, failed) => {
+        const headers = { 'X-Platform-Company': caller.companyId, 'X-Platform-User': ['user:proxy', 'user:browser'] };
+        request(`${page.url}/`, { headers }, (response) => void response.resume().on('end', () => answered(response.statusCode ?? 0))).on('error', failed).end();
+      });
+      expect(twice).to.equal(401);
       const token = formToken((await call(page, '/', { headers: asel })).body);
       const body = () => new URLSearchParams([['token', token], ['name', 'Из платформы'], ['scopes', 'vacancies:read']]);
       // The same form posted in another user's name (a stolen token) is refused.
@@ -170,7 +177,7 @@ describe('the service keys page: refusals and failures', function () {
     for (let index = 0; index < 30; index++) await service.client.issueKey(company, { name: `key ${String(index).padStart(2, '0')}`, scopes: ['vacancies:read'], expiresAt: null });
     const page = await startPage({ identity: { kind: 'config', caller: company } });
     const first = await call(page, '/events?lang=en');
-    const names = (body: string) => [...body.matchAll(/<td>(key \d\d)<br>/g)].map((match) => match[1]);
+    const names = (body: string) => [...body.matchAll(/<td>(key \d\d) <br>/g)].map((match) => match[1]);
     expect(names(first.body)).to.deep.equal(Array.from({ length: 25 }, (_, index) => `key ${String(29 - index).padStart(2, '0')}`));
     const older = /href="(\/events\?cursor=[^"]+)" rel="next"/.exec(first.body)?.[1]?.replace(/&amp;/g, '&');
     const second = await call(page, older!);

@@ -63,6 +63,16 @@ export async function untilUsed(service: KeyService, caller: CallerContext, keyI
   throw new Error(`the use of key ${keyId} was never recorded`);
 }
 
+/** Waits (up to 10 s) for the public API to refuse a revoked key, which it may trust for KEY_CACHE_TTL_MS; the last status. */
+export async function untilRefused(service: KeyService, key: string): Promise<number> {
+  let status = 0;
+  for (let attempt = 0; attempt < 100 && status !== 401; attempt++) {
+    if (attempt > 0) await new Promise((resume) => setTimeout(resume, 100));
+    status = await publicGet(service, key, '/vacancies');
+  }
+  return status;
+}
+
 /** The form token of the first form on a page of the service keys page. */
 export function formToken(page: string): string {
   const token = /name="token" value="([^"]+)"/.exec(page)?.[1];

@@ -172,7 +172,7 @@ describe('the service keys page over the management API', function () {
   it('revokes a key behind a confirmation, then answers the list by a redirect that names it', async () => {
     const key = await service.client.issueKey(caller, { name: 'Старая интеграция', scopes: ['vacancies:read'], expiresAt: null });
     const confirm = await get(`/keys/${key.id}/revoke?lang=en`);
-    expect(text(confirm.body)).to.include('Revoke the key “Старая интеграция”?').and.include('loses access at once');
+    expect(text(confirm.body)).to.include('Revoke the key “Старая интеграция”?').and.include('loses access within a few seconds');
     const revoked = await post(`/keys/${key.id}/revoke?lang=en`, [['token', formToken(confirm.body)]]);
     expect(revoked.status).to.equal(303);
     expect(revoked.headers.get('location')).to.equal(`/?revoked=${key.id}&lang=en`);

@@ -98,7 +98,7 @@ export const EN: Dictionary = {
   confirm: {
     revokeTitle: (name) => `Revoke the key “${name}”?`,
     revokeText:
-      'Every system that uses this key loses access at once: its requests are refused from now on. This cannot be undone; to give access again, issue a new key.',
+      'Every system that uses this key loses access within a few seconds: its requests are refused from then on. This cannot be undone; to give access again, issue a new key.',
     revokeButton: 'Revoke key',
     rollTitle: (name) => `Roll the key “${name}”?`,
     rollText:

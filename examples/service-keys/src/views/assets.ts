@@ -15,6 +15,7 @@ nav ul { list-style: none; display: flex; gap: 12px; margin: 0; padding: 0; }
 main.wrap { padding: 24px 16px 48px; }
 h1 { font-size: 1.6rem; line-height: 1.25; margin: 0 0 12px; }
 h2 { font-size: 1.25rem; margin: 32px 0 12px; }
+.card > h2:first-child { margin-top: 0; }
 h3 { font-size: 1.1rem; margin: 0 0 8px; overflow-wrap: anywhere; }
 a { color: var(--accent); }
 :focus-visible { outline: 3px solid #0b57d0; outline-offset: 2px; }

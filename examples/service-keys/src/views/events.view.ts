@@ -35,15 +35,15 @@ function detail(view: View, event: KeyEventView): Html | string {
   const d = view.dictionary.events;
   if (event.type === 'rolled' && event.successorKeyId !== null) {
     const until = event.expiresAt === null ? '' : view.absoluteText(event.expiresAt);
-    return html`<br><span class="muted">${d.rolledDetail(event.successorKeyId, until)}</span>`;
+    return html` <br><span class="muted">${d.rolledDetail(event.successorKeyId, until)}</span>`;
   }
-  if (event.type === 'expired' && event.expiresAt !== null) return html`<br><span class="muted">${d.expiredDetail(view.absoluteText(event.expiresAt))}</span>`;
+  if (event.type === 'expired' && event.expiresAt !== null) return html` <br><span class="muted">${d.expiredDetail(view.absoluteText(event.expiresAt))}</span>`;
   return '';
 }
 
 function keyLabel(keyId: string, names: KeyNames): Html {
   const name = names.get(keyId);
-  return name === undefined || name === keyId ? html`<code>${keyId}</code>` : html`${name}<br><code>${keyId}</code>`;
+  return name === undefined || name === keyId ? html`<code>${keyId}</code>` : html`${name} <br><code>${keyId}</code>`;
 }
 
 /** The platform user, and through what: the platform (a platform token) or the operator's admin CLI. */
@@ -51,7 +51,7 @@ function who(view: View, event: KeyEventView): Html | string {
   const d = view.dictionary.events;
   const via = event.via === null ? null : event.via === 'admin-cli' ? d.viaAdminCli : event.via.startsWith('platform-token:') ? d.viaPlatform : event.via;
   if (event.actor === null) return via === null ? html`<span class="muted">${d.byService}</span>` : via;
-  return html`${event.actor}${via === null ? '' : html`<br><span class="muted">${via}</span>`}`;
+  return html`${event.actor}${via === null ? '' : html` <br><span class="muted">${via}</span>`}`;
 }
 
 /** GET /events: the whole trail, a page at a time, by the API's cursor. */

@@ -30,9 +30,9 @@ export function keyCard(view: View, key: KeyView, options: { actions?: boolean }
 function status(view: View, key: KeyView): Html {
   const d = view.dictionary;
   const revoked =
-    key.revokedAt === null ? '' : html`<br>${key.revokedBy === null ? d.keys.revokedAt(view.relativeText(key.revokedAt)) : d.keys.revokedBy(view.relativeText(key.revokedAt), key.revokedBy)}`;
-  const rolledTo = key.rolledTo === null ? '' : html`<br><a href="#${keyAnchor(key.rolledTo)}">${d.keys.rolledTo(key.rolledTo)}</a>`;
-  const rolledFrom = key.rolledFrom === null ? '' : html`<br><a href="#${keyAnchor(key.rolledFrom)}">${d.keys.rolledFrom(key.rolledFrom)}</a>`;
+    key.revokedAt === null ? '' : html` <br>${key.revokedBy === null ? d.keys.revokedAt(view.relativeText(key.revokedAt)) : d.keys.revokedBy(view.relativeText(key.revokedAt), key.revokedBy)}`;
+  const rolledTo = key.rolledTo === null ? '' : html` <br><a href="#${keyAnchor(key.rolledTo)}">${d.keys.rolledTo(key.rolledTo)}</a>`;
+  const rolledFrom = key.rolledFrom === null ? '' : html` <br><a href="#${keyAnchor(key.rolledFrom)}">${d.keys.rolledFrom(key.rolledFrom)}</a>`;
   return html`<span class="status ${key.status}">${d.keys.statuses[key.status] ?? key.status}</span>${revoked}${rolledTo}${rolledFrom}`;
 }
 
