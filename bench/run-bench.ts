@@ -106,6 +106,8 @@ async function measureAll(url: string, seed: SeedRecord, vacancyId: string, sett
   // it is compared with: on a shared machine the background load moves within minutes.
   const serviceEnv = (databaseUrl: string) => ({
     DATABASE_URL: databaseUrl, KEYS_DATABASE_URL: databaseUrl, STORE: 'postgres', RATE_LIMIT_POINTS: '1000000000', LOG_LEVEL: 'warn', METRICS: 'off',
+    // Two services run side by side: the management API's default port would be one port for both.
+    MANAGEMENT_PORT: '0',
   });
   const service = await start({
     name: 'service',

@@ -172,6 +172,15 @@ describe('loadConfig: every variable, validated as a whole', () => {
     expect(loadConfig({})).to.deep.include({ metricsPort: 9464, feedMetricsPort: 9465 });
   });
 
+  it('puts the management API on 127.0.0.1:8081 by default, off with MANAGEMENT_PORT=0, and never on PORT', () => {
+    expect(loadConfig({})).to.include({ managementHost: '127.0.0.1', managementPort: 8081 });
+    expect(loadConfig({ MANAGEMENT_HOST: ' 10.0.0.5 ', MANAGEMENT_PORT: '0' })).to.include({ managementHost: '10.0.0.5', managementPort: 0 });
+    expect(onlyProblemOf({ MANAGEMENT_PORT: '8O81' })).to.equal('MANAGEMENT_PORT must be a whole number from 0 to 65535 (0 turns the management API off); got "8O81".');
+    expect(onlyProblemOf({ MANAGEMENT_HOST: 'a b' })).to.match(/^MANAGEMENT_HOST must be a host name or an IP address, without spaces; got "a b"\.$/);
+    expect(onlyProblemOf({ PORT: '8081' })).to.equal('MANAGEMENT_PORT must differ from PORT: the management API is never served on the public port; got "8081".');
+    expect(loadConfig({ PORT: '8081', MANAGEMENT_PORT: '0' }).port, 'with the management API off, any PORT').to.equal(8081);
+  });
+
   it('refuses RATE_LIMIT_STORE=postgres with STORE=memory and no DATABASE_URL, naming both', () => {
     expect(onlyProblemOf({ STORE: 'memory', RATE_LIMIT_STORE: 'postgres' })).to.match(/^RATE_LIMIT_STORE=postgres needs DATABASE_URL when STORE=memory/);
     expect(loadConfig({ STORE: 'memory', RATE_LIMIT_STORE: 'postgres', DATABASE_URL: 'postgresql://db/app' }).rateLimitStore).to.equal('postgres');

@@ -22,7 +22,8 @@ export class OpenApiConformance {
   private readonly basePath: string;
 
   constructor(private readonly document: Json) {
-    this.basePath = new URL(document.servers[0].url).pathname.replace(/\/$/, '');
+    // A relative server URL (the management document's /internal/v1) is relative to wherever the document is served.
+    this.basePath = new URL(document.servers[0].url, 'http://document.test').pathname.replace(/\/$/, '');
     this.ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
     addFormatsModule.default(this.ajv);
     this.ajv.addSchema({ $id: 'https://openapi.test/document.json', $defs: closedWorld(absoluteRefs(document.components.schemas)) });
@@ -46,7 +47,7 @@ export class OpenApiConformance {
   check(method: string, url: string, status: number, headers: Headers, text: string): void {
     const label = `${method} ${new URL(url).pathname} ${status}`;
     const fail = (problem: string): void => void this.violations.push(`${label}: ${problem}`);
-    const found = this.operations().find((o) => o.method === method.toLowerCase() && `${this.basePath}${o.path}` === new URL(url).pathname);
+    const found = this.operations().find((o) => o.method === method.toLowerCase() && pathMatches(`${this.basePath}${o.path}`, new URL(url).pathname));
     if (found === undefined) return fail('no such operation in the document');
     const response = this.resolve(found.operation.responses[String(status)]);
     if (response === undefined) return fail(`status ${status} is not documented for ${found.operation.operationId}`);
@@ -100,6 +101,12 @@ export class OpenApiConformance {
     const target = (node.$ref as string).replace(/^#\//, '').split('/').reduce((at: Json, key) => at?.[key], this.document);
     return this.resolve(target);
   }
+}
+
+/** Whether a path of the document, with `{parameter}` templates (one segment each), names this request path. */
+function pathMatches(template: string, path: string): boolean {
+  const pattern = template.split(/\{[^}/]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+');
+  return new RegExp(`^${pattern}$`).test(path);
 }
 
 function absoluteRefs(schema: Json): Json {

@@ -16,10 +16,11 @@ export interface NpmStart {
   kill(): void;
 }
 
+/** The test run's environment without the service's settings; the management listener off unless `env` names a port. */
 export function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const name of SERVICE_ENV) delete childEnv[name];
-  return { ...childEnv, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env };
+  return { ...childEnv, HOST: '127.0.0.1', LOG_LEVEL: 'info', MANAGEMENT_PORT: '0', ...env };
 }
 
 /** `npm start`, exactly as the README says, on a port of its choosing (read from its "listening" line). */

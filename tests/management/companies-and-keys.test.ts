@@ -1,0 +1,170 @@
+import { expect } from 'chai';
+import { KEY_CACHE_TTL_MAX_MS } from '../../infrastructure/config.schema.js';
+import { eventually } from '../rate-limit/support/stores.js';
+import { startManagementTestServer, type ManagementTestServer } from '../support/management-test-server.js';
+
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const KEY_VIEW_FIELDS = ['id', 'name', 'scopes', 'status', 'createdAt', 'createdBy', 'expiresAt', 'revokedAt', 'revokedBy', 'lastUsedAt', 'rolledFrom', 'rolledTo'];
+
+describe('The management API: companies and keys', () => {
+  let server: ManagementTestServer;
+
+  before(async () => {
+    server = await startManagementTestServer();
+  });
+  after(() => server.close());
+
+  async function aCompany(name = 'ТОО «Каспиан Софт»'): Promise<string> {
+    const created = await server.client.post('/companies', { name });
+    expect(created.status, created.text).to.equal(201);
+    return created.body.id as string;
+  }
+
+  async function aKey(companyId: string, body: Record<string, unknown> = { name: 'Карьерный сайт', scopes: ['vacancies:read'] }) {
+    const issued = await server.client.post(`/companies/${companyId}/keys`, body);
+    expect(issued.status, issued.text).to.equal(201);
+    return issued.body as Record<string, any>;
+  }
+
+  /** Whether the public API accepts the key now, past any instance's cache of what it read before. */
+  async function publicStatus(key: string): Promise<number> {
+    server.clock.advance(KEY_CACHE_TTL_MAX_MS);
+    return (await server.publicClient(key).get('/vacancies')).status;
+  }
+
+  it('creates a company (201) and reads it back', async () => {
+    const created = await server.client.post('/companies', { name: 'ТОО «Дала»', ignored: true });
+    expect(created.status).to.equal(201);
+    expect(created.headers.get('content-type')).to.match(/^application\/json/);
+    expect(Object.keys(created.body)).to.have.members(['id', 'name', 'createdAt']);
+    expect(created.body).to.include({ name: 'ТОО «Дала»' });
+    expect(created.body.createdAt).to.match(TIMESTAMP);
+    const read = await server.client.get(`/companies/${created.body.id}`);
+    expect([read.status, read.body]).to.deep.equal([200, created.body]);
+  });
+
+  it('issues a key (201) whose secret works against the public API, shown in that answer only', async () => {
+    const companyId = await aCompany();
+    const expiresAt = new Date(server.clock.peek().getTime() + 30 * 86_400_000).toISOString();
+    const issued = await aKey(companyId, { name: 'Портал', scopes: ['applications:write', 'vacancies:read'], expiresAt });
+    expect(Object.keys(issued)).to.have.members([...KEY_VIEW_FIELDS, 'key']);
+    expect(issued).to.deep.include({
+      name: 'Портал', scopes: ['vacancies:read', 'applications:write'], status: 'active', createdBy: 'tester@platform.example', expiresAt,
+      revokedAt: null, revokedBy: null, lastUsedAt: null, rolledFrom: null, rolledTo: null,
+    });
+    expect(issued.key).to.match(new RegExp(`^ik_${issued.id}_[0-9A-Za-z]{32,}$`));
+    expect(await publicStatus(issued.key)).to.equal(200);
+
+    // lastUsedAt is written in the background of the public request: waited for, with a deadline.
+    const listing = () => server.client.get(`/companies/${companyId}/keys`);
+    expect(await eventually(async () => (await listing()).body.items[0]?.lastUsedAt !== null, 10_000), 'the public API used it').to.equal(true);
+    const listed = await listing();
+    expect(listed.status).to.equal(200);
+    expect(listed.body.items).to.have.length(1);
+    const [item] = listed.body.items;
+    expect(Object.keys(item)).to.have.members(KEY_VIEW_FIELDS);
+    expect(item.lastUsedAt).to.match(TIMESTAMP);
+    expect(listed.text).not.to.contain(issued.key.split('_')[2]);
+  });
+
+  it("lists a company's keys oldest first, each with its status, and never another company's", async () => {
+    const [mine, theirs] = [await aCompany('Mine'), await aCompany('Theirs')];
+    const first = await aKey(mine, { name: 'first', scopes: ['vacancies:read'] });
+    const second = await aKey(mine, { name: 'second', scopes: ['candidates:read'], expiresAt: new Date(server.clock.peek().getTime() + 60_000).toISOString() });
+    const foreign = await aKey(theirs);
+    server.clock.advance(120_000);
+    const listed = await server.client.get(`/companies/${mine}/keys`);
+    expect(listed.body.items.map((k: any) => [k.id, k.status])).to.deep.equal([[first.id, 'active'], [second.id, 'expired']]);
+    expect(listed.text).not.to.contain(foreign.id);
+    expect((await server.client.get(`/companies/${theirs}/keys`)).body.items.map((k: any) => k.id)).to.deep.equal([foreign.id]);
+  });
+
+  it('revokes a key (200): the public API refuses it, a second revocation changes nothing', async () => {
+    const companyId = await aCompany();
+    const key = await aKey(companyId);
+    const revoked = await server.client.post(`/companies/${companyId}/keys/${key.id}/revoke`, undefined, { actor: 'security-officer' });
+    expect(revoked.status, revoked.text).to.equal(200);
+    expect(Object.keys(revoked.body)).to.have.members(KEY_VIEW_FIELDS);
+    expect(revoked.body).to.include({ id: key.id, status: 'revoked', revokedBy: 'security-officer' });
+    expect(revoked.body.revokedAt).to.match(TIMESTAMP);
+    expect(await publicStatus(key.key)).to.equal(401);
+
+    const again = await server.client.post(`/companies/${companyId}/keys/${key.id}/revoke`, undefined, { actor: 'someone-else' });
+    expect([again.status, again.body]).to.deep.equal([200, revoked.body]);
+    const events = (await server.client.get(`/companies/${companyId}/key-events`)).body.items;
+    expect(events.filter((e: any) => e.type === 'revoked')).to.have.length(1);
+  });
+
+  it('rolls a key (201): a new key with the same name and scopes, the old one working until the time given', async () => {
+    const companyId = await aCompany();
+    const old = await aKey(companyId, { name: 'Интеграция HR', scopes: ['candidates:read', 'vacancies:read'] });
+    const oldKeyExpiresAt = new Date(server.clock.peek().getTime() + 3_600_000).toISOString();
+    const rolled = await server.client.post(`/companies/${companyId}/keys/${old.id}/roll`, { oldKeyExpiresAt }, { actor: 'rotator' });
+    expect(rolled.status, rolled.text).to.equal(201);
+    const { issued, rolled: before } = rolled.body;
+    expect(Object.keys(rolled.body)).to.have.members(['issued', 'rolled']);
+    expect(issued).to.deep.include({ name: 'Интеграция HR', scopes: ['vacancies:read', 'candidates:read'], status: 'active', createdBy: 'rotator', rolledFrom: old.id, rolledTo: null, expiresAt: null });
+    expect(issued.key).to.match(new RegExp(`^ik_${issued.id}_`));
+    expect(before).to.deep.include({ id: old.id, status: 'active', rolledTo: issued.id, expiresAt: oldKeyExpiresAt });
+    expect(Object.keys(before)).to.have.members(KEY_VIEW_FIELDS);
+
+    expect(await publicStatus(old.key), 'the old key, before its end').to.equal(200);
+    expect(await publicStatus(issued.key)).to.equal(200);
+    server.clock.advance(3_600_000);
+    expect(await publicStatus(old.key), 'the old key, after its end').to.equal(401);
+    expect(await publicStatus(issued.key)).to.equal(200);
+  });
+
+  it('rolls with the defaults when no body is sent: the old key ends 24 hours on', async () => {
+    const companyId = await aCompany();
+    const old = await aKey(companyId);
+    const before = server.clock.peek().getTime();
+    const rolled = await server.client.post(`/companies/${companyId}/keys/${old.id}/roll`);
+    expect(rolled.status, rolled.text).to.equal(201);
+    const end = Date.parse(rolled.body.rolled.expiresAt) - before;
+    expect(end).to.be.within(24 * 3_600_000, 24 * 3_600_000 + 1_000);
+    expect((await server.client.post(`/companies/${companyId}/keys/${rolled.body.issued.id}/roll`, {})).status, 'an empty object too').to.equal(201);
+  });
+
+  it('refuses to roll a key twice (409 key_already_rolled) or a revoked or expired one (409 key_not_active)', async () => {
+    const companyId = await aCompany();
+    const key = await aKey(companyId);
+    expect((await server.client.post(`/companies/${companyId}/keys/${key.id}/roll`)).status).to.equal(201);
+    const twice = await server.client.post(`/companies/${companyId}/keys/${key.id}/roll`);
+    expect([twice.status, twice.body.code]).to.deep.equal([409, 'key_already_rolled']);
+    expect(twice.headers.get('content-type')).to.match(/^application\/problem\+json/);
+
+    const revoked = await aKey(companyId);
+    await server.client.post(`/companies/${companyId}/keys/${revoked.id}/revoke`);
+    const expiring = await aKey(companyId, { name: 'short', scopes: ['vacancies:read'], expiresAt: new Date(server.clock.peek().getTime() + 1_000).toISOString() });
+    server.clock.advance(2_000);
+    for (const id of [revoked.id, expiring.id]) {
+      const refused = await server.client.post(`/companies/${companyId}/keys/${id}/roll`);
+      expect([refused.status, refused.body.code, refused.body.title]).to.deep.equal([409, 'key_not_active', 'Conflict']);
+    }
+    const keys = (await server.client.get(`/companies/${companyId}/keys`)).body.items;
+    expect(keys, 'no successor was made by a refused roll').to.have.length(4);
+  });
+
+  it('answers 404 for an unknown company on every company route, and for a key of another company on revoke and roll, changing nothing', async () => {
+    const unknown = '019a98c0-0000-7000-8000-00000000dead';
+    for (const [method, path] of [['GET', ''], ['GET', '/keys'], ['POST', '/keys'], ['GET', '/key-events'], ['POST', '/keys/Zz9Yy8Xx7Ww6/revoke'], ['POST', '/keys/Zz9Yy8Xx7Ww6/roll']] as const) {
+      const body = method === 'POST' && path === '/keys' ? { name: 'x', scopes: ['vacancies:read'] } : undefined;
+      const response = method === 'GET' ? await server.client.get(`/companies/${unknown}${path}`) : await server.client.post(`/companies/${unknown}${path}`, body);
+      expect([response.status, response.body.code], `${method} ${path}`).to.deep.equal([404, 'not_found']);
+    }
+    const [mine, theirs] = [await aCompany(), await aCompany()];
+    const foreign = await aKey(theirs);
+    const answers = [
+      await server.client.post(`/companies/${mine}/keys/${foreign.id}/revoke`),
+      await server.client.post(`/companies/${mine}/keys/${foreign.id}/roll`),
+      await server.client.post(`/companies/${mine}/keys/Zz9Yy8Xx7Ww6/revoke`),
+      await server.client.post(`/companies/${mine}/keys/not-a-key-id/revoke`),
+    ];
+    const bodies = answers.map((a) => ({ status: a.status, code: a.body.code, title: a.body.title }));
+    expect(bodies).to.deep.equal(Array(4).fill({ status: 404, code: 'not_found', title: 'Not found' }));
+    expect((await server.client.get(`/companies/${theirs}/keys`)).body.items[0]).to.include({ status: 'active', rolledTo: null });
+    expect((await server.client.get(`/companies/${mine}/key-events`)).body.items).to.deep.equal([]);
+    expect(await publicStatus(foreign.key)).to.equal(200);
+  });
+});
