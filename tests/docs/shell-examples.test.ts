@@ -16,6 +16,9 @@ const DOCUMENTS = ['README.md', ...readdirSync(join(REPO_ROOT, 'docs')).filter((
 /** Addresses the examples name, and the ones this run listens on instead. */
 const SERVICE_ADDRESSES = ['http://127.0.0.1:8080', 'https://kz.example.com'];
 const PORTAL_ADDRESS = 'http://127.0.0.1:3000';
+/** The management listener's default address, and the Service keys page's. */
+const MANAGEMENT_ADDRESS = 'http://127.0.0.1:8081';
+const SERVICE_KEYS_ADDRESS = 'http://127.0.0.1:3001';
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 function realCurl(): string {
@@ -45,6 +48,8 @@ describe('Shell examples in the README and docs/', function () {
   let env: NodeJS.ProcessEnv;
   let apiPort: number;
   let portalPort: number;
+  let managementPort: number;
+  let serviceKeysPort: number;
   /** Running service examples, by the origin they serve: a later one on the same origin replaces the earlier. */
   const services = new Map<string, ChildProcess>();
 
@@ -61,8 +66,12 @@ describe('Shell examples in the README and docs/', function () {
     writeFileSync(join(shims, 'curl'), `#!/bin/sh\nexec ${realCurl()} --fail-with-body "$@"\n`, { mode: 0o755 });
     apiPort = await freePort();
     portalPort = await freePort();
+    managementPort = await freePort();
+    serviceKeysPort = await freePort();
     env = {
       ...cleanEnv({ DATABASE_URL: database().businessUrl, DATA_DIR: join(workspace, 'var'), PORT: String(apiPort) }),
+      MANAGEMENT_PORT: String(managementPort),
+      SERVICE_KEYS_PORT: String(serviceKeysPort),
       PATH: `${shims}:${process.env.PATH ?? ''}`,
     };
   });
@@ -73,6 +82,8 @@ describe('Shell examples in the README and docs/', function () {
   function localised(script: string): string {
     let text = script;
     for (const address of SERVICE_ADDRESSES) text = text.split(address).join(`http://127.0.0.1:${apiPort}`);
+    text = text.split(MANAGEMENT_ADDRESS).join(`http://127.0.0.1:${managementPort}`);
+    text = text.split(SERVICE_KEYS_ADDRESS).join(`http://127.0.0.1:${serviceKeysPort}`);
     return text.split(PORTAL_ADDRESS).join(`http://127.0.0.1:${portalPort}`).replace(/PORTAL_PORT=3000/g, `PORTAL_PORT=${portalPort}`);
   }
 
