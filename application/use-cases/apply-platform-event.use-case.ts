@@ -68,7 +68,15 @@ export class ApplyPlatformEvent {
       // An append, as POST /applications: applications of a company are stored side by side.
       return this.unitOfWork.run(companyId, 'append', async ({ now }) => {
         if (!(await this.ledger.claimEvent(source, eventId, companyId, now))) return 'duplicate';
-        const result = await this.handlers.submitApplication.executeNow({ companyId, application: change.application }).catch(notYetWhenMissing);
+        const command = { companyId, application: change.application };
+        const result = await this.handlers.submitApplication.executeNow(command).catch(async (error: unknown) => {
+          // The platform took the application while the vacancy lived; its deletion, applied here first, left the
+          // vacancy's cards without a vacancy, and so is this one stored. A vacancy never seen is still to come.
+          if (isMissingVacancy(error) && (await this.isDeleted(companyId, 'vacancy', change.application.vacancyId))) {
+            return this.handlers.submitApplication.executeDetachedNow(command);
+          }
+          return notYetWhenMissing(error);
+        });
         return result.status === 'created' ? 'applied' : 'duplicate';
       });
     }
@@ -198,6 +206,11 @@ function isStale(versions: FeedEntityVersions, aspects: readonly string[] | 'all
   if (aspects === 'all') return [...versions.aspects.values()].some((stored) => version <= stored);
   const floor = versions.aspects.get(REVIVED_AFTER) ?? -Infinity;
   return aspects.some((aspect) => version <= Math.max(versions.aspects.get(aspect) ?? -Infinity, floor));
+}
+
+function isMissingVacancy(error: unknown): boolean {
+  const { code, resource } = (error ?? {}) as { code?: unknown; resource?: unknown };
+  return code === 'not_found' && resource === 'vacancy';
 }
 
 /**

@@ -93,6 +93,24 @@ export class SubmitApplication {
   }
 
   /**
+   * For the platform feed: an application the platform took for a vacancy that has been deleted since (its
+   * deletion applied here first), stored as that deletion left the vacancy's other cards: without a vacancy
+   * and a column. Once per externalId like every application (an earlier card of it makes this a duplicate),
+   * in the caller's unit of work, which it joins.
+   */
+  async executeDetachedNow(command: SubmitApplicationCommand): Promise<SubmitApplicationResult> {
+    const { companyId, application } = command;
+    checkApplicationKeys(application);
+    const fingerprint = this.secrets.sha256(canonicalApplication(application));
+    return this.unitOfWork.run(companyId, 'append', async ({ now }) => {
+      const card = this.cardOf(companyId, application.vacancyId, '', application, fingerprint, now);
+      card.detachFromVacancy(now);
+      const [earlier] = await this.candidates.insertApplications([card]);
+      return earlier === null || earlier === undefined ? { status: 'created', id: card.id } : duplicateOf(earlier, fingerprint);
+    });
+  }
+
+  /**
    * An append: applications of one company are stored side by side, not one after another; copies of one
    * externalId racing each other, in this batch or another, are settled by the store's insert (one card).
    */
@@ -117,7 +135,7 @@ export class SubmitApplication {
           boards.set(vacancy.id, board);
         }
         try {
-          cards.push({ index, card: this.cardOf(companyId, vacancy, board, application, fingerprint, now) });
+          cards.push({ index, card: this.cardOf(companyId, vacancy.id, board.firstColumn, application, fingerprint, now) });
         } catch (error) {
           outcomes[index] = { error };
         }
@@ -140,12 +158,12 @@ export class SubmitApplication {
     });
   }
 
-  private cardOf(companyId: string, vacancy: Vacancy, board: Board, application: InboundApplication, fingerprint: string, now: Date): CandidateCard {
+  private cardOf(companyId: string, vacancyId: string, stage: string, application: InboundApplication, fingerprint: string, now: Date): CandidateCard {
     return CandidateCard.fromApplication({
       id: this.ids.newId(),
       companyId,
-      vacancyId: vacancy.id,
-      stage: board.firstColumn,
+      vacancyId,
+      stage,
       externalId: application.externalId,
       source: application.source ?? DEFAULT_APPLICATION_SOURCE,
       coverLetter: application.coverLetter,

@@ -54,6 +54,16 @@ export function candidateRepositoryContract(factory: AdapterFactory): void {
       expect((await adapters().candidates.insertApplications([batch[4] as CandidateCard])).map((earlier) => earlier?.id)).to.deep.equal([batch[4]?.id]);
     });
 
+    it('inserts an application card without a vacancy (its vacancy deleted since: the platform feed) field for field, once', async () => {
+      const { companyId, vacancyId } = await aCompanyWithVacancy();
+      const card = anApplicationCard({ companyId, vacancyId, externalId: 'late' });
+      card.detachFromVacancy(at(60_000));
+      expect(await adapters().candidates.insertApplications([card])).to.deep.equal([null]);
+      expect((await adapters().candidates.findById(companyId, card.id))?.toSnapshot()).to.deep.equal(card.toSnapshot());
+      const again = anApplicationCard({ companyId, vacancyId, externalId: 'late' });
+      expect((await adapters().candidates.insertApplications([again])).map((earlier) => earlier?.id)).to.deep.equal([card.id]);
+    });
+
     it('finds the cards of many externalIds in one call, of the company only', async () => {
       const { companyId, vacancyId } = await aCompanyWithVacancy();
       const cards = ['x-1', 'x-2', "x'3\\"].map((externalId) => anApplicationCard({ companyId, vacancyId, externalId }));

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { PlatformChange, PlatformEventOutcome } from '../../application/use-cases/platform-change.js';
-import { aPerson, aResume, aVacancyInput, nextId } from '../support/builders.js';
+import { anApplication, aPerson, aResume, aVacancyInput, nextId } from '../support/builders.js';
 import { withWorld } from '../support/use-case-world.js';
 
 const SOURCE = 'urn:platform:recruiting';
@@ -62,5 +62,19 @@ describe('ApplyPlatformEvent: deletions, and a card made again, its events in ei
     expect(await feed(companyId, 'card-9', 1, added('vac-2', 'NEW', 'Поздняя'))).to.equal('stale');
     expect(await feed(companyId, 'vac-9', 1, { type: 'vacancy.upserted', vacancy: aVacancyInput({ title: 'Поздняя' }) })).to.equal('stale');
     expect(await cardOf(companyId)).to.deep.equal({ vacancyId: 'vac-1', stage: 'NEW', role: 'Первая' });
+  });
+
+  it('stores an application to a vacancy deleted since (the deletion applied first) without a vacancy, once per externalId', async () => {
+    const companyId = await aCompanyWithTwoVacanciesAndACard();
+    expect(await feed(companyId, 'vac-1', 2, { type: 'vacancy.deleted' })).to.equal('applied');
+    const application = anApplication({ vacancyId: 'vac-1' });
+    const submitted: PlatformChange = { type: 'application.submitted', application };
+    expect(await feed(companyId, application.externalId, 0, submitted)).to.equal('applied');
+    expect(await feed(companyId, application.externalId, 0, submitted), 'the same application under another event id').to.equal('duplicate');
+    expect((await world().use('submitApplication').execute({ companyId, application })).status).to.equal('duplicate');
+    const stored = (await world().allCandidates(companyId)).filter((card) => card.externalId === application.externalId);
+    expect(stored.map((card) => ({ vacancyId: card.vacancyId, stage: card.stage, name: card.person.name }))).to.deep.equal([
+      { vacancyId: null, stage: null, name: application.candidate.name },
+    ]);
   });
 });

@@ -31,7 +31,7 @@ export interface ModelState {
 
 const VACANCIES = ['vac-0', 'vac-1', 'vac-2'];
 const CARDS = ['card-0', 'card-1', 'card-2', 'card-3'];
-/** Applications go to a vacancy that is never deleted (an application to a deleted vacancy is a 404, also for the feed). */
+/** Applications go to a vacancy that is never deleted (one to a vacancy deleted since is stored without a vacancy: tests/unit/apply-platform-event-revival.test.ts). */
 export const APPLICATION_VACANCY = 'vac-applications';
 
 interface VacancyState {
