@@ -34,10 +34,13 @@ export function readIssueKey(body: unknown): { name: string; scopes: string[]; e
   return { name: valid.name, scopes: valid.scopes, expiresAt: momentOf(valid.expiresAt) };
 }
 
-/** The body of POST /companies/{companyId}/keys/{keyId}/roll (none at all counts as `{}`). */
-export function readRollKey(body: unknown): { oldKeyExpiresAt: Date | null; expiresAt: Date | null } {
+/**
+ * The body of POST /companies/{companyId}/keys/{keyId}/roll (none at all counts as `{}`). An absent expiresAt
+ * (undefined: the old key's lifetime) differs from an explicit null (never expires), so both reach the use case.
+ */
+export function readRollKey(body: unknown): { oldKeyExpiresAt: Date | null; expiresAt: Date | null | undefined } {
   const valid = checked(validateRollKey, body);
-  return { oldKeyExpiresAt: momentOf(valid.oldKeyExpiresAt), expiresAt: momentOf(valid.expiresAt) };
+  return { oldKeyExpiresAt: momentOf(valid.oldKeyExpiresAt), expiresAt: valid.expiresAt === undefined ? undefined : momentOf(valid.expiresAt) };
 }
 
 function checked<T>(validate: ValidateFunction<T>, body: unknown): T {

@@ -1,5 +1,5 @@
 import { ProblemCollector, NotFoundError } from '../../domain/shared/domain-error.js';
-import { checkActor, checkRollExpiry, ROLL_OVERLAP_DEFAULT_MS } from '../../domain/service-key/service-key.js';
+import { checkActor, checkRollExpiry, ROLL_OVERLAP_DEFAULT_MS, type ServiceKeySnapshot } from '../../domain/service-key/service-key.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { Secrets } from '../ports/secrets.port.js';
@@ -14,8 +14,11 @@ export interface RollKeyCommand {
   readonly keyId: string;
   /** When the old key stops working; null: ROLL_OVERLAP_DEFAULT_MS from now. Never later than its own expiry. */
   readonly oldKeyExpiresAt: Date | null;
-  /** The new key's expiry; null: none. */
-  readonly expiresAt: Date | null;
+  /**
+   * The new key's expiry. Left out (undefined): the old key's lifetime as issued, counted from now, when the old
+   * key had an expiry, else none; null: none, said explicitly; a moment: that one (in the future).
+   */
+  readonly expiresAt?: Date | null | undefined;
   readonly actor: Actor;
 }
 
@@ -47,12 +50,13 @@ export class RollKey {
       if (old === null || old.companyId !== command.companyId) {
         throw new NotFoundError('service key', `Service key ${command.keyId} not found.`);
       }
+      // Read before the roll shortens the old key's expiry: its lifetime is the one it was issued with.
       const read = old.toSnapshot();
       const successor = newServiceKey(this.secrets, {
         companyId: read.companyId,
         name: read.name,
         scopes: read.scopes,
-        expiresAt: command.expiresAt,
+        expiresAt: command.expiresAt === undefined ? sameLifetime(read, now) : command.expiresAt,
         now,
         actor: command.actor.name,
         rolledFrom: read.id,
@@ -76,7 +80,16 @@ export class RollKey {
 function checkCommand(command: RollKeyCommand, oldKeyExpiresAt: Date, now: Date): void {
   const problems = new ProblemCollector();
   checkRollExpiry(problems, oldKeyExpiresAt, now);
-  if (command.expiresAt !== null && !(command.expiresAt.getTime() > now.getTime())) problems.add('/expiresAt', 'must be in the future');
+  if (command.expiresAt instanceof Date && !(command.expiresAt.getTime() > now.getTime())) problems.add('/expiresAt', 'must be in the future');
   checkActor(problems, '/actor', command.actor.name);
   problems.throwIfAny('The roll is invalid.');
+}
+
+/**
+ * A successor the caller said nothing about lives as long as its predecessor was issued to: a key meant to
+ * expire must not turn, by a roll, into one that never does.
+ */
+function sameLifetime(old: ServiceKeySnapshot, now: Date): Date | null {
+  if (old.expiresAt === null) return null;
+  return new Date(now.getTime() + (old.expiresAt.getTime() - old.createdAt.getTime()));
 }

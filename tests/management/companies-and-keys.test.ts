@@ -115,6 +115,25 @@ describe('The management API: companies and keys', () => {
     expect(await publicStatus(issued.key)).to.equal(200);
   });
 
+  it("gives the successor the old key's lifetime when expiresAt is left out, and no expiry when it is null", async () => {
+    const companyId = await aCompany();
+    const lifetime = 30 * 86_400_000;
+    const expiring = () => aKey(companyId, { name: 'на месяц', scopes: ['vacancies:read'], expiresAt: new Date(server.clock.peek().getTime() + lifetime).toISOString() });
+    const [left, nulled, forever] = [await expiring(), await expiring(), await aKey(companyId)];
+    const roll = async (keyId: string, body?: unknown) => {
+      const rolled = await server.client.post(`/companies/${companyId}/keys/${keyId}/roll`, body);
+      expect(rolled.status, rolled.text).to.equal(201);
+      return rolled.body.issued;
+    };
+    server.clock.advance(5_000);
+    const successor = await roll(left.id, { oldKeyExpiresAt: new Date(server.clock.peek().getTime() + 60_000).toISOString() });
+    const issuedFor = Date.parse(left.expiresAt) - Date.parse(left.createdAt);
+    expect(issuedFor).to.be.within(lifetime - 1_000, lifetime);
+    expect(Date.parse(successor.expiresAt) - Date.parse(successor.createdAt), 'as long as the old key was issued for, not the minute the roll left it').to.equal(issuedFor);
+    expect((await roll(nulled.id, { expiresAt: null })).expiresAt, 'an explicit null: never').to.equal(null);
+    expect((await roll(forever.id)).expiresAt, 'the old key never expired').to.equal(null);
+  });
+
   it('rolls with the defaults when no body is sent: the old key ends 24 hours on', async () => {
     const companyId = await aCompany();
     const old = await aKey(companyId);

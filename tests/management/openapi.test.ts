@@ -59,6 +59,7 @@ describe('GET /internal/v1/openapi.json', function () {
     expect(schemas.IssueKeyRequest.properties.name).to.include({ maxLength: KEY_NAME_MAX_LENGTH });
     expect(schemas.IssueKeyRequest.properties.scopes).to.deep.include({ minItems: 1, maxItems: SCOPES.length, uniqueItems: true, items: { type: 'string', enum: [...SCOPES] } });
     expect(schemas.RollKeyRequest.properties.oldKeyExpiresAt.description).to.contain('at most 7 days').and.contain('24 hours');
+    expect(schemas.RollKeyRequest.properties.expiresAt.description).to.contain('Absent: as long a lifetime as the old key').and.contain('null: it never expires');
     const events = document.paths['/companies/{companyId}/key-events'].get.parameters.find((p: any) => p.name === 'limit');
     expect(events.schema).to.include({ minimum: KEY_EVENTS_LIMIT_MIN, maximum: KEY_EVENTS_LIMIT_MAX, default: KEY_EVENTS_LIMIT_DEFAULT });
     expect(document.components.parameters.Actor).to.include({ in: 'header', required: true });

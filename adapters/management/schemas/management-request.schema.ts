@@ -61,7 +61,10 @@ export const rollKeyRequestSchema = {
       `When the old key stops working: in the future and at most ${ROLL_OVERLAP_MAX_MS / DAYS} days from now. Absent or null: ` +
         `${ROLL_OVERLAP_DEFAULT_MS / HOURS} hours from now. A roll never extends a key: an old key that expires sooner keeps its own expiry.`,
     ),
-    expiresAt: moment("The new key's expiry; in the future. Absent or null: it never expires."),
+    expiresAt: moment(
+      "The new key's expiry; in the future. Absent: as long a lifetime as the old key was issued with (its expiry before " +
+        'the roll minus its creation), counted from now, or none if the old key never expired. null: it never expires.',
+    ),
   },
 };
 

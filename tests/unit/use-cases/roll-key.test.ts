@@ -9,6 +9,7 @@ import { withWorld } from '../../support/use-case-world.js';
 
 const BOB: Actor = { name: 'bob@platform', via: 'platform-token:Tok0Ab1Cd2Ef' };
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
 describe('RollKey (a new key, the old one working on for a while)', () => {
   const world = withWorld();
@@ -20,7 +21,7 @@ describe('RollKey (a new key, the old one working on for a while)', () => {
   }
 
   const roll = (companyId: string, keyId: string, params: { oldKeyExpiresAt?: Date | null; expiresAt?: Date | null; actor?: Actor } = {}) =>
-    world().use('rollKey').execute({ companyId, keyId, oldKeyExpiresAt: params.oldKeyExpiresAt ?? null, expiresAt: params.expiresAt ?? null, actor: params.actor ?? BOB });
+    world().use('rollKey').execute({ companyId, keyId, oldKeyExpiresAt: params.oldKeyExpiresAt ?? null, expiresAt: params.expiresAt, actor: params.actor ?? BOB });
 
   it('issues a successor with the same name and scopes and its secret once; the old key expires 24 h later by default', async () => {
     const { companyId, key } = await issued();
@@ -56,6 +57,24 @@ describe('RollKey (a new key, the old one working on for a while)', () => {
       { keyId: successor.id, type: 'issued', at: at(5_000), actor: 'bob@platform', via: BOB.via, successorKeyId: null, expiresAt: null },
     ]);
     expect(successor.expiresAt).to.deep.equal(at(48 * HOUR));
+  });
+
+  it("gives the successor, when its expiry is left out, the old key's lifetime as issued (not as the roll shortens it), from now", async () => {
+    const { companyId, key } = await issued(at(30 * DAY));
+    world().clock.set(at(5_000));
+    const { issued: successor, rolled } = await roll(companyId, key.id, { oldKeyExpiresAt: at(HOUR) });
+    expect(rolled.expiresAt, 'the old key, shortened by the roll').to.deep.equal(at(HOUR));
+    expect(successor.expiresAt).to.deep.equal(at(5_000 + 30 * DAY));
+    expect(world().database.serviceKeys.get(successor.id)?.expiresAt).to.deep.equal(at(5_000 + 30 * DAY));
+  });
+
+  it('gives the successor no expiry when the old key had none and the expiry is left out, or when null says so', async () => {
+    const forever = await issued();
+    expect((await roll(forever.companyId, forever.key.id)).issued.expiresAt).to.equal(null);
+    const expiring = await issued(at(30 * DAY));
+    expect((await roll(expiring.companyId, expiring.key.id, { expiresAt: null })).issued.expiresAt, 'null: never, said explicitly').to.equal(null);
+    const given = await issued(at(30 * DAY));
+    expect((await roll(given.companyId, given.key.id, { expiresAt: at(2 * DAY) })).issued.expiresAt, 'a moment: that one').to.deep.equal(at(2 * DAY));
   });
 
   it('never extends the old key: its earlier expiry is kept and is the one recorded', async () => {
