@@ -12,6 +12,11 @@ export const LAST_USED_RESOLUTION_MS = 60_000;
 /** How long a rolled key keeps working when the caller names no moment, and the longest it may (issue 14). */
 export const ROLL_OVERLAP_DEFAULT_MS = 24 * 60 * 60 * 1000;
 export const ROLL_OVERLAP_MAX_MS = 7 * 24 * 60 * 60 * 1000;
+/**
+ * How far beyond ROLL_OVERLAP_MAX_MS a roll's old expiry may be and still be taken (then cut to the maximum):
+ * a caller whose clock runs a little ahead of ours and asks for exactly 7 days must not get a 400.
+ */
+export const ROLL_OVERLAP_CLOCK_TOLERANCE_MS = 60_000;
 
 export type KeyStatus = 'active' | 'expired' | 'revoked';
 
@@ -176,8 +181,9 @@ export class ServiceKey {
   }
 
   /**
-   * Hands the key over to its successor: it keeps working until `oldExpiresAt`, or its own expiry if that
-   * comes first (a roll never extends a key). Only an active key that was not rolled before can be.
+   * Hands the key over to its successor: it keeps working until `oldExpiresAt` (at most ROLL_OVERLAP_MAX_MS
+   * from now, whatever the clock tolerance let through), or its own expiry if that comes first (a roll never
+   * extends a key). Only an active key that was not rolled before can be.
    */
   rollTo(successorId: string, oldExpiresAt: Date, now: Date): void {
     if (this.statusAt(now) !== 'active') throw new KeyNotActiveError(this.state.id);
@@ -186,8 +192,8 @@ export class ServiceKey {
     checkRollExpiry(problems, oldExpiresAt, now);
     problems.throwIfAny('The roll is invalid.');
     const current = this.state.expiresAt;
-    const expiresAt = current !== null && current.getTime() < oldExpiresAt.getTime() ? current : oldExpiresAt;
-    this.state = { ...this.state, rolledTo: successorId, expiresAt: copyDate(expiresAt) };
+    const end = Math.min(oldExpiresAt.getTime(), now.getTime() + ROLL_OVERLAP_MAX_MS, current === null ? Infinity : current.getTime());
+    this.state = { ...this.state, rolledTo: successorId, expiresAt: new Date(end) };
   }
 
   /** Whether lastUsedAt is stale enough to be written again. */
@@ -201,12 +207,15 @@ export class ServiceKey {
   }
 }
 
-/** The old key's end in a roll: in the future, and at most ROLL_OVERLAP_MAX_MS away. */
+/**
+ * The old key's end in a roll: strictly in the future, and at most ROLL_OVERLAP_MAX_MS away give or take
+ * ROLL_OVERLAP_CLOCK_TOLERANCE_MS (rollTo cuts what the tolerance lets through back to the maximum).
+ */
 export function checkRollExpiry(problems: ProblemCollector, oldKeyExpiresAt: Date, now: Date, pointer = '/oldKeyExpiresAt'): void {
   const ms = oldKeyExpiresAt.getTime() - now.getTime();
   if (Number.isNaN(ms)) problems.add(pointer, 'must be a valid moment');
   else if (ms <= 0) problems.add(pointer, 'must be in the future');
-  else if (ms > ROLL_OVERLAP_MAX_MS) problems.add(pointer, `must be at most ${ROLL_OVERLAP_MAX_MS / 86_400_000} days from now`);
+  else if (ms > ROLL_OVERLAP_MAX_MS + ROLL_OVERLAP_CLOCK_TOLERANCE_MS) problems.add(pointer, `must be at most ${ROLL_OVERLAP_MAX_MS / 86_400_000} days from now`);
 }
 
 function copyKeySnapshot(s: ServiceKeySnapshot): ServiceKeySnapshot {

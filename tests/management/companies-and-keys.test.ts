@@ -134,6 +134,17 @@ describe('The management API: companies and keys', () => {
     expect((await roll(forever.id)).expiresAt, 'the old key never expired').to.equal(null);
   });
 
+  it('rolls for 7 days asked by a caller whose clock runs a little ahead, keeping the old key 7 days from the roll', async () => {
+    const companyId = await aCompany();
+    const old = await aKey(companyId);
+    const week = 7 * 86_400_000;
+    const rolled = await server.client.post(`/companies/${companyId}/keys/${old.id}/roll`, { oldKeyExpiresAt: new Date(server.clock.peek().getTime() + week + 30_000).toISOString() });
+    expect(rolled.status, rolled.text).to.equal(201);
+    expect(Date.parse(rolled.body.rolled.expiresAt) - Date.parse(rolled.body.issued.createdAt), 'cut to 7 days from the roll').to.equal(week);
+    const events = (await server.client.get(`/companies/${companyId}/key-events`)).body.items;
+    expect(events.find((e: any) => e.type === 'rolled').expiresAt).to.equal(rolled.body.rolled.expiresAt);
+  });
+
   it('rolls with the defaults when no body is sent: the old key ends 24 hours on', async () => {
     const companyId = await aCompany();
     const old = await aKey(companyId);

@@ -3,6 +3,7 @@ import {
   ACTOR_MAX_LENGTH,
   KeyAlreadyRolledError,
   KeyNotActiveError,
+  ROLL_OVERLAP_CLOCK_TOLERANCE_MS,
   ROLL_OVERLAP_DEFAULT_MS,
   ROLL_OVERLAP_MAX_MS,
   ServiceKey,
@@ -97,12 +98,27 @@ describe('ServiceKey: actors, status and rolling', () => {
     expect(key.toSnapshot().rolledTo).to.equal('NewKey000001');
   });
 
-  it('takes an old expiry up to 7 days ahead, and refuses now, the past and beyond 7 days at /oldKeyExpiresAt', () => {
+  it('takes an old expiry up to 7 days ahead, and refuses now, the past and beyond 7 days and the tolerance at /oldKeyExpiresAt', () => {
     issue().rollTo('NewKey000001', at(ROLL_OVERLAP_MAX_MS), T0);
-    for (const when of [T0, at(-1), at(ROLL_OVERLAP_MAX_MS + 1)]) {
+    for (const when of [T0, at(-1), at(ROLL_OVERLAP_MAX_MS + ROLL_OVERLAP_CLOCK_TOLERANCE_MS + 1)]) {
       const key = issue();
       expect(pointersOf(thrownBy(() => key.rollTo('NewKey000001', when, T0))), when.toISOString()).to.deep.equal(['/oldKeyExpiresAt']);
       expect(key.toSnapshot().rolledTo).to.equal(null);
+    }
+  });
+
+  it('takes 7 days from a caller whose clock runs up to a minute ahead, and keeps the old key no longer than 7 days from now', () => {
+    expect(ROLL_OVERLAP_CLOCK_TOLERANCE_MS).to.equal(60_000);
+    for (const ahead of [1, 5, ROLL_OVERLAP_CLOCK_TOLERANCE_MS]) {
+      const key = issue();
+      key.rollTo('NewKey000001', at(ROLL_OVERLAP_MAX_MS + ahead), T0);
+      expect(key.toSnapshot().expiresAt, `${ahead} ms ahead`).to.deep.equal(at(ROLL_OVERLAP_MAX_MS));
+    }
+  });
+
+  it('keeps "in the future" strict: no tolerance for an old expiry at now or a moment before', () => {
+    for (const when of [T0, at(-1), at(-ROLL_OVERLAP_CLOCK_TOLERANCE_MS)]) {
+      expect(pointersOf(thrownBy(() => issue().rollTo('NewKey000001', when, T0))), when.toISOString()).to.deep.equal(['/oldKeyExpiresAt']);
     }
   });
 });

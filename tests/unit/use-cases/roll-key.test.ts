@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ADMIN_CLI_ACTOR, type Actor } from '../../../application/use-cases/actor.js';
 import { parseServiceKey } from '../../../domain/service-key/service-key-format.js';
-import { KeyAlreadyRolledError, KeyNotActiveError, ROLL_OVERLAP_DEFAULT_MS, ROLL_OVERLAP_MAX_MS } from '../../../domain/service-key/service-key.js';
+import { KeyAlreadyRolledError, KeyNotActiveError, ROLL_OVERLAP_CLOCK_TOLERANCE_MS, ROLL_OVERLAP_DEFAULT_MS, ROLL_OVERLAP_MAX_MS } from '../../../domain/service-key/service-key.js';
 import { NotFoundError, ValidationError } from '../../../domain/shared/domain-error.js';
 import { at } from '../../support/builders.js';
 import { pointersOf, rejectionOf } from '../../support/catching.js';
@@ -77,6 +77,15 @@ describe('RollKey (a new key, the old one working on for a while)', () => {
     expect((await roll(given.companyId, given.key.id, { expiresAt: at(2 * DAY) })).issued.expiresAt, 'a moment: that one').to.deep.equal(at(2 * DAY));
   });
 
+  it('takes 7 days and a few ms from a caller whose clock runs ahead, and records the old key ending 7 days from now', async () => {
+    const { companyId, key } = await issued();
+    world().clock.set(at(1_000));
+    const { rolled } = await roll(companyId, key.id, { oldKeyExpiresAt: at(1_000 + ROLL_OVERLAP_MAX_MS + 7) });
+    expect(rolled.expiresAt).to.deep.equal(at(1_000 + ROLL_OVERLAP_MAX_MS));
+    const { items } = await world().use('listKeyEvents').execute({ companyId, cursor: null });
+    expect(items.find((e) => e.type === 'rolled')?.expiresAt).to.deep.equal(at(1_000 + ROLL_OVERLAP_MAX_MS));
+  });
+
   it('never extends the old key: its earlier expiry is kept and is the one recorded', async () => {
     const { companyId, key } = await issued(at(HOUR));
     const { rolled } = await roll(companyId, key.id, { oldKeyExpiresAt: at(2 * HOUR) });
@@ -112,7 +121,8 @@ describe('RollKey (a new key, the old one working on for a while)', () => {
   it('names every bad input at once: the old expiry (past or beyond 7 days), the new expiry, the actor', async () => {
     const { companyId, key } = await issued();
     world().clock.set(at(1_000));
-    const error = await rejectionOf(roll(companyId, key.id, { oldKeyExpiresAt: at(1_000 + ROLL_OVERLAP_MAX_MS + 1), expiresAt: at(1_000), actor: { name: '', via: 'x' } }));
+    const beyond = at(1_000 + ROLL_OVERLAP_MAX_MS + ROLL_OVERLAP_CLOCK_TOLERANCE_MS + 1);
+    const error = await rejectionOf(roll(companyId, key.id, { oldKeyExpiresAt: beyond, expiresAt: at(1_000), actor: { name: '', via: 'x' } }));
     expect(error).to.be.instanceOf(ValidationError);
     expect(pointersOf(error)).to.deep.equal(['/oldKeyExpiresAt', '/expiresAt', '/actor']);
     expect(pointersOf(await rejectionOf(roll(companyId, key.id, { oldKeyExpiresAt: at(1_000) })))).to.deep.equal(['/oldKeyExpiresAt']);
