@@ -1,4 +1,4 @@
-import { decodeKeyEventCursor, encodeKeyEventCursor } from '../../domain/service-key/key-event-cursor.js';
+import { decodeKeyEventCursor, encodeKeyEventCursor, keyEventsQueryFingerprint } from '../../domain/service-key/key-event-cursor.js';
 import { KEY_EVENTS_LIMIT_DEFAULT, KEY_EVENTS_LIMIT_MAX, KEY_EVENTS_LIMIT_MIN, type KeyEvent } from '../../domain/service-key/key-event.js';
 import { ProblemCollector } from '../../domain/shared/domain-error.js';
 import type { CompanyRepository } from '../ports/company-repository.port.js';
@@ -35,7 +35,8 @@ export class ListKeyEvents {
       problems.add('/limit', `must be an integer from ${KEY_EVENTS_LIMIT_MIN} to ${KEY_EVENTS_LIMIT_MAX}`);
     }
     problems.throwIfAny('The query is invalid.');
-    const after = command.cursor === null ? null : decodeKeyEventCursor(command.cursor);
+    const fingerprint = keyEventsQueryFingerprint(command.companyId);
+    const after = command.cursor === null ? null : decodeKeyEventCursor(command.cursor, fingerprint);
     await requireCompany(this.companies, command.companyId);
     // One more than asked, to tell whether another page exists.
     const rows = await this.keys.listEvents(command.companyId, { limit: limit + 1, after });
@@ -43,7 +44,7 @@ export class ListKeyEvents {
     const last = page[page.length - 1];
     return {
       items: page.map(({ companyId: _company, ...event }) => event),
-      nextCursor: rows.length > limit && last !== undefined ? encodeKeyEventCursor(last) : null,
+      nextCursor: rows.length > limit && last !== undefined ? encodeKeyEventCursor(last, fingerprint) : null,
     };
   }
 }

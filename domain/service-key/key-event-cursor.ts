@@ -1,4 +1,4 @@
-import { InvalidCursorError } from '../paging/cursor.js';
+import { InvalidCursorError, queryFingerprint } from '../paging/cursor.js';
 
 /** A place in the key events' order: the last event of a page. */
 export interface KeyEventCursorPosition {
@@ -10,6 +10,8 @@ interface Payload {
   v: 1;
   t: number;
   i: string;
+  /** The fingerprint of the query that made it (keyEventsQueryFingerprint). */
+  f: string;
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
@@ -18,18 +20,25 @@ const ID_MAX_LENGTH = 64;
 /** The moments timestamptz(3) and JavaScript both hold: years 0000..9999. */
 const EARLIEST_MS = -62_167_219_200_000;
 const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+const FINGERPRINT_MAX_LENGTH = 32;
 const MALFORMED = 'The cursor is malformed. Pass nextCursor of the previous page unchanged.';
+const ANOTHER_QUERY = "The cursor belongs to another company's key events: pass nextCursor only to the query that gave it.";
 
-/** Opaque to clients: base64url of {v:1,t:<at in ms>,i:<id>}. */
-export function encodeKeyEventCursor(position: KeyEventCursorPosition): string {
-  const payload: Payload = { v: 1, t: position.at.getTime(), i: position.id };
+/** The identity of a key events query: a cursor of one company's events means nothing in another's (DESIGN 3). */
+export function keyEventsQueryFingerprint(companyId: string): string {
+  return queryFingerprint(['key-events', companyId]);
+}
+
+/** Opaque to clients: base64url of {v:1,t:<at in ms>,i:<id>,f:<query fingerprint>}. */
+export function encodeKeyEventCursor(position: KeyEventCursorPosition, fingerprint: string): string {
+  const payload: Payload = { v: 1, t: position.at.getTime(), i: position.id, f: fingerprint };
   let binary = '';
   for (const byte of new TextEncoder().encode(JSON.stringify(payload))) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-/** Reads a cursor of the key events; throws InvalidCursorError when it is not one. */
-export function decodeKeyEventCursor(cursor: string): KeyEventCursorPosition {
+/** Reads a cursor of the key events; throws InvalidCursorError when it is not one, or one of another query. */
+export function decodeKeyEventCursor(cursor: string, fingerprint: string): KeyEventCursorPosition {
   if (cursor.length === 0 || cursor.length > MAX_LENGTH || !BASE64URL.test(cursor) || cursor.length % 4 === 1) {
     throw new InvalidCursorError(MALFORMED);
   }
@@ -42,6 +51,7 @@ export function decodeKeyEventCursor(cursor: string): KeyEventCursorPosition {
     throw new InvalidCursorError(MALFORMED);
   }
   if (!isPayload(payload)) throw new InvalidCursorError(MALFORMED);
+  if (payload.f !== fingerprint) throw new InvalidCursorError(ANOTHER_QUERY);
   return { at: new Date(payload.t), id: payload.i };
 }
 
@@ -58,6 +68,9 @@ function isPayload(value: unknown): value is Payload {
     p.i.length > 0 &&
     p.i.length <= ID_MAX_LENGTH &&
     // Ids are what IdGenerator makes: printable ASCII, which every store compares alike.
-    /^[\x21-\x7e]+$/.test(p.i)
+    /^[\x21-\x7e]+$/.test(p.i) &&
+    typeof p.f === 'string' &&
+    p.f.length > 0 &&
+    p.f.length <= FINGERPRINT_MAX_LENGTH
   );
 }

@@ -69,12 +69,21 @@ describe('The management API: the key events', () => {
     expect([exact.items.length, exact.nextCursor], 'an empty cursor is the first page').to.deep.equal([4, null]);
   });
 
-  it("never shows a company's events under another company", async () => {
+  it("never shows a company's events under another company, nor takes its cursor (400 invalid_cursor)", async () => {
     const [mine, theirs] = [await aCompany(), await aCompany()];
-    const key = (await server.client.post(`/companies/${theirs}/keys`, { name: 'theirs', scopes: ['vacancies:read'] })).body;
-    expect(await events(mine)).to.deep.equal([]);
+    const keys: string[] = [];
+    for (const name of ['theirs 1', 'theirs 2']) keys.push((await server.client.post(`/companies/${theirs}/keys`, { name, scopes: ['vacancies:read'] })).body.id);
+    await server.client.post(`/companies/${mine}/keys`, { name: 'mine', scopes: ['vacancies:read'] });
     const cursorOfTheirs = (await server.client.get(`/companies/${theirs}/key-events?limit=1`)).body.nextCursor;
-    expect(cursorOfTheirs, 'one event: no next page').to.equal(null);
-    expect((await events(theirs)).map((e) => e.keyId)).to.deep.equal([key.id]);
+    expect(cursorOfTheirs, 'two events, one a page: a next page').to.be.a('string');
+    const refused = await server.client.get(`/companies/${mine}/key-events?limit=1&cursor=${encodeURIComponent(cursorOfTheirs)}`);
+    expect([refused.status, refused.body.code], refused.text).to.deep.equal([400, 'invalid_cursor']);
+    expect(refused.headers.get('content-type')).to.match(/^application\/problem\+json/);
+    expect(refused.body.errors).to.deep.equal([{ pointer: '/cursor', parameter: 'cursor', message: refused.body.detail }]);
+    expect(JSON.stringify(refused.body), 'nothing of theirs in the answer').to.not.contain(keys[0]).and.not.contain(keys[1]);
+    expect((await events(mine)).filter((e) => keys.includes(e.keyId))).to.deep.equal([]);
+    expect((await events(theirs)).map((e) => e.keyId)).to.have.members(keys);
+    const next = await server.client.get(`/companies/${theirs}/key-events?limit=1&cursor=${encodeURIComponent(cursorOfTheirs)}`);
+    expect([next.status, next.body.items.length], 'still good for its own company').to.deep.equal([200, 1]);
   });
 });

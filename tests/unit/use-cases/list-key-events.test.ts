@@ -67,6 +67,16 @@ describe('ListKeyEvents (the key trail)', () => {
     expect((await world().use('listKeyEvents').execute({ companyId: b, cursor: null })).items).to.deep.equal([]);
   });
 
+  it("refuses a cursor of another company's events with InvalidCursorError (DESIGN 3: a cursor belongs to its query)", async () => {
+    const [a, b] = [await world().company('A'), await world().company('B')];
+    for (let n = 0; n < 2; n++) await issue(a);
+    await issue(b);
+    const { nextCursor } = await world().use('listKeyEvents').execute({ companyId: a, limit: 1, cursor: null });
+    if (nextCursor === null) throw new Error('two events, one a page: there is a next page');
+    expect(await rejectionOf(world().use('listKeyEvents').execute({ companyId: b, limit: 1, cursor: nextCursor }))).to.be.instanceOf(InvalidCursorError);
+    expect((await world().use('listKeyEvents').execute({ companyId: a, limit: 1, cursor: nextCursor })).items, 'still good for its own').to.have.length(1);
+  });
+
   it('refuses a limit outside 1..100 at /limit, a bad cursor with InvalidCursorError, an unknown company with NotFoundError', async () => {
     const companyId = await world().company();
     for (const limit of [0, 101, 1.5]) {
