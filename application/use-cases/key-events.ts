@@ -1,5 +1,5 @@
 import type { KeyEvent, KeyEventType } from '../../domain/service-key/key-event.js';
-import type { ServiceKey } from '../../domain/service-key/service-key.js';
+import { normalizeActor, type ServiceKey } from '../../domain/service-key/service-key.js';
 import type { IdGenerator } from '../ports/id-generator.port.js';
 import { ConcurrentKeyChangeError } from '../ports/service-key-repository.port.js';
 import type { Actor } from './actor.js';
@@ -22,7 +22,8 @@ export function keyEvent(
     keyId: key.id,
     type,
     at: new Date(at.getTime()),
-    actor: actor?.name ?? null,
+    // Stored as the key stores createdBy and revokedBy, so that the trail and the key name one actor alike.
+    actor: actor === null ? null : normalizeActor(actor.name),
     via: actor?.via ?? null,
     successorKeyId: extra.successorKeyId ?? null,
     expiresAt: extra.expiresAt == null ? null : new Date(extra.expiresAt.getTime()),

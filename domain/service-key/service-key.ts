@@ -1,10 +1,10 @@
 import { DomainError, ProblemCollector } from '../shared/domain-error.js';
 import { checkText } from '../shared/text-rules.js';
 import { copyDate } from '../shared/time.js';
-import { checkActor } from './actor.js';
+import { checkActor, normalizeActor } from './actor.js';
 import { isScope, SCOPES, type Scope } from './scope.js';
 
-export { ACTOR_MAX_LENGTH, checkActor } from './actor.js';
+export { ACTOR_MAX_LENGTH, checkActor, normalizeActor } from './actor.js';
 
 export const KEY_NAME_MAX_LENGTH = 200;
 /** lastUsedAt is written at most this often per key (DESIGN 3). */
@@ -98,7 +98,7 @@ export class ServiceKey {
     secretHash: string;
     expiresAt: Date | null;
     now: Date;
-    /** Who issues it (checkActor); null only where no one can be named. */
+    /** Who issues it (checkActor; stored in NFC); null only where no one can be named. */
     actor: string | null;
     rolledFrom?: string | null;
   }): ServiceKey {
@@ -124,7 +124,7 @@ export class ServiceKey {
       expiresAt: params.expiresAt === null ? null : copyDate(params.expiresAt),
       revokedAt: null,
       lastUsedAt: null,
-      createdBy: params.actor,
+      createdBy: params.actor === null ? null : normalizeActor(params.actor),
       revokedBy: null,
       rolledFrom: params.rolledFrom ?? null,
       rolledTo: null,
@@ -175,7 +175,7 @@ export class ServiceKey {
         checkActor(problems, '/actor', actor);
         problems.throwIfAny('The actor is invalid.');
       }
-      this.state = { ...this.state, revokedAt: copyDate(now), revokedBy: actor };
+      this.state = { ...this.state, revokedAt: copyDate(now), revokedBy: actor === null ? null : normalizeActor(actor) };
     }
     return copyDate(this.state.revokedAt as Date);
   }

@@ -92,7 +92,11 @@ describe('The management API: 400s with pointers', () => {
     expect((await read('user:42 (ops@platform.kz)')).status).to.equal(200);
     expect((await read('я'.repeat(200).replace(/я/g, '%D1%8F'))).status, '200 characters, encoded').to.equal(200);
     expect(await problem('a'.repeat(201))).to.equal('must be at most 200 characters');
-    expect(await problem('line%0Abreak')).to.equal('must not contain control characters');
+    const characters = 'must not contain control characters, invisible format characters (bidi controls, zero-width characters, soft hyphens) or line and paragraph separators';
+    expect(await problem('line%0Abreak')).to.equal(characters);
+    for (const invisible of ['%E2%80%AE', '%E2%81%A6', '%E2%80%8B', '%EF%BB%BF', '%E2%80%A8', '%E2%80%A9']) {
+      expect(await problem(`alice${invisible}`), invisible).to.equal(characters);
+    }
     expect(await problem('%E0%A4%A')).to.equal('is not valid percent-encoded UTF-8 (send a % itself as %25)');
     expect(await problem('100%')).to.equal('is not valid percent-encoded UTF-8 (send a % itself as %25)');
     expect(await problem('Zoë')).to.equal('must be visible ASCII: percent-encode other characters as UTF-8, as encodeURIComponent does');
@@ -104,6 +108,10 @@ describe('The management API: 400s with pointers', () => {
     expect([twice.status, twice.body.errors]).to.deep.equal([400, [{ pointer: '/X-Actor', header: 'X-Actor', message: 'must be given once' }]]);
     const issued = await server.client.post(`/companies/${companyId}/keys`, { name: 'by name', scopes: ['vacancies:read'] }, { actor: encodeURIComponent('Ержан 100%') });
     expect(issued.body.createdBy, 'stored decoded').to.equal('Ержан 100%');
+    const decomposed = await server.client.post(`/companies/${companyId}/keys`, { name: 'nfc', scopes: ['vacancies:read'] }, { actor: encodeURIComponent('Zoe\u0308') });
+    expect(decomposed.body.createdBy, 'stored in NFC').to.equal('Zo\u00eb');
+    const trail = (await server.client.get(`/companies/${companyId}/key-events`)).body.items;
+    expect(trail.find((e: any) => e.keyId === decomposed.body.id).actor, 'the event names it alike').to.equal('Zo\u00eb');
   });
 
   it('reads the key events query strictly: limit 1 to 100 given once, a cursor of ours, no other parameter', async () => {

@@ -8,6 +8,8 @@ import {
   ROLL_OVERLAP_MAX_MS,
   ServiceKey,
 } from '../../../domain/service-key/service-key.js';
+import { ACTOR_CHARACTERS_MESSAGE, normalizeActor } from '../../../domain/service-key/actor.js';
+import { ValidationError } from '../../../domain/shared/domain-error.js';
 import { at, T0 } from '../../support/builders.js';
 import { pointersOf, thrownBy } from '../../support/catching.js';
 
@@ -38,6 +40,29 @@ describe('ServiceKey: actors, status and rolling', () => {
       expect(pointersOf(thrownBy(() => issue({ actor }))), JSON.stringify(actor)).to.deep.equal(['/actor']);
     }
     expect(issue({ actor: 'я'.repeat(ACTOR_MAX_LENGTH) }).toSnapshot().createdBy).to.have.length(ACTOR_MAX_LENGTH);
+  });
+
+  it('refuses bidi controls, zero-width and other format characters, line and paragraph separators in an actor, saying so', () => {
+    const invisible = ['\u202e', '\u2066', '\u200e', '\u200b', '\u200d', '\ufeff', '\u00ad', '\u2028', '\u2029'];
+    for (const character of invisible) {
+      const error = thrownBy(() => issue({ actor: `alice${character}@platform` }));
+      expect(pointersOf(error), JSON.stringify(character)).to.deep.equal(['/actor']);
+      const [problem] = (error as ValidationError).problems;
+      expect(problem?.message).to.equal(ACTOR_CHARACTERS_MESSAGE);
+      expect(pointersOf(thrownBy(() => issue().revoke(T0, `bob${character}`))), `revoke ${JSON.stringify(character)}`).to.deep.equal(['/actor']);
+    }
+    expect(ACTOR_CHARACTERS_MESSAGE).to.contain('control characters').and.contain('bidi').and.contain('zero-width').and.contain('line and paragraph separators');
+  });
+
+  it('stores the actor in NFC, on issue and on revocation, and counts its length in that form', () => {
+    const decomposed = 'Zoe\u0308 Nurlanova';
+    const key = issue({ actor: decomposed });
+    expect(key.toSnapshot().createdBy).to.equal('Zo\u00eb Nurlanova');
+    key.revoke(at(1_000), 'Ayge\u0301rim');
+    expect(key.toSnapshot().revokedBy).to.equal('Ayg\u00e9rim');
+    expect(normalizeActor(decomposed)).to.equal('Zo\u00eb Nurlanova');
+    // 400 code points as typed, 200 once composed: the stored form is what the limit is about.
+    expect(issue({ actor: 'e\u0301'.repeat(ACTOR_MAX_LENGTH) }).toSnapshot().createdBy).to.equal('\u00e9'.repeat(ACTOR_MAX_LENGTH));
   });
 
   it('keeps the first revocation and its actor when revoked again', () => {

@@ -42,6 +42,15 @@ describe('ListKeyEvents (the key trail)', () => {
     expect(items[0]).to.not.have.property('companyId');
   });
 
+  it('names the actor of an event in NFC, as the key names its issuer and revoker', async () => {
+    const companyId = await world().company();
+    const key = await issue(companyId, { name: 'Zoe\u0308', via: ALICE.via });
+    await world().use('revokeKey').execute({ keyId: key.id, actor: { name: 'Ayge\u0301rim', via: ALICE.via } });
+    const { items } = await world().use('listKeyEvents').execute({ companyId, cursor: null });
+    expect(items.map((e) => [e.type, e.actor])).to.deep.equal([['revoked', 'Ayg\u00e9rim'], ['issued', 'Zo\u00eb']]);
+    expect(key.createdBy).to.equal('Zo\u00eb');
+  });
+
   it('pages by cursor through every event once, in order, whatever the page size; 50 by default', async () => {
     const companyId = await world().company();
     for (let n = 0; n < 60; n++) {
