@@ -45,6 +45,20 @@ export function platformTokenRepositoryContract(factory: PlatformTokenRepository
       expect(stored?.isActiveAt(at(60_000))).to.equal(false);
     });
 
+    it('keeps the first revocation stored when two that read the token unrevoked write at different moments', async () => {
+      const token = aToken();
+      await tokens.insert(token);
+      const [first, second] = [await tokens.findById(token.id), await tokens.findById(token.id)];
+      if (first === null || second === null) throw new Error('the token was inserted');
+      first.revoke(at(60_000));
+      second.revoke(at(120_000));
+      await tokens.update(first);
+      await tokens.update(second);
+      const stored = await tokens.findById(token.id);
+      expect(stored?.toSnapshot().revokedAt?.toISOString()).to.equal(at(60_000).toISOString());
+      expect(stored?.isActiveAt(at(60_000))).to.equal(false);
+    });
+
     it('lists every token oldest first, equal times by id, and refuses a second token with the same id', async () => {
       const newer = aToken({ now: at(5_000) });
       const [tieB, tieA] = [aToken({ id: `ptb${nextId('').slice(1)}`, now: at(1_000) }), aToken({ id: `pta${nextId('').slice(1)}`, now: at(1_000) })];

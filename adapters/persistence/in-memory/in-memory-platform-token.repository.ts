@@ -15,9 +15,12 @@ export class InMemoryPlatformTokenRepository implements PlatformTokenRepository 
     return row === undefined ? null : PlatformToken.restore(row);
   }
 
+  /** Keeps a revocation stored before, as PostgreSQL's coalesce(revoked_at, ?) does. */
   async update(token: PlatformToken): Promise<void> {
-    if (!this.db.platformTokens.has(token.id)) return;
-    this.db.platformTokens.set(token.id, token.toSnapshot());
+    const stored = this.db.platformTokens.get(token.id);
+    if (stored === undefined) return;
+    const next = token.toSnapshot();
+    this.db.platformTokens.set(token.id, { ...next, revokedAt: stored.revokedAt ?? next.revokedAt });
   }
 
   async list(): Promise<PlatformToken[]> {

@@ -20,10 +20,18 @@ export class MikroOrmPlatformTokenRepository implements PlatformTokenRepository 
     return row === null ? null : fromRow(row);
   }
 
+  /**
+   * A revocation stored once is kept: two revocations that read the token before either wrote would otherwise
+   * leave the later moment, and the token would seem to have worked for longer than it did.
+   */
   async update(token: PlatformToken): Promise<void> {
     const s = token.toSnapshot();
     await withFreshEntityManager(this.registry, (em) =>
-      em.execute('update platform_tokens set name = ?, secret_hash = ?, revoked_at = ?::timestamptz where id = ?', [s.name, s.secretHash, s.revokedAt, s.id], 'run'),
+      em.execute(
+        'update platform_tokens set name = ?, secret_hash = ?, revoked_at = coalesce(revoked_at, ?::timestamptz) where id = ?',
+        [s.name, s.secretHash, s.revokedAt, s.id],
+        'run',
+      ),
     );
   }
 
