@@ -7,7 +7,7 @@ import { requestIdMiddleware } from '../http/request-id.middleware.js';
 import { routeFallbackFor } from '../http/route-fallback.middleware.js';
 import { managementGatekeeperMiddleware } from './management-gatekeeper.middleware.js';
 import type { ManagementDependencies } from './management-dependencies.js';
-import { MANAGEMENT_OPENAPI_PATH, MANAGEMENT_ROOT, PLATFORM_TOKEN_CHALLENGE, type ManagementState } from './management-state.js';
+import { MANAGEMENT_OPENAPI_PATH, MANAGEMENT_ROOT, platformTokenChallenge, type ManagementState } from './management-state.js';
 import { buildManagementOpenApiDocument } from './openapi/management-openapi-document.js';
 import { registerCompanyRoutes } from './routes/company-routes.js';
 import { registerKeyRoutes } from './routes/key-routes.js';
@@ -44,7 +44,7 @@ export function createManagementApp(deps: ManagementDependencies): Koa<Managemen
   app.use(noStoreMiddleware);
   // The token's id names the caller; the actor (a person) and the token itself never reach the log.
   app.use(accessLogMiddleware<ManagementState>(deps.logger, routeOf, (state) => ({ tokenId: state.caller?.tokenId ?? null })));
-  app.use(errorMiddleware(deps.logger, PLATFORM_TOKEN_CHALLENGE));
+  app.use(errorMiddleware<ManagementState>(deps.logger, platformTokenChallenge));
   app.use(managementGatekeeperMiddleware(deps));
   app.use(routeFallbackFor(MANAGEMENT_OPENAPI_PATH));
   app.use(api.routes());

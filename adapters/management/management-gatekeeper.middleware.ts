@@ -5,6 +5,8 @@ import { MANAGEMENT_OPENAPI_PATH, MANAGEMENT_ROOT, type ManagementContext, type 
 
 /** `Authorization: Bearer <token>` (RFC 6750 2.1); the scheme's case is free, as RFC 9110 says. */
 const BEARER = /^Bearer +(\S+)$/i;
+/** The Bearer scheme with credentials after it, well-formed or not. */
+const PRESENTED = /^Bearer\s+\S/i;
 
 /**
  * Authentication and the rate limit, before routing, as the public gatekeeper does them.
@@ -37,9 +39,14 @@ export function managementGatekeeperMiddleware(
   };
 }
 
-/** The token comes from the Authorization header only; anything else (no header, another scheme) is no token. */
+/**
+ * The token comes from the Authorization header only; anything else (no header, another scheme, the scheme
+ * alone) is no token. Whatever follows the Bearer scheme was presented as one, and a 401 says it is invalid.
+ */
 async function authenticate(deps: Pick<ManagementDependencies, 'authenticatePlatformToken'>, ctx: ManagementContext): Promise<PlatformCaller | null> {
-  const presented = BEARER.exec(ctx.get('Authorization').trim())?.[1];
+  const authorization = ctx.get('Authorization').trim();
+  ctx.state.tokenPresented = PRESENTED.test(authorization);
+  const presented = BEARER.exec(authorization)?.[1];
   try {
     const { tokenId, name } = await deps.authenticatePlatformToken.execute({ presented });
     return { tokenId, name };

@@ -15,6 +15,8 @@ export interface PlatformCaller {
 export interface ManagementState extends HttpState {
   /** Set by the gatekeeper once a platform token was accepted. */
   caller?: PlatformCaller;
+  /** Set by the gatekeeper: whether the request sent a token at all (`Authorization: Bearer <something>`). */
+  tokenPresented?: boolean;
 }
 
 export type ManagementContext = ParameterizedContext<ManagementState>;
@@ -22,5 +24,12 @@ export type ManagementMiddleware = Middleware<ManagementState>;
 
 export const MANAGEMENT_ROOT = '/internal/v1';
 export const MANAGEMENT_OPENAPI_PATH = `${MANAGEMENT_ROOT}/openapi.json`;
-/** The challenge of every 401 (RFC 6750): how to authenticate, the same whatever was wrong with the token. */
+/** The challenge of a 401 to a request that sent no token (RFC 6750 3.1: no error code then). */
 export const PLATFORM_TOKEN_CHALLENGE = 'Bearer realm="management"';
+/** The challenge of a 401 to a request whose token is malformed, unknown, wrong or revoked (RFC 6750 3.1). */
+export const INVALID_PLATFORM_TOKEN_CHALLENGE = `${PLATFORM_TOKEN_CHALLENGE}, error="invalid_token"`;
+
+/** How to authenticate, and whether the token sent failed; never which way it failed. */
+export function platformTokenChallenge(state: ManagementState): string {
+  return state.tokenPresented === true ? INVALID_PLATFORM_TOKEN_CHALLENGE : PLATFORM_TOKEN_CHALLENGE;
+}

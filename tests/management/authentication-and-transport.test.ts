@@ -2,7 +2,10 @@ import { expect } from 'chai';
 import type { ApiResponse } from '../support/api-client.js';
 import { startManagementTestServer, type ManagementTestServer } from '../support/management-test-server.js';
 
+/** RFC 6750 3.1: no error code when the request sent no token ... */
 const CHALLENGE = 'Bearer realm="management"';
+/** ... and invalid_token when the token it sent is malformed, unknown, wrong or revoked. */
+const INVALID_TOKEN = 'Bearer realm="management", error="invalid_token"';
 const FAKE_KEY_ID = 'Zz9Yy8Xx7Ww6';
 
 describe('The management API: platform tokens and the transport conventions', () => {
@@ -31,36 +34,37 @@ describe('The management API: platform tokens and the transport conventions', ()
   const call = (method: string, path: string, body: unknown, headers: Record<string, string>) =>
     server.client.send(method, path, body === undefined ? undefined : JSON.stringify(body), { token: undefined, headers: { 'Content-Type': 'application/json', ...headers } });
 
-  function expectUnauthorized(response: ApiResponse, label: string): void {
+  function expectUnauthorized(response: ApiResponse, label: string, challenge: string): void {
     expect(response.status, label).to.equal(401);
     expect(response.headers.get('content-type'), label).to.match(/^application\/problem\+json/);
-    expect(response.headers.get('www-authenticate'), label).to.equal(CHALLENGE);
+    expect(response.headers.get('www-authenticate'), label).to.equal(challenge);
     expect(response.headers.get('cache-control'), label).to.equal('no-store');
     expect(response.headers.get('ratelimit'), label).to.match(/^"default";r=\d+;t=\d+$/);
     expect(response.body, label).to.include({ status: 401, code: 'unauthorized' });
   }
 
-  it('answers 401 with one body and the Bearer challenge for a missing, malformed, unknown, wrong or revoked token, on every route', async () => {
+  it('answers 401 with one body for a missing, malformed, unknown, wrong or revoked token, on every route, the challenge saying invalid_token when one was sent', async () => {
     const revoked = await server.issuePlatformToken('revoked service');
     await server.revokePlatformToken(revoked.id);
     const [, id] = /^pt_([0-9A-Za-z]{12})_/.exec(server.token)!;
-    const authorizations: Record<string, string | undefined> = {
-      missing: undefined,
-      empty: '',
-      'scheme only': 'Bearer',
-      'another scheme': `Basic ${Buffer.from(`user:${server.token}`).toString('base64')}`,
-      'token without scheme': server.token,
-      'a service key': `Bearer ik_${FAKE_KEY_ID}_${'a'.repeat(40)}`,
-      malformed: 'Bearer pt_short_secret',
-      unknown: `Bearer pt_${'Q'.repeat(12)}_${'s'.repeat(40)}`,
-      'wrong secret': `Bearer pt_${id}_${'x'.repeat(40)}`,
-      revoked: `Bearer ${revoked.token}`,
+    const authorizations: Record<string, [string | undefined, string]> = {
+      missing: [undefined, CHALLENGE],
+      empty: ['', CHALLENGE],
+      'scheme only': ['Bearer', CHALLENGE],
+      'another scheme': [`Basic ${Buffer.from(`user:${server.token}`).toString('base64')}`, CHALLENGE],
+      'token without scheme': [server.token, CHALLENGE],
+      'a service key': [`Bearer ik_${FAKE_KEY_ID}_${'a'.repeat(40)}`, INVALID_TOKEN],
+      malformed: ['Bearer pt_short_secret', INVALID_TOKEN],
+      'two tokens': [`Bearer ${server.token} ${server.token}`, INVALID_TOKEN],
+      unknown: [`Bearer pt_${'Q'.repeat(12)}_${'s'.repeat(40)}`, INVALID_TOKEN],
+      'wrong secret': [`bearer pt_${id}_${'x'.repeat(40)}`, INVALID_TOKEN],
+      revoked: [`Bearer ${revoked.token}`, INVALID_TOKEN],
     };
     const bodies = new Set<string>();
-    for (const [label, authorization] of Object.entries(authorizations)) {
+    for (const [label, [authorization, challenge]] of Object.entries(authorizations)) {
       for (const [method, path, body] of routes) {
         const response = await call(method, path, body, { 'X-Actor': 'someone', ...(authorization === undefined ? {} : { Authorization: authorization }) });
-        expectUnauthorized(response, `${label}: ${method} ${path}`);
+        expectUnauthorized(response, `${label}: ${method} ${path}`, challenge);
         bodies.add(JSON.stringify({ ...response.body, requestId: null }));
       }
     }
@@ -73,13 +77,14 @@ describe('The management API: platform tokens and the transport conventions', ()
     const client = server.client.as({ token: service.token });
     expect((await client.get(`/companies/${companyId}`)).status).to.equal(200);
     await server.revokePlatformToken(service.id);
-    expectUnauthorized(await client.get(`/companies/${companyId}`), 'revoked');
+    expectUnauthorized(await client.get(`/companies/${companyId}`), 'revoked', INVALID_TOKEN);
     const query = ['token', 'access_token', 'Authorization'].map((name) => `${name}=${encodeURIComponent(server.token)}`).join('&');
-    expectUnauthorized(await server.client.get(`/companies/${companyId}?${query}`, { token: undefined }), 'in the query string');
+    expectUnauthorized(await server.client.get(`/companies/${companyId}?${query}`, { token: undefined }), 'in the query string', CHALLENGE);
   });
 
   it('keeps unknown paths under /internal/v1 behind the token (401, then 404), answers 405 for a known path, and serves openapi.json to anyone', async () => {
-    expectUnauthorized(await server.client.get('/secret-admin', { token: undefined }), 'unknown path, no token');
+    expectUnauthorized(await server.client.get('/secret-admin', { token: undefined }), 'unknown path, no token', CHALLENGE);
+    expectUnauthorized(await server.client.get('/secret-admin', { token: 'pt_made_up' }), 'unknown path, a made-up token', INVALID_TOKEN);
     const unknown = await server.client.get('/secret-admin');
     expect([unknown.status, unknown.body.code, unknown.headers.get('cache-control')]).to.deep.equal([404, 'not_found', 'no-store']);
     expect(unknown.body.detail).to.contain('/internal/v1/openapi.json');

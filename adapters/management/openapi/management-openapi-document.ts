@@ -119,7 +119,7 @@ export function buildManagementOpenApiDocument(settings: ManagementSettings) {
       securitySchemes: {
         platformToken: {
           type: 'http', scheme: 'bearer', bearerFormat: 'pt_<tokenId>_<secret>',
-          description: 'A platform token, issued by an operator with `admin platform-token issue --name N` and shown once. A missing, malformed, unknown or revoked token is a 401 with WWW-Authenticate: Bearer realm="management".',
+          description: 'A platform token, issued by an operator with `admin platform-token issue --name N` and shown once. A missing, malformed, unknown or revoked token is a 401 with WWW-Authenticate: Bearer realm="management", and error="invalid_token" after it when a token was sent.',
         },
       },
       parameters: managementParameters,

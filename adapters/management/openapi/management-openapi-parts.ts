@@ -2,7 +2,7 @@ import { ACTOR_MAX_LENGTH } from '../../../domain/service-key/actor.js';
 import { headerComponents, requestIdParameter } from '../../http/openapi/openapi-headers.js';
 import { PROBLEM_CONTENT_TYPE, problemType } from '../../http/problem.js';
 import { ref } from '../../http/schemas/schema-helpers.js';
-import { PLATFORM_TOKEN_CHALLENGE } from '../management-state.js';
+import { INVALID_PLATFORM_TOKEN_CHALLENGE, PLATFORM_TOKEN_CHALLENGE } from '../management-state.js';
 import type { ManagementProblemCode } from '../schemas/management-problem.schema.js';
 import { KEY_ID_PATTERN } from '../schemas/management-response.schema.js';
 
@@ -20,10 +20,13 @@ export const managementHeaders = {
     description: 'No cache may keep any answer: each names one request and one caller\'s budget, and a new key\'s secret is in one of them.',
   },
   BearerChallenge: {
-    description: 'How to authenticate (RFC 6750): a platform token as Authorization: Bearer pt_... The same on every 401, whatever was wrong.',
+    description:
+      'How to authenticate (RFC 6750 3.1): a platform token as Authorization: Bearer pt_... With error="invalid_token" when the ' +
+      'request sent a token (after the Bearer scheme) and it is malformed, unknown, wrong or revoked, without an error when it ' +
+      'sent none (no Authorization header, another scheme, or the scheme alone). It never says which way a token was wrong.',
     required: true,
-    schema: { type: 'string', const: PLATFORM_TOKEN_CHALLENGE },
-    example: PLATFORM_TOKEN_CHALLENGE,
+    schema: { type: 'string', enum: [PLATFORM_TOKEN_CHALLENGE, INVALID_PLATFORM_TOKEN_CHALLENGE] },
+    example: INVALID_PLATFORM_TOKEN_CHALLENGE,
   },
 };
 
@@ -100,7 +103,7 @@ export function problemResponse(status: number, description: string, schema: obj
 
 export const commonResponses = {
   unauthorized: () =>
-    problemResponse(401, 'The platform token is missing, malformed, unknown or revoked; the body is the same in every case.', ref('UnauthorizedProblem'), {
+    problemResponse(401, 'The platform token is missing, malformed, unknown or revoked; the body is the same in every case, WWW-Authenticate says whether a token was sent.', ref('UnauthorizedProblem'), {
       unauthorized: { summary: 'No valid token', code: 'unauthorized', title: 'Unauthorized', detail: 'A valid platform token is required as "Authorization: Bearer pt_...".' },
     }, { ...limitedHeaders, 'WWW-Authenticate': headerRef('BearerChallenge') }),
   rateLimited: (points: number, windowS: number) =>
