@@ -1,8 +1,8 @@
 import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
 import type { ApplyPlatformEvent } from '../../application/use-cases/apply-platform-event.use-case.js';
-import { ChangeNotYetApplicableError, type PlatformEventOutcome } from '../../application/use-cases/platform-change.js';
+import { CompanyBatches } from '../../application/use-cases/company-batches.js';
+import { ChangeNotYetApplicableError, type PlatformEventCommand, type PlatformEventOutcome } from '../../application/use-cases/platform-change.js';
 import { DomainError, NotFoundError, ValidationError } from '../../domain/shared/domain-error.js';
-import { CompanyLanes } from './company-lanes.js';
 import { DETAIL_MAX_LENGTH, describeProblems } from './event-problems.js';
 import { parsePlatformEvent, type EventMeta } from './platform-event-parser.js';
 
@@ -11,6 +11,9 @@ export interface FeedMessage {
   /** times the consumer took this event before (0 first) */
   readonly attempt: number;
 }
+
+/** Events of one company applied in one transaction at most (ApplyPlatformEvent.executeAll). */
+export const FEED_BATCH_MAX = 32;
 
 export type FeedRetryReason = 'store_unavailable' | 'not_yet_applicable' | 'unexpected_error';
 
@@ -34,17 +37,23 @@ export type FeedDecision =
  *   event was taken `maxAttempts` times, then dead (`not_applicable`, `unexpected_error`);
  * - a missing company, a broken rule or any other refusal of the domain can never pass: dead at once.
  *
- * Events of different companies are applied side by side, those of one company one at a time.
+ * Events of different companies are applied side by side. Those of one company are applied one batch at a time,
+ * in arrival order: every fed change takes its company's lock for its whole transaction, so events of one company
+ * apply one after another whatever the consumer does; started all at once (a burst of one company's events, up to
+ * the prefetch), each would hold a pooled connection while it waits for the lock: the pool runs dry, waits for a
+ * connection time out (a false "database away") and the API's reads of that company queue behind them all.
+ * Waiting here costs no connection. And the events of a company that queued meanwhile go together, in one
+ * transaction (ApplyPlatformEvent.executeAll, group commit): under load, the transaction's fixed cost is shared.
  */
 export class PlatformEventHandler {
-  /** Events of one company are applied one at a time by this process (company-lanes.ts says why). */
-  private readonly lanes = new CompanyLanes();
+  private readonly batches: CompanyBatches<PlatformEventCommand, PlatformEventOutcome>;
 
   constructor(
-    private readonly apply: Pick<ApplyPlatformEvent, 'execute'>,
+    apply: Pick<ApplyPlatformEvent, 'executeAll'>,
     private readonly options: { readonly maxAttempts: number },
   ) {
     if (!Number.isInteger(options.maxAttempts) || options.maxAttempts < 1) throw new RangeError('maxAttempts must be a whole number, at least 1.');
+    this.batches = new CompanyBatches((_companyId, commands) => apply.executeAll(commands), { concurrency: 1, maxItems: FEED_BATCH_MAX });
   }
 
   async handle(message: FeedMessage): Promise<FeedDecision> {
@@ -52,7 +61,7 @@ export class PlatformEventHandler {
     if (!parsed.ok) return { action: 'dead', reason: parsed.reason, detail: parsed.detail, event: parsed.meta };
     try {
       const { command } = parsed;
-      const outcome = await this.lanes.run(command.companyId, () => this.apply.execute(command));
+      const outcome = await this.batches.submit(command.companyId, command);
       return { action: 'ack', outcome, event: parsed.meta, time: parsed.time };
     } catch (error) {
       return this.onFailure(error, message.attempt, parsed.meta);

@@ -3,10 +3,12 @@ import type { BoardRepository } from '../ports/board-repository.port.js';
 import type { CandidateRepository } from '../ports/candidate-repository.port.js';
 import type { CompanyRepository } from '../ports/company-repository.port.js';
 import type { FeedEntityKind, FeedEntityRef, FeedEntityVersions, FeedLedger } from '../ports/feed-ledger.port.js';
+import { StoreUnavailableError } from '../ports/store-unavailable.error.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { VacancyRepository } from '../ports/vacancy-repository.port.js';
 import type { ManualCandidate } from './add-candidates.use-case.js';
 import { boardOf } from './card-lookup.js';
+import type { ItemOutcome } from './company-batches.js';
 import type { DeleteCandidate } from './delete-candidate.use-case.js';
 import type { DeleteVacancy } from './delete-vacancy.use-case.js';
 import type { MoveCandidate } from './move-candidate.use-case.js';
@@ -63,40 +65,73 @@ export class ApplyPlatformEvent {
   async execute(command: PlatformEventCommand): Promise<PlatformEventOutcome> {
     // Before the unit of work: the registry is read on a connection of its own (require-company.ts says why).
     await requireCompany(this.companies, command.companyId);
+    // An application is an append, as POST /applications: applications of a company are stored side by side.
+    const mode = command.change.type === 'application.submitted' ? 'append' : 'write';
+    return this.unitOfWork.run(command.companyId, mode, ({ now }) => this.applyIn(command, now));
+  }
+
+  /**
+   * Group commit: events of one company applied in one unit of work, in their order, each with its own outcome
+   * (the feed's consumer hands over the events that queued while the company's earlier ones were applied). The
+   * transaction's fixed cost (begin, the company's lock, the commit) is shared, and nothing else changes: each
+   * event is claimed, checked and applied as `execute` would, and all of it commits, or none of it. When one of
+   * them fails, the batch is undone and each event is applied again in a unit of work of its own, so that a
+   * failure stays with its event; when the database is away, every event fails with that at once.
+   */
+  async executeAll(commands: readonly PlatformEventCommand[]): Promise<ItemOutcome<PlatformEventOutcome>[]> {
+    const [first] = commands;
+    if (first === undefined) return [];
+    if (commands.length === 1) return [await outcomeOf(() => this.execute(first))];
+    const { companyId } = first;
+    if (commands.some((command) => command.companyId !== companyId)) throw new Error('A batch of platform events holds the events of one company.');
+    try {
+      await requireCompany(this.companies, companyId);
+      const mode = commands.every((command) => command.change.type === 'application.submitted') ? 'append' : 'write';
+      const outcomes = await this.unitOfWork.run(companyId, mode, async ({ now }) => {
+        const applied: PlatformEventOutcome[] = [];
+        for (const command of commands) applied.push(await this.applyIn(command, now));
+        return applied;
+      });
+      return outcomes.map((value) => ({ value }));
+    } catch (error) {
+      if (isStoreUnavailable(error)) return commands.map(() => ({ error }));
+      const alone: ItemOutcome<PlatformEventOutcome>[] = [];
+      for (const command of commands) alone.push(await outcomeOf(() => this.execute(command)));
+      return alone;
+    }
+  }
+
+  /** One event, inside the unit of work of its company (a `write`, or an `append` for an application). */
+  private async applyIn(command: PlatformEventCommand, now: Date): Promise<PlatformEventOutcome> {
     const { source, eventId, companyId, change } = command;
     if (change.type === 'application.submitted') {
-      // An append, as POST /applications: applications of a company are stored side by side.
-      return this.unitOfWork.run(companyId, 'append', async ({ now }) => {
-        if (!(await this.ledger.claimEvent(source, eventId, companyId, now))) return 'duplicate';
-        const command = { companyId, application: change.application };
-        const result = await this.handlers.submitApplication.executeNow(command).catch(async (error: unknown) => {
-          // The platform took the application while the vacancy lived; its deletion, applied here first, left the
-          // vacancy's cards without a vacancy, and so is this one stored. A vacancy never seen is still to come.
-          if (isMissingVacancy(error) && (await this.isDeleted(companyId, 'vacancy', change.application.vacancyId))) {
-            return this.handlers.submitApplication.executeDetachedNow(command);
-          }
-          return notYetWhenMissing(error);
-        });
-        return result.status === 'created' ? 'applied' : 'duplicate';
+      if (!(await this.ledger.claimEvent(source, eventId, companyId, now))) return 'duplicate';
+      const submitted = { companyId, application: change.application };
+      const result = await this.handlers.submitApplication.executeNow(submitted).catch(async (error: unknown) => {
+        // The platform took the application while the vacancy lived; its deletion, applied here first, left the
+        // vacancy's cards without a vacancy, and so is this one stored. A vacancy never seen is still to come.
+        if (isMissingVacancy(error) && (await this.isDeleted(companyId, 'vacancy', change.application.vacancyId))) {
+          return this.handlers.submitApplication.executeDetachedNow(submitted);
+        }
+        return notYetWhenMissing(error);
       });
+      return result.status === 'created' ? 'applied' : 'duplicate';
     }
-    return this.unitOfWork.run(companyId, 'write', async ({ now }) => {
-      const entity: FeedEntityRef = { companyId, kind: entityKindOf(change), id: command.subject };
-      const versions = await this.ledger.claimEventReadingVersions(source, eventId, entity, now);
-      if (versions === null) return 'duplicate';
-      const aspects = aspectsOf(change);
-      if (isStale(versions, aspects, command.version)) return 'stale';
-      if (aspects === 'all') {
-        await this.delete(entity, change);
-        await this.ledger.recordDeletion(entity, command.version, now);
-        return 'applied';
-      }
-      const outcome = await this.apply(command, now).catch(notYetWhenMissing);
-      if (outcome !== 'applied') return outcome;
-      if (versions.deletedAt !== null) await this.ledger.recordVersions(entity, [REVIVED_AFTER], versions.deletedAt, now);
-      await this.ledger.recordVersions(entity, aspects, command.version, now);
-      return outcome;
-    });
+    const entity: FeedEntityRef = { companyId, kind: entityKindOf(change), id: command.subject };
+    const versions = await this.ledger.claimEventReadingVersions(source, eventId, entity, now);
+    if (versions === null) return 'duplicate';
+    const aspects = aspectsOf(change);
+    if (isStale(versions, aspects, command.version)) return 'stale';
+    if (aspects === 'all') {
+      await this.delete(entity, change);
+      await this.ledger.recordDeletion(entity, command.version, now);
+      return 'applied';
+    }
+    const outcome = await this.apply(command, now).catch(notYetWhenMissing);
+    if (outcome !== 'applied') return outcome;
+    if (versions.deletedAt !== null) await this.ledger.recordVersions(entity, [REVIVED_AFTER], versions.deletedAt, now);
+    await this.ledger.recordVersions(entity, aspects, command.version, now);
+    return outcome;
   }
 
   private async delete(entity: FeedEntityRef, change: PlatformChange): Promise<void> {
@@ -206,6 +241,20 @@ function isStale(versions: FeedEntityVersions, aspects: readonly string[] | 'all
   if (aspects === 'all') return [...versions.aspects.values()].some((stored) => version <= stored);
   const floor = versions.aspects.get(REVIVED_AFTER) ?? -Infinity;
   return aspects.some((aspect) => version <= Math.max(versions.aspects.get(aspect) ?? -Infinity, floor));
+}
+
+async function outcomeOf(work: () => Promise<PlatformEventOutcome>): Promise<ItemOutcome<PlatformEventOutcome>> {
+  try {
+    return { value: await work() };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/** By name and code, not class (notYetWhenMissing says why). */
+function isStoreUnavailable(error: unknown): boolean {
+  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
+  return error instanceof StoreUnavailableError || (name === 'StoreUnavailableError' && code === 'service_unavailable');
 }
 
 function isMissingVacancy(error: unknown): boolean {

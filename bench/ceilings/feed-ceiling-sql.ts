@@ -301,34 +301,77 @@ async function submitApplication(tx: Tx, data: any): Promise<Outcome> {
   return inserted.length > 0 ? 'applied' : 'duplicate';
 }
 
+/** Events of one company in one transaction at most: the service's FEED_BATCH_MAX (adapters/feed/platform-event-handler.ts). */
+const BATCH_MAX = 32;
+
+interface Waiting {
+  readonly event: CeilingEvent;
+  readonly resolve: (outcome: Outcome) => void;
+  readonly reject: (error: unknown) => void;
+}
+
 /**
- * What the ceiling does with one event on `pool`: the company's row the first time (in autocommit, before the
- * transaction: the service's requireCompany, which keeps the companies it found), then one transaction, as
- * ApplyPlatformEvent runs it. Events of one company one at a time (the service's CompanyLanes) when `lanes`.
+ * What the ceiling does with the events on `pool`: the company's row the first time (in autocommit, before the
+ * transaction: the service's requireCompany, which keeps the companies it found), then transactions as
+ * ApplyPlatformEvent runs them. With `lanes` (the service's PlatformEventHandler), a company's events go one
+ * batch at a time, in arrival order: those that queued while the company's transaction ran go together in the
+ * next, one transaction for the batch (group commit; a failure undoes the batch and each event is applied alone).
+ * Without, each event is a transaction of its own as it comes.
  */
 export function ceilingApplier(pool: pg.Pool, options: { readonly lanes: boolean }): (event: CeilingEvent) => Promise<Outcome> {
   const knownCompanies = new Set<string>();
-  const tails = new Map<string, Promise<unknown>>();
-  const inLane = <T>(companyId: string, work: () => Promise<T>): Promise<T> => {
-    if (!options.lanes) return work();
-    const result = (tails.get(companyId) ?? Promise.resolve()).then(work);
-    const tail = result.catch(() => undefined);
-    tails.set(companyId, tail);
-    void tail.then(() => {
-      if (tails.get(companyId) === tail) tails.delete(companyId);
-    });
-    return result;
+  const queues = new Map<string, Waiting[]>();
+  const drain = async (companyId: string, queue: Waiting[]): Promise<void> => {
+    while (queue.length > 0) {
+      const batch = queue.splice(0, BATCH_MAX);
+      const outcomes = await applyBatch(pool, knownCompanies, batch.map((waiting) => waiting.event));
+      batch.forEach((waiting, index) => {
+        const outcome = outcomes[index] as { value: Outcome } | { error: unknown };
+        if ('error' in outcome) waiting.reject(outcome.error);
+        else waiting.resolve(outcome.value);
+      });
+    }
+    queues.delete(companyId);
   };
-  return (event) => inLane(event.companyid, () => applyOne(pool, knownCompanies, event));
+  return (event) => {
+    if (!options.lanes) return applyAlone(pool, knownCompanies, event);
+    return new Promise<Outcome>((resolve, reject) => {
+      const companyId = event.companyid;
+      const queue = queues.get(companyId);
+      if (queue !== undefined) {
+        queue.push({ event, resolve, reject });
+        return;
+      }
+      const started: Waiting[] = [{ event, resolve, reject }];
+      queues.set(companyId, started);
+      void drain(companyId, started);
+    });
+  };
 }
 
-async function applyOne(pool: pg.Pool, knownCompanies: Set<string>, event: CeilingEvent): Promise<Outcome> {
-  const companyId = event.companyid;
+async function applyAlone(pool: pg.Pool, knownCompanies: Set<string>, event: CeilingEvent): Promise<Outcome> {
+  return (await inTransaction(pool, knownCompanies, [event]))[0] as Outcome;
+}
+
+async function applyBatch(pool: pg.Pool, knownCompanies: Set<string>, events: readonly CeilingEvent[]): Promise<({ value: Outcome } | { error: unknown })[]> {
+  try {
+    return (await inTransaction(pool, knownCompanies, events)).map((value) => ({ value }));
+  } catch (error) {
+    if (events.length === 1) return [{ error }];
+    const alone: ({ value: Outcome } | { error: unknown })[] = [];
+    for (const event of events) alone.push(await applyAlone(pool, knownCompanies, event).then((value) => ({ value }), (failure: unknown) => ({ error: failure })));
+    return alone;
+  }
+}
+
+/** The events (of one company) in one transaction: BEGIN, the company's lock and the clock, each event, COMMIT. */
+async function inTransaction(pool: pg.Pool, knownCompanies: Set<string>, events: readonly CeilingEvent[]): Promise<Outcome[]> {
+  const companyId = (events[0] as CeilingEvent).companyid;
   if (!knownCompanies.has(companyId)) {
     await pool.query(`${PREFIX}select "c0".* from "companies" as "c0" where "c0"."id" = ${lit(companyId)} limit 1`);
     knownCompanies.add(companyId);
   }
-  const append = event.type === 'application.submitted';
+  const append = events.every((event) => event.type === 'application.submitted');
   const client = await pool.connect();
   try {
     await client.query(`${PREFIX}BEGIN TRANSACTION ISOLATION LEVEL read committed;`);
@@ -337,9 +380,10 @@ async function applyOne(pool: pg.Pool, knownCompanies: Set<string>, event: Ceili
       `with locked as materialized (select ${lock}(${COMPANY_LOCK}, hashtext(${lit(companyId)}))) select floor(extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms from locked`,
     );
     const tx = new Tx(client, companyId, new Date(clock.rows[0].now_ms as number).toISOString());
-    const outcome: Outcome = append ? await claimThenSubmit(tx, event) : await versioned(tx, event);
+    const outcomes: Outcome[] = [];
+    for (const event of events) outcomes.push(event.type === 'application.submitted' ? await claimThenSubmit(tx, event) : await versioned(tx, event));
     await client.query('COMMIT;');
-    return outcome;
+    return outcomes;
   } catch (error) {
     await client.query('ROLLBACK;').catch(() => undefined);
     throw error;

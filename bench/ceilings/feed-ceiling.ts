@@ -10,7 +10,8 @@ import { ceilingApplier, NotYet, type CeilingEvent } from './feed-ceiling-sql.js
  * and given back to the queue.
  *
  * Env: FEED_URL, FEED_QUEUE, DATABASE_URL, FEED_PREFETCH (32), DB_POOL_MAX (10), COMPANY_LANES (on: a
- * company's events one at a time in this process, as the service's PlatformEventHandler), STATS_FILE (written
+ * company's events one batch at a time in this process, those that queued meanwhile in one transaction, as the
+ * service's PlatformEventHandler), STATS_FILE (written
  * at SIGTERM: events by type and outcome).
  */
 const url = required('FEED_URL');

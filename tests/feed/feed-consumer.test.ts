@@ -274,11 +274,11 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
     let applies = 0;
     // Three takes find the database away, then the event's card never arrives.
     const apply = {
-      execute: async () => {
-        applies++;
-        if (applies <= 3) throw new StoreUnavailableError('ECONNREFUSED');
-        throw new ChangeNotYetApplicableError('The card c-1 is not there yet.');
-      },
+      executeAll: async (commands: readonly unknown[]) =>
+        commands.map(() => {
+          applies++;
+          return { error: applies <= 3 ? new StoreUnavailableError('ECONNREFUSED') : new ChangeNotYetApplicableError('The card c-1 is not there yet.') };
+        }),
     };
     const handler = new PlatformEventHandler(apply, { maxAttempts: 2 });
     const consumer = broker.consumer(handler, { readinessPollMs: 10 });

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { PlatformEventHandler, type FeedDecision } from '../../adapters/feed/platform-event-handler.js';
 import { DETAIL_MAX_LENGTH } from '../../adapters/feed/event-problems.js';
 import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
+import type { ItemOutcome } from '../../application/use-cases/company-batches.js';
 import { ChangeNotYetApplicableError, type PlatformEventCommand, type PlatformEventOutcome } from '../../application/use-cases/platform-change.js';
 import { TransferToOwnVacancyError } from '../../domain/candidate/transfer-errors.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../domain/shared/domain-error.js';
@@ -17,13 +18,19 @@ function movedEvent(overrides: Record<string, unknown> = {}): string {
   });
 }
 
-/** A stand-in for ApplyPlatformEvent: records the commands it gets and answers, or fails, as told. */
+/** A stand-in for ApplyPlatformEvent: records the commands it gets and answers each, or fails it, as told. */
 class FakeApply {
   readonly commands: PlatformEventCommand[] = [];
   constructor(private readonly answer: () => PlatformEventOutcome) {}
-  async execute(command: PlatformEventCommand): Promise<PlatformEventOutcome> {
-    this.commands.push(command);
-    return this.answer();
+  async executeAll(commands: readonly PlatformEventCommand[]): Promise<ItemOutcome<PlatformEventOutcome>[]> {
+    return commands.map((command) => {
+      this.commands.push(command);
+      try {
+        return { value: this.answer() };
+      } catch (error) {
+        return { error };
+      }
+    });
   }
 }
 
@@ -139,6 +146,29 @@ describe('PlatformEventHandler', () => {
     for (const maxAttempts of [0, -1, 1.5, Number.NaN]) {
       expect(() => new PlatformEventHandler(new FakeApply(() => 'applied'), { maxAttempts }), String(maxAttempts)).to.throw(RangeError);
     }
+  });
+
+  it('hands the events of a company that queued while its earlier ones applied to the use case together, in order; other companies apart', async () => {
+    const batches: string[][] = [];
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const apply = {
+      executeAll: async (commands: readonly PlatformEventCommand[]): Promise<ItemOutcome<PlatformEventOutcome>[]> => {
+        batches.push(commands.map((command) => `${command.companyId}:${command.eventId}`));
+        if (batches.length === 1) await held;
+        return commands.map(() => ({ value: 'applied' as const }));
+      },
+    };
+    const handler = new PlatformEventHandler(apply, { maxAttempts: 3 });
+    const of = (company: string, id: string) => handler.handle({ body: movedEvent({ id, companyid: company }), attempt: 0 });
+    const first = of('a', 'e1');
+    const queued = [of('a', 'e2'), of('a', 'e3'), of('b', 'e4')];
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches, 'a\'s later events wait for its first; b goes on').to.deep.equal([['a:e1'], ['b:e4']]);
+    release();
+    const decisions = await Promise.all([first, ...queued]);
+    expect(decisions.map((decision) => decision.action)).to.deep.equal(['ack', 'ack', 'ack', 'ack']);
+    expect(batches).to.deep.equal([['a:e1'], ['b:e4'], ['a:e2', 'a:e3']]);
   });
 
   describe('on the in-memory container', () => {

@@ -1,0 +1,138 @@
+import { expect } from 'chai';
+import type { UnitOfWork } from '../../application/ports/unit-of-work.port.js';
+import { BOARD_REPOSITORY } from '../../application/ports/board-repository.port.js';
+import { CANDIDATE_REPOSITORY } from '../../application/ports/candidate-repository.port.js';
+import { COMPANY_REPOSITORY } from '../../application/ports/company-repository.port.js';
+import { FEED_LEDGER } from '../../application/ports/feed-ledger.port.js';
+import { UNIT_OF_WORK } from '../../application/ports/unit-of-work.port.js';
+import { VACANCY_REPOSITORY } from '../../application/ports/vacancy-repository.port.js';
+import { ApplyPlatformEvent, type PlatformChangeHandlers } from '../../application/use-cases/apply-platform-event.use-case.js';
+import { resolve } from '../../infrastructure/container/typed-binding.js';
+import { ChangeNotYetApplicableError, type PlatformChange, type PlatformEventCommand } from '../../application/use-cases/platform-change.js';
+import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
+import { aPerson, aResume, aVacancyInput, anApplication, nextId } from '../support/builders.js';
+import { withWorld } from '../support/use-case-world.js';
+
+const SOURCE = 'urn:platform:recruiting';
+
+/** The world's unit of work, counted: how many units of work the batch took, and in which modes. */
+function countingUnitOfWork(inner: UnitOfWork, runs: string[]): UnitOfWork {
+  return {
+    run: (companyId, mode, work) => {
+      runs.push(mode);
+      return inner.run(companyId, mode, work);
+    },
+  } as UnitOfWork;
+}
+
+describe('ApplyPlatformEvent.executeAll: one unit of work for the events of a company that queued together', () => {
+  const world = withWorld();
+  let runs: string[];
+
+  /** ApplyPlatformEvent on the world's adapters and use cases, with its own unit of work `around` the world's. */
+  function applierWith(unitOfWork: (inner: UnitOfWork) => UnitOfWork): ApplyPlatformEvent {
+    const { container } = world();
+    const handlers: PlatformChangeHandlers = {
+      upsertVacancies: world().use('upsertVacancies'),
+      deleteVacancy: world().use('deleteVacancy'),
+      setBoardColumns: world().use('setBoardColumns'),
+      moveCandidate: world().use('moveCandidate'),
+      transferCandidate: world().use('transferCandidate'),
+      updateResume: world().use('updateResume'),
+      deleteCandidate: world().use('deleteCandidate'),
+      submitApplication: world().use('submitApplication'),
+    };
+    return new ApplyPlatformEvent(
+      resolve(container, COMPANY_REPOSITORY),
+      resolve(container, VACANCY_REPOSITORY),
+      resolve(container, BOARD_REPOSITORY),
+      resolve(container, CANDIDATE_REPOSITORY),
+      resolve(container, FEED_LEDGER),
+      unitOfWork(resolve(container, UNIT_OF_WORK)),
+      handlers,
+    );
+  }
+  /** The units of work the batch takes are counted (the use cases it calls join them, uncounted). */
+  function batchApplier(): ApplyPlatformEvent {
+    runs = [];
+    return applierWith((inner) => countingUnitOfWork(inner, runs));
+  }
+  const command = (companyId: string, subject: string, version: number, change: PlatformChange, eventId = nextId('ev')): PlatformEventCommand => ({
+    source: SOURCE, eventId, companyId, subject, version, change,
+  });
+  const added = (vacancyId: string, stage: string): PlatformChange => ({
+    type: 'candidate.added',
+    card: { vacancyId, candidate: aPerson({ name: 'Айгерим Нурланова' }), resume: aResume({ role: 'Бэкенд' }), referral: null, stage },
+  });
+
+  it('applies the events in their order in one unit of work, each with its own outcome, a repeat within the batch a duplicate', async () => {
+    const companyId = await world().company();
+    const apply = batchApplier();
+    const upsert = command(companyId, 'vac-1', 1, { type: 'vacancy.upserted', vacancy: aVacancyInput({ title: 'Бэкенд' }) });
+    const application = anApplication({ vacancyId: 'vac-1' });
+    const outcomes = await apply.executeAll([
+      upsert,
+      command(companyId, 'card-1', 1, added('vac-1', 'NEW')),
+      command(companyId, 'card-1', 2, { type: 'candidate.moved', stage: 'OFFER' }),
+      command(companyId, 'vac-1', 0, { type: 'vacancy.upserted', vacancy: aVacancyInput({ title: 'Старое' }) }),
+      upsert,
+      command(companyId, application.externalId, 0, { type: 'application.submitted', application }),
+    ]);
+    expect(outcomes).to.deep.equal([{ value: 'applied' }, { value: 'applied' }, { value: 'applied' }, { value: 'stale' }, { value: 'duplicate' }, { value: 'applied' }]);
+    expect(runs).to.deep.equal(['write']);
+    const cards = await world().allCandidates(companyId);
+    expect(cards.map((card) => [card.vacancyTitle, card.stage]).sort()).to.deep.equal([['Бэкенд', 'NEW'], ['Бэкенд', 'OFFER']]);
+  });
+
+  it('takes an append for a batch of applications only, as POST /applications does', async () => {
+    const companyId = await world().company();
+    await world().use('applyPlatformEvent').execute(command(companyId, 'vac-1', 1, { type: 'vacancy.upserted', vacancy: aVacancyInput() }));
+    const apply = batchApplier();
+    const [a, b] = [anApplication({ vacancyId: 'vac-1' }), anApplication({ vacancyId: 'vac-1' })];
+    const outcomes = await apply.executeAll([
+      command(companyId, a.externalId, 0, { type: 'application.submitted', application: a }),
+      command(companyId, b.externalId, 0, { type: 'application.submitted', application: b }),
+    ]);
+    expect(outcomes).to.deep.equal([{ value: 'applied' }, { value: 'applied' }]);
+    expect(runs).to.deep.equal(['append']);
+  });
+
+  it('undoes the batch when one event fails, and applies each alone: the failure stays with its event, nothing is applied twice', async () => {
+    const companyId = await world().company();
+    const apply = batchApplier();
+    const early = command(companyId, 'card-9', 2, { type: 'candidate.moved', stage: 'OFFER' });
+    const batch = [
+      command(companyId, 'vac-1', 1, { type: 'vacancy.upserted', vacancy: aVacancyInput({ title: 'Бэкенд' }) }),
+      early,
+      command(companyId, 'card-1', 1, added('vac-1', 'NEW')),
+    ];
+    const outcomes = await apply.executeAll(batch);
+    expect(outcomes[0]).to.deep.equal({ value: 'applied' });
+    expect((outcomes[1] as { error: unknown }).error).to.be.instanceOf(ChangeNotYetApplicableError);
+    expect(outcomes[2]).to.deep.equal({ value: 'applied' });
+    expect(runs, 'the batch, then each event alone').to.deep.equal(['write', 'write', 'write', 'write']);
+    // Undone, then applied once: a second delivery of each is a duplicate, and the early move applies once its card is there.
+    expect(await apply.executeAll([batch[0] as PlatformEventCommand, batch[2] as PlatformEventCommand])).to.deep.equal([{ value: 'duplicate' }, { value: 'duplicate' }]);
+    expect(await apply.executeAll([command(companyId, 'card-9', 1, added('vac-1', 'NEW')), early])).to.deep.equal([{ value: 'applied' }, { value: 'applied' }]);
+    expect((await world().allCandidates(companyId)).map((card) => [card.id, card.stage]).sort()).to.deep.equal([['card-1', 'NEW'], ['card-9', 'OFFER']]);
+  });
+
+  it('fails every event of the batch with the database away, without trying each alone', async () => {
+    const companyId = await world().company();
+    const away = new StoreUnavailableError('ECONNREFUSED');
+    const failing = applierWith(() => ({ run: async () => Promise.reject(away) }) as unknown as UnitOfWork);
+    const changes = [1, 2, 3].map((version) => command(companyId, 'vac-1', version, { type: 'vacancy.upserted', vacancy: aVacancyInput() }));
+    expect(await failing.executeAll(changes)).to.deep.equal([{ error: away }, { error: away }, { error: away }]);
+  });
+
+  it('refuses a batch that mixes companies, and answers an empty one with nothing', async () => {
+    const apply = batchApplier();
+    const [one, other] = [await world().company(), await world().company()];
+    const upsert = (companyId: string) => command(companyId, 'vac-1', 1, { type: 'vacancy.upserted', vacancy: aVacancyInput() });
+    expect(await apply.executeAll([])).to.deep.equal([]);
+    let refused: unknown;
+    await apply.executeAll([upsert(one), upsert(other)]).catch((error: unknown) => (refused = error));
+    expect((refused as Error).message).to.match(/one company/);
+    expect(runs).to.deep.equal([]);
+  });
+});
