@@ -40,6 +40,26 @@ export function keyEventsContract(factory: AdapterFactory): void {
       expect(await keys.findById(ghost)).to.equal(null);
     });
 
+    it('refuses a first use that is not a first_used event of the same key, storing nothing and moving nothing', async () => {
+      const companyId = nextId('co');
+      const { keys } = adapters();
+      const [key, other] = [anIssuedKey({ companyId }), anIssuedKey({ companyId })];
+      for (const each of [key, other]) await keys.insert(each);
+      const wrong = [
+        aKeyEvent({ companyId, keyId: key.id, type: 'revoked', at: at(1_000), actor: 'carol' }),
+        aKeyEvent({ companyId, keyId: key.id, type: 'expired', at: at(1_000), expiresAt: at(500) }),
+        aKeyEvent({ companyId, keyId: other.id, type: 'first_used', at: at(1_000) }),
+      ];
+      for (const event of wrong) {
+        let refused = false;
+        await keys.recordUsage(key.id, at(1_000), event).catch(() => (refused = true));
+        expect(refused, `${event.type} of ${event.keyId === key.id ? 'the key' : 'another key'}`).to.equal(true);
+      }
+
+      expect(await keys.listEvents(companyId, all)).to.deep.equal([]);
+      for (const each of [key, other]) expect((await keys.findById(each.id))?.toSnapshot().lastUsedAt).to.equal(null);
+    });
+
     it('stores one first use when two first usages are recorded at once', async () => {
       const companyId = nextId('co');
       const { keys } = adapters();

@@ -60,6 +60,10 @@ export class InMemoryServiceKeyRepository implements ServiceKeyRepository {
   }
 
   async recordUsage(keyId: string, at: Date, firstUse?: KeyEvent): Promise<void> {
+    // As the PostgreSQL adapter: anything else would be stored as if it were the key's first use.
+    if (firstUse !== undefined && (firstUse.keyId !== keyId || firstUse.type !== 'first_used')) {
+      throw new Error('recordUsage takes a first_used event of the same key.');
+    }
     const current = this.db.serviceKeys.get(keyId);
     if (current === undefined) return;
     if (firstUse !== undefined && current.lastUsedAt === null && !this.db.onceKeyEvents.has(onceKey(firstUse))) {
