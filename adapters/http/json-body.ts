@@ -18,7 +18,29 @@ const MAX_REPORTED_KEYS = 20;
  */
 export async function readJsonBody(ctx: HttpContext): Promise<unknown> {
   requireJsonContentType(ctx.get('Content-Type'));
-  const text = utf8TextOf(await readBodyBytes(ctx, JSON_BODY_LIMIT_BYTES));
+  return jsonOf(await readBodyBytes(ctx, JSON_BODY_LIMIT_BYTES));
+}
+
+/**
+ * The JSON body of a request that may have none, read as readJsonBody reads one; `undefined` when there is
+ * none, however that is framed: no Content-Length, `Content-Length: 0`, chunked without a chunk, or a
+ * Content-Encoding of no bytes. Only reading tells whether a chunked or encoded body holds anything, so such a
+ * body is read (within the same limit) before its Content-Type is checked; a body of declared, plain length
+ * is refused for its type first, as by readJsonBody.
+ */
+export async function readOptionalJsonBody(ctx: HttpContext): Promise<unknown> {
+  const chunked = ctx.get('Transfer-Encoding') !== '';
+  if (!chunked && !(Number(ctx.get('Content-Length') || 0) > 0)) return undefined;
+  const encoded = (ctx.get('Content-Encoding') || 'identity').trim().toLowerCase() !== 'identity';
+  if (!chunked && !encoded) return readJsonBody(ctx);
+  const bytes = await readBodyBytes(ctx, JSON_BODY_LIMIT_BYTES);
+  if (bytes.length === 0) return undefined;
+  requireJsonContentType(ctx.get('Content-Type'));
+  return jsonOf(bytes);
+}
+
+function jsonOf(bytes: Buffer): unknown {
+  const text = utf8TextOf(bytes);
   if (nestsDeeperThan(text, JSON_MAX_DEPTH)) {
     throw validationProblem('The request body nests too deep.', [{ pointer: '', message: `must not nest deeper than ${JSON_MAX_DEPTH} levels` }]);
   }

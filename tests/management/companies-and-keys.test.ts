@@ -1,7 +1,9 @@
+import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { KEY_CACHE_TTL_MAX_MS } from '../../infrastructure/config.schema.js';
 import { eventually } from '../rate-limit/support/stores.js';
-import { startManagementTestServer, type ManagementTestServer } from '../support/management-test-server.js';
+import { MANAGEMENT_PATH, startManagementTestServer, type ManagementTestServer } from '../support/management-test-server.js';
+import { rawRequest } from '../support/raw-http.js';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const KEY_VIEW_FIELDS = ['id', 'name', 'scopes', 'status', 'createdAt', 'createdBy', 'expiresAt', 'revokedAt', 'revokedBy', 'lastUsedAt', 'rolledFrom', 'rolledTo'];
@@ -154,6 +156,33 @@ describe('The management API: companies and keys', () => {
     const end = Date.parse(rolled.body.rolled.expiresAt) - before;
     expect(end).to.be.within(24 * 3_600_000, 24 * 3_600_000 + 1_000);
     expect((await server.client.post(`/companies/${companyId}/keys/${rolled.body.issued.id}/roll`, {})).status, 'an empty object too').to.equal(201);
+  });
+
+  it('rolls with the defaults for an empty body however it is framed, and reads a body that is there', async () => {
+    const companyId = await aCompany();
+    const rollOf = async (headers: Record<string, string>, body?: Buffer | string) => {
+      const old = await aKey(companyId);
+      const before = server.clock.peek().getTime();
+      const answer = await rawRequest(server.managementOrigin, {
+        method: 'POST',
+        path: `${MANAGEMENT_PATH}/companies/${companyId}/keys/${old.id}/roll`,
+        headers: { Authorization: `Bearer ${server.token}`, 'X-Actor': 'rotator', ...headers },
+        ...(body === undefined ? {} : { body }),
+      });
+      return { status: answer.status, code: answer.body?.code, overlapMs: answer.status === 201 ? Date.parse(answer.body.rolled.expiresAt) - before : null };
+    };
+    const defaults = { status: 201, code: undefined, overlapMs: 24 * 3_600_000 };
+    const toSeconds = (answer: { overlapMs: number | null }) => ({ ...answer, overlapMs: Math.floor((answer.overlapMs ?? 0) / 1_000) * 1_000 });
+    expect(toSeconds(await rollOf({ 'Transfer-Encoding': 'chunked' })), 'chunked, no chunk, no Content-Type').to.deep.equal(defaults);
+    expect(toSeconds(await rollOf({ 'Transfer-Encoding': 'chunked', 'Content-Type': 'application/json' })), 'chunked, no chunk').to.deep.equal(defaults);
+    expect(toSeconds(await rollOf({ 'Content-Length': '0', 'Content-Type': 'text/plain' })), 'Content-Length: 0 of any type').to.deep.equal(defaults);
+    expect(toSeconds(await rollOf({ 'Content-Encoding': 'gzip', 'Content-Length': String(gzipSync('').length) }, gzipSync(''))), 'gzip of nothing').to.deep.equal(defaults);
+
+    const hourLater = () => new Date(server.clock.peek().getTime() + 3_600_000).toISOString();
+    const chunkedJson = await rollOf({ 'Transfer-Encoding': 'chunked', 'Content-Type': 'application/json' }, JSON.stringify({ oldKeyExpiresAt: hourLater() }));
+    expect([chunkedJson.status, Math.round((chunkedJson.overlapMs ?? 0) / 60_000)], 'a chunked body is read').to.deep.equal([201, 60]);
+    expect(await rollOf({ 'Transfer-Encoding': 'chunked' }, '{}'), 'a chunked body without a type').to.deep.include({ status: 415, code: 'unsupported_media_type' });
+    expect(await rollOf({ 'Transfer-Encoding': 'chunked', 'Content-Type': 'application/json' }, 'null'), 'a JSON null is a body').to.deep.include({ status: 400, code: 'validation_failed' });
   });
 
   it('refuses to roll a key twice (409 key_already_rolled) or a revoked or expired one (409 key_not_active)', async () => {

@@ -1,11 +1,11 @@
 import type { Router } from '@koa/router';
-import { readJsonBody } from '../../http/json-body.js';
+import { readJsonBody, readOptionalJsonBody } from '../../http/json-body.js';
 import { refuseUnknownParameters } from '../../http/list-query.js';
 import { actorOf } from '../actor-header.js';
 import { readKeyEventsQuery } from '../key-events-query.js';
 import { readIssueKey, readRollKey } from '../management-bodies.js';
 import type { ManagementDependencies } from '../management-dependencies.js';
-import type { ManagementContext, ManagementState } from '../management-state.js';
+import type { ManagementState } from '../management-state.js';
 import { companyIdOf, keyIdOf } from '../path-ids.js';
 import { presentIssuedKey, presentKey, presentKeyEvent } from '../presenters/key-view.presenter.js';
 
@@ -46,7 +46,9 @@ export function registerKeyRoutes(router: Router<ManagementState>, deps: Pick<Ma
     const actor = actorOf(ctx);
     const [companyId, keyId] = [companyIdOf(ctx), keyIdOf(ctx)];
     refuseUnknownParameters(ctx.querystring, []);
-    const { oldKeyExpiresAt, expiresAt } = readRollKey(hasBody(ctx) ? await readJsonBody(ctx) : {});
+    // No body at all, however framed, means the defaults; a JSON null is a body, and refused.
+    const body = await readOptionalJsonBody(ctx);
+    const { oldKeyExpiresAt, expiresAt } = readRollKey(body === undefined ? {} : body);
     const { issued, rolled } = await deps.rollKey.execute({ companyId, keyId, oldKeyExpiresAt, expiresAt, actor });
     ctx.status = 201;
     ctx.body = { issued: presentIssuedKey(issued), rolled: presentKey(rolled) };
@@ -59,9 +61,4 @@ export function registerKeyRoutes(router: Router<ManagementState>, deps: Pick<Ma
     const page = await deps.listKeyEvents.execute({ companyId, limit, cursor });
     ctx.body = { items: page.items.map(presentKeyEvent), nextCursor: page.nextCursor };
   });
-}
-
-/** Whether the request carries a body at all: a roll with the defaults may be sent without one. */
-function hasBody(ctx: ManagementContext): boolean {
-  return ctx.get('Transfer-Encoding') !== '' || Number(ctx.get('Content-Length') || 0) > 0;
 }
