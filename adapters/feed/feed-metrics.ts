@@ -18,6 +18,8 @@ export interface FeedMetrics {
   eventFinished(type: string, outcome: FeedEventOutcome, applyLatencySeconds?: number): void;
   /** Messages taken and not yet acknowledged. */
   setInFlight(count: number): void;
+  /** Events of one company applied in one transaction (group commit; 1 when none queued). */
+  batchApplied(events: number): void;
   /** Whether the consumer takes messages (false while it pauses for the database). */
   setConsuming(consuming: boolean): void;
   /** The exposition for a scrape. */
@@ -29,6 +31,9 @@ export interface FeedMetrics {
  * a consumer's restart. Past a minute the +Inf bucket says enough: something was held up.
  */
 const APPLY_LATENCY_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+/** Up to the most a batch holds (FEED_BATCH_MAX, 32). */
+const BATCH_SIZE_BUCKETS = [1, 2, 4, 8, 16, 32];
 
 /**
  * Types are the publisher's text: only the platform's known types become label values, anything else is
@@ -49,6 +54,7 @@ export class PrometheusFeedMetrics implements FeedMetrics {
   private readonly events: Counter<'type' | 'outcome'>;
   private readonly latency: Histogram<'type'>;
   private readonly inFlight: Gauge;
+  private readonly batches: Histogram;
   private readonly consuming: Gauge;
 
   constructor(options: PrometheusFeedMetricsOptions = {}) {
@@ -68,6 +74,12 @@ export class PrometheusFeedMetrics implements FeedMetrics {
       buckets: APPLY_LATENCY_BUCKETS_S,
       registers,
     });
+    this.batches = new Histogram({
+      name: 'feed_batch_events',
+      help: "Events of one company applied in one transaction: those that queued while the company's earlier events were applied go together.",
+      buckets: BATCH_SIZE_BUCKETS,
+      registers,
+    });
     this.inFlight = new Gauge({ name: 'feed_messages_in_flight', help: 'Messages taken by the consumer and not yet acknowledged.', registers });
     this.consuming = new Gauge({ name: 'feed_consuming', help: '1 while the consumer takes messages, 0 while it pauses (the database does not answer) or stops.', registers });
     // Zero from the start, so that rate() and alerts work from the first scrape.
@@ -83,6 +95,10 @@ export class PrometheusFeedMetrics implements FeedMetrics {
 
   setInFlight(count: number): void {
     this.inFlight.set(count);
+  }
+
+  batchApplied(events: number): void {
+    this.batches.observe(events);
   }
 
   setConsuming(consuming: boolean): void {

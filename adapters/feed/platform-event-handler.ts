@@ -50,10 +50,16 @@ export class PlatformEventHandler {
 
   constructor(
     apply: Pick<ApplyPlatformEvent, 'executeAll'>,
-    private readonly options: { readonly maxAttempts: number },
+    private readonly options: { readonly maxAttempts: number; readonly onBatch?: (events: number) => void },
   ) {
     if (!Number.isInteger(options.maxAttempts) || options.maxAttempts < 1) throw new RangeError('maxAttempts must be a whole number, at least 1.');
-    this.batches = new CompanyBatches((_companyId, commands) => apply.executeAll(commands), { concurrency: 1, maxItems: FEED_BATCH_MAX });
+    this.batches = new CompanyBatches(
+      (_companyId, commands) => {
+        options.onBatch?.(commands.length);
+        return apply.executeAll(commands);
+      },
+      { concurrency: 1, maxItems: FEED_BATCH_MAX },
+    );
   }
 
   async handle(message: FeedMessage): Promise<FeedDecision> {

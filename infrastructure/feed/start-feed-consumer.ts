@@ -54,7 +54,13 @@ export async function startFeedConsumer(container: Container, config: FeedSettin
   await connection.onConnect(connectTimeoutMs).catch((error: unknown) => {
     throw new Error(`cannot reach the broker at FEED_URL (${maskSecrets(config.feedUrl as string)}) within ${connectTimeoutMs} ms: ${(error as Error).message}`);
   });
-  const handler = options.handler ?? new PlatformEventHandler(resolve(container, USE_CASES.applyPlatformEvent), { maxAttempts: config.feedMaxAttempts });
+  const metrics = options.metrics;
+  const handler =
+    options.handler ??
+    new PlatformEventHandler(resolve(container, USE_CASES.applyPlatformEvent), {
+      maxAttempts: config.feedMaxAttempts,
+      onBatch: metrics === undefined ? undefined : (events) => metrics.batchApplied(events),
+    });
   const consumer = new FeedConsumer({
     connection,
     topology,

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { PlatformEventHandler, type FeedDecision } from '../../adapters/feed/platform-event-handler.js';
 import { DETAIL_MAX_LENGTH } from '../../adapters/feed/event-problems.js';
+import { PrometheusFeedMetrics } from '../../adapters/feed/feed-metrics.js';
 import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
 import type { ItemOutcome } from '../../application/use-cases/company-batches.js';
 import { ChangeNotYetApplicableError, type PlatformEventCommand, type PlatformEventOutcome } from '../../application/use-cases/platform-change.js';
@@ -159,7 +160,8 @@ describe('PlatformEventHandler', () => {
         return commands.map(() => ({ value: 'applied' as const }));
       },
     };
-    const handler = new PlatformEventHandler(apply, { maxAttempts: 3 });
+    const sizes: number[] = [];
+    const handler = new PlatformEventHandler(apply, { maxAttempts: 3, onBatch: (events) => sizes.push(events) });
     const of = (company: string, id: string) => handler.handle({ body: movedEvent({ id, companyid: company }), attempt: 0 });
     const first = of('a', 'e1');
     const queued = [of('a', 'e2'), of('a', 'e3'), of('b', 'e4')];
@@ -169,6 +171,17 @@ describe('PlatformEventHandler', () => {
     const decisions = await Promise.all([first, ...queued]);
     expect(decisions.map((decision) => decision.action)).to.deep.equal(['ack', 'ack', 'ack', 'ack']);
     expect(batches).to.deep.equal([['a:e1'], ['b:e4'], ['a:e2', 'a:e3']]);
+    expect(sizes, 'told of each batch, for the feed_batch_events histogram').to.deep.equal([1, 1, 2]);
+  });
+
+  it('counts the batches in feed_batch_events', async () => {
+    const metrics = new PrometheusFeedMetrics({ processMetrics: false });
+    for (const events of [1, 1, 3, 32]) metrics.batchApplied(events);
+    const text = (await metrics.render()).text;
+    expect(text).to.match(/^feed_batch_events_bucket\{le="1"\} 2$/m);
+    expect(text).to.match(/^feed_batch_events_bucket\{le="4"\} 3$/m);
+    expect(text).to.match(/^feed_batch_events_count 4$/m);
+    expect(text).to.match(/^feed_batch_events_sum 37$/m);
   });
 
   describe('on the in-memory container', () => {
