@@ -53,6 +53,13 @@ export async function publicGet(service: KeyService, key: string, path: string):
   return response.status;
 }
 
+/** POST on the public API with a service key and a JSON body; the status and the problem's code, if any. */
+export async function publicPost(service: KeyService, key: string, path: string, body: unknown): Promise<{ status: number; code: string | null }> {
+  const response = await fetch(`${service.publicApi}${path}`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const answer = (await response.json().catch(() => null)) as { code?: unknown } | null;
+  return { status: response.status, code: typeof answer?.code === 'string' ? answer.code : null };
+}
+
 /** Waits until the key's use is listed (it is recorded in the background, after the answer). */
 export async function untilUsed(service: KeyService, caller: CallerContext, keyId: string): Promise<void> {
   for (let attempt = 0; attempt < 200; attempt++) {

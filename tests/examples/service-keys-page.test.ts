@@ -1,9 +1,11 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import type { CallerContext } from '../../examples/service-keys/src/management-client.js';
 import { startServiceKeys, type RunningServiceKeys } from '../../examples/service-keys/src/start-service-keys.js';
 import { formToken, publicGet, startKeyService, untilUsed, type KeyService } from './service-keys-api.js';
 
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
 
 /** Text as a person reads it: tags gone, entities of the page decoded, spaces folded. */
 const text = (page: string) =>
@@ -80,7 +82,7 @@ describe('the service keys page over the management API', function () {
     }
   });
 
-  it('escapes a hostile key name wherever it is shown and serves a policy that allows only its own script', async () => {
+  it('escapes a hostile key name wherever it is shown and serves a policy that allows only its own scripts', async () => {
     const hostile = `<script>alert(1)</script>"><img src=x onerror=alert(2)>'&`;
     const issued = await service.client.issueKey(caller, { name: hostile, scopes: ['vacancies:read'], expiresAt: null });
     const escaped = '&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;&#39;&amp;';
@@ -89,7 +91,13 @@ describe('the service keys page over the management API', function () {
       expect(answer.status, path).to.equal(200);
       expect(answer.body, path).to.include(escaped);
       expect(answer.body, path).not.to.include('<script>alert').and.not.include('<img');
-      expect(answer.headers.get('content-security-policy')).to.match(/^default-src 'none'; style-src 'sha256-[^']+'; script-src 'sha256-[^']+'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/);
+      const policy = answer.headers.get('content-security-policy') ?? '';
+      expect(policy).to.match(/^default-src 'none'; style-src 'sha256-[^']+'; script-src 'sha256-[^']+' 'sha256-[^']+'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/);
+      // The form guard's script on every page, each inline script allowed by its hash; the buttons work without it.
+      const scripts = [...answer.body.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
+      expect(scripts, path).to.have.length(1);
+      for (const script of scripts) expect(policy).to.include(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
+      expect(answer.body, path).not.to.match(/<button[^>]* disabled/);
     }
   });
 
@@ -113,12 +121,44 @@ describe('the service keys page over the management API', function () {
     // The browser sends the same POST again on reload: nothing is issued, no secret is shown.
     const again = await post('/keys', fields);
     expect(again.status).to.equal(409);
-    expect(text(again.body)).to.include('Эту форму уже отправляли');
+    expect(text(again.body)).to.include('Эта форма отправлена второй раз');
     expect(again.body).not.to.include(secret).and.not.match(/ik_[A-Za-z0-9]/);
     expect((await service.client.listKeys(caller)).length).to.equal(before + 1);
     for (const answer of [(await get('/')).body, (await get('/events')).body]) expect(answer).not.to.include(secret);
     expect(logged.join('\n')).not.to.include(secret);
     expect(service.rawLogs()).not.to.include(secret);
+  });
+
+  it('says on an issue or roll form sent twice that a key may have been made whose secret is gone, and how to recover, in both languages', async () => {
+    const twice = async (path: string, fields: [string, string][]) => [await post(path, fields), await post(path, fields)] as const;
+    const issued = await twice('/keys', [['token', formToken((await get('/')).body)], ['name', 'Дважды'], ['scopes', 'vacancies:read']]);
+    expect(issued.map((answer) => answer.status)).to.deep.equal([201, 409]);
+    expect(text(issued[1].body)).to.include('Эта форма уже отправлена').and.include(
+      'Но первая отправка, возможно, уже выпустила ключ, а его секрет был только в ответе на неё, который заменила эта страница: показать его ещё раз нельзя. Если вы не скопировали секрет, найдите в списке ключ, выпущенный только что, отзовите его и выпустите новый.',
+    );
+    const issuedEn = await twice('/keys?lang=en', [['token', formToken((await get('/?lang=en')).body)], ['name', 'Twice'], ['scopes', 'vacancies:read']]);
+    expect(text(issuedEn[1].body)).to.include('This form was sent already').and.include(
+      'But the first sending may have issued a key, and its secret was only in the answer to that sending, which this page has replaced: it cannot be shown again. If you did not copy it, find the key issued just now in the list, revoke it, and issue a new one.',
+    );
+
+    const key = await service.client.issueKey(caller, { name: 'Перевыпускаемый дважды', scopes: ['vacancies:read'], expiresAt: null });
+    const rolled = await twice(`/keys/${key.id}/roll`, [['token', formToken((await get(`/keys/${key.id}/roll`)).body)], ['overlap', '1h'], ['expiry', 'never']]);
+    expect(rolled.map((answer) => answer.status)).to.deep.equal([201, 409]);
+    expect(text(rolled[1].body)).to.include(
+      'Но первая отправка, возможно, уже перевыпустила ключ: новый ключ выпущен, а его секрет был только в ответе на неё, который заменила эта страница: показать его ещё раз нельзя. Если вы не скопировали секрет, найдите в списке новый ключ (у него написано «Заменяет ключ …»), отзовите его и выпустите новый ключ с теми же правами.',
+    );
+    const keyEn = await service.client.issueKey(caller, { name: 'Rolled twice', scopes: ['vacancies:read'], expiresAt: null });
+    const rolledEn = await twice(`/keys/${keyEn.id}/roll?lang=en`, [['token', formToken((await get(`/keys/${keyEn.id}/roll?lang=en`)).body)], ['overlap', '1h'], ['expiry', 'never']]);
+    expect(text(rolledEn[1].body)).to.include(
+      'But the first sending may have rolled the key: a new key was issued, and its secret was only in the answer to that sending, which this page has replaced: it cannot be shown again. If you did not copy it, find the new key in the list (it says “Replaces key …”), revoke it, and issue a new key with the same scopes.',
+    );
+    for (const answer of [issued[1], issuedEn[1], rolled[1], rolledEn[1]]) expect(answer.body).not.to.match(/ik_[A-Za-z0-9]/);
+
+    // A revocation sent twice made no key: nothing to recover.
+    const other = await service.client.issueKey(caller, { name: 'Отзываемый дважды', scopes: ['vacancies:read'], expiresAt: null });
+    const revoked = await twice(`/keys/${other.id}/revoke?lang=en`, [['token', formToken((await get(`/keys/${other.id}/revoke?lang=en`)).body)]]);
+    expect(revoked.map((answer) => answer.status)).to.deep.equal([303, 409]);
+    expect(text(revoked[1].body)).to.include('nothing was done again. The list shows whether the key is revoked.').and.not.include('secret');
   });
 
   it('says what is missing, keeps what was typed, and issues nothing', async () => {
@@ -159,14 +199,38 @@ describe('the service keys page over the management API', function () {
 
     await untilUsed(service, caller, old.id);
     await untilUsed(service, caller, successor!.id);
-    const list = text((await get('/')).body);
+    const listPage = (await get('/')).body;
+    const list = text(listPage);
     expect(list).to.include(`Перевыпущен: заменён ключом ${successor!.id}`).and.include(`Заменяет ключ ${old.id}`);
+    // The two keys share their name: the old one says it is replaced, in its heading and its links' names.
+    const cardOf = (body: string, id: string) => body.slice(body.indexOf(`<li class="card key" id="key-${id}">`)).split('\n</li>')[0]!;
+    const until = /действует до ([^<"]+ UTC)/.exec(cardOf(listPage, old.id))?.[1] ?? '';
+    expect(until).to.match(/\d\d:\d\d UTC$/);
+    expect(text(/<h3>[\s\S]*?<\/h3>/.exec(cardOf(listPage, old.id))![0]).trim()).to.equal(`Сайт вакансий — заменён ключом ${successor!.id}, действует до ${until}`);
+    const labels = (body: string, id: string) => [...cardOf(body, id).matchAll(/aria-label="([^"]+)"/g)].map((match) => match[1]);
+    expect(labels(listPage, old.id)).to.deep.equal([`Отозвать ключ «Сайт вакансий», ID ${old.id}, заменён ключом ${successor!.id}, действует до ${until}`]);
+    expect(labels(listPage, successor!.id)).to.deep.equal([`Перевыпустить ключ «Сайт вакансий», ID ${successor!.id}`, `Отозвать ключ «Сайт вакансий», ID ${successor!.id}`]);
+    const listEn = (await get('/?lang=en')).body;
+    const untilEn = /works until ([^<"]+ UTC)/.exec(cardOf(listEn, old.id))?.[1] ?? '';
+    expect(text(/<h3>[\s\S]*?<\/h3>/.exec(cardOf(listEn, old.id))![0]).trim()).to.equal(`Сайт вакансий — replaced by key ${successor!.id}, works until ${untilEn}`);
+    expect(labels(listEn, old.id)).to.deep.equal([`Revoke the key “Сайт вакансий”, ID ${old.id}, replaced by key ${successor!.id}, works until ${untilEn}`]);
+    expect(labels(listEn, successor!.id)).to.deep.equal([`Roll the key “Сайт вакансий”, ID ${successor!.id}`, `Revoke the key “Сайт вакансий”, ID ${successor!.id}`]);
     const trail = (await get('/events')).body;
     expect(text(trail)).to.include(`Перевыпущен замена — ${successor!.id}; старый ключ действует до`);
     // Newest first: both keys' first use, then the roll with the successor's issue, then the old key's issue.
     const rows = [...trail.matchAll(/<tr class="event (\w+)">[\s\S]*?<code>([^<]+)<\/code>/g)].map((row) => `${row[1]} ${row[2]}`);
     expect(rows.slice(0, 4)).to.have.members([`first_used ${old.id}`, `first_used ${successor!.id}`, `rolled ${old.id}`, `issued ${successor!.id}`]);
     expect(rows.indexOf(`rolled ${old.id}`)).to.be.below(rows.indexOf(`issued ${old.id}`));
+  });
+
+  it('rolls with "7 days" from a page whose clock runs ahead of the API: it sends a little under 7 days', async () => {
+    // The page's clock is 3 minutes ahead (see before): 7 days from it would be beyond what the API takes.
+    const old = await service.client.issueKey(caller, { name: 'Недельная замена', scopes: ['vacancies:read'], expiresAt: null });
+    const confirm = await get(`/keys/${old.id}/roll`);
+    const rolled = await post(`/keys/${old.id}/roll`, [['token', formToken(confirm.body)], ['overlap', '7d'], ['expiry', 'never']]);
+    expect(rolled.status, text(rolled.body)).to.equal(201);
+    const end = Date.parse((await service.client.listKeys(caller)).find((key) => key.id === old.id)!.expiresAt!);
+    expect(end - Date.now()).to.be.within(7 * DAY - 10 * MINUTE, 7 * DAY);
   });
 
   it('revokes a key behind a confirmation, then answers the list by a redirect that names it', async () => {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { FormTokens } from '../../examples/service-keys/src/form-token.js';
 import { EN } from '../../examples/service-keys/src/i18n/en.js';
 import { RU } from '../../examples/service-keys/src/i18n/ru.js';
+import { oldKeyExpiresAtOf } from '../../examples/service-keys/src/key-forms.js';
 import { chooseLanguage } from '../../examples/service-keys/src/language.js';
 import { absoluteTime, relativeTime } from '../../examples/service-keys/src/time-words.js';
 
@@ -114,5 +115,13 @@ describe('the service keys page: form tokens', () => {
     const token = forms.make(asel, 'issue');
     clock += HOUR;
     expect(forms.redeem(asel, 'issue', token)).to.equal('expired');
+  });
+});
+
+describe('the service keys page: the roll form', () => {
+  it('sends "7 days" as 7 days less 5 minutes, within the API limit from a page clock a few minutes ahead', () => {
+    const end = (overlap: Parameters<typeof oldKeyExpiresAtOf>[0]) => Date.parse(oldKeyExpiresAtOf(overlap, NOW)) - NOW.getTime();
+    expect(end('7d')).to.equal(7 * DAY - 5 * MINUTE);
+    expect([end('1h'), end('24h'), end('3d')]).to.deep.equal([HOUR, DAY, 3 * DAY]);
   });
 });

@@ -6,7 +6,7 @@ import { failureOf, logFailure } from './api-failure.js';
 import type { FormAction } from './form-token.js';
 import { checkIssueForm, expiresAtOf, oldKeyExpiresAtOf, parseExpiry, parseIssueForm, parseOverlap, type IssueFormErrors, type IssueFormValues } from './key-forms.js';
 import { send, stateOf, type ActionDependencies } from './page-context.js';
-import type { ExpiryChoice, RollOverlap } from './i18n/dictionary.js';
+import type { ExpiryChoice, RollOverlap, SentForm } from './i18n/dictionary.js';
 import { revokeConfirmPage, rollConfirmPage } from './views/confirm.view.js';
 import { issueFormPage } from './views/issue-form.view.js';
 import { messagePage, type Notice } from './views/message.view.js';
@@ -94,10 +94,12 @@ async function acceptForm(ctx: Context, deps: ActionDependencies, action: FormAc
   const redemption = deps.formTokens.redeem(caller, action, body.get('token'));
   if (redemption === 'ok') return body;
   deps.log('service-keys.form-refused', { action: action.split(':')[0], redemption });
-  if (redemption === 'used') send(ctx, 409, messagePage(view, e.alreadySentTitle, { kind: 'warning', text: e.alreadySent }));
+  if (redemption === 'used') send(ctx, 409, messagePage(view, e.alreadySentTitle, { kind: 'warning', text: e.alreadySent[formOf(action)] }));
   else send(ctx, 403, messagePage(view, e.formExpiredTitle, { kind: 'warning', text: e.formExpired }));
   return null;
 }
+
+const formOf = (action: FormAction): SentForm => (action === 'issue' ? 'issue' : action.startsWith('roll:') ? 'roll' : 'revoke');
 
 function issueAgain(ctx: Context, deps: ActionDependencies, status: number, values: IssueFormValues, errors: IssueFormErrors, notice?: Notice): void {
   const { caller, view } = stateOf(ctx);

@@ -20,7 +20,12 @@ export const EMPTY_ISSUE_FORM: IssueFormValues = { name: '', scopes: [], expiry:
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const EXPIRY_MS: Readonly<Record<Exclude<ExpiryChoice, 'never'>, number>> = { '7d': 7 * DAY_MS, '30d': 30 * DAY_MS, '90d': 90 * DAY_MS, '365d': 365 * DAY_MS };
-const OVERLAP_MS: Readonly<Record<RollOverlap, number>> = { '1h': 60 * 60 * 1000, '24h': DAY_MS, '3d': 3 * DAY_MS, '7d': 7 * DAY_MS };
+const MINUTE_MS = 60 * 1000;
+/**
+ * The API takes an old key's end at most 7 days after its own clock's now, and this page's clock may run
+ * ahead of it: "7 days" is sent as 7 days less 5 minutes, so that a page a few minutes ahead still rolls.
+ */
+const OVERLAP_MS: Readonly<Record<RollOverlap, number>> = { '1h': 60 * MINUTE_MS, '24h': DAY_MS, '3d': 3 * DAY_MS, '7d': 7 * DAY_MS - 5 * MINUTE_MS };
 export const DEFAULT_OVERLAP: RollOverlap = '24h';
 
 /** Unknown scopes and choices (a hand-made post) are dropped or replaced by the default. */

@@ -9,7 +9,7 @@ import { registerKeyActions } from './key-action-routes.js';
 import { chooseLanguage, dictionaryFor } from './language.js';
 import type { KeyView, ManagementClient } from './management-client.js';
 import { send, stateOf } from './page-context.js';
-import { COPY_SCRIPT_HASH, STYLE_HASH } from './views/assets.js';
+import { COPY_SCRIPT_HASH, STYLE_HASH, SUBMIT_SCRIPT_HASH } from './views/assets.js';
 import { revokeConfirmPage, rollConfirmPage } from './views/confirm.view.js';
 import { eventsPage, keyNamesOf } from './views/events.view.js';
 import { keyTitle } from './views/key-card.view.js';
@@ -47,7 +47,7 @@ export function createServiceKeysApp(deps: ServiceKeysDependencies): Koa {
   const csp = [
     "default-src 'none'",
     `style-src ${STYLE_HASH}`,
-    `script-src ${COPY_SCRIPT_HASH}`,
+    `script-src ${SUBMIT_SCRIPT_HASH} ${COPY_SCRIPT_HASH}`,
     "form-action 'self'",
     "base-uri 'none'",
     `frame-ancestors ${deps.frameAncestors.length === 0 ? "'none'" : deps.frameAncestors.join(' ')}`,

@@ -20,6 +20,9 @@ export type TimeUnit = (typeof TIME_UNITS)[number];
 export const ROLL_OVERLAPS = ['1h', '24h', '3d', '7d'] as const;
 export type RollOverlap = (typeof ROLL_OVERLAPS)[number];
 
+/** The forms that post: issue a key, roll one, revoke one. */
+export type SentForm = 'issue' | 'roll' | 'revoke';
+
 /** The expiry choices of the issue form. */
 export const EXPIRY_CHOICES = ['never', '7d', '30d', '90d', '365d'] as const;
 export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number];
@@ -68,11 +71,18 @@ export interface Dictionary {
     readonly usedAgo: (when: string) => string;
     readonly rolledTo: (keyId: string) => string;
     readonly rolledFrom: (keyId: string) => string;
+    /** Beside the name of a rolled key, so that it is not taken for its successor, which has the same name. */
+    readonly replaced: (successorId: string) => string;
+    readonly replacedUntil: (successorId: string, until: string) => string;
     readonly roll: string;
     readonly revoke: string;
-    /** Screen readers read the action links out of the card, so each names its key. */
-    readonly rollLabel: (name: string) => string;
-    readonly revokeLabel: (name: string) => string;
+    /**
+     * Screen readers read the action links out of the card, so each names its key: by name, id, and for a
+     * rolled key `replaced`, since a key and its successor share their name.
+     */
+    readonly keyLabel: (name: string, keyId: string, replaced: string | null) => string;
+    readonly rollLabel: (key: string) => string;
+    readonly revokeLabel: (key: string) => string;
   };
 
   readonly scopes: Readonly<Record<Scope, { readonly title: string; readonly explanation: string }>>;
@@ -152,7 +162,11 @@ export interface Dictionary {
     readonly formExpiredTitle: string;
     readonly formExpired: string;
     readonly alreadySentTitle: string;
-    readonly alreadySent: string;
+    /**
+     * A form sent a second time (a double click, or a reload of the answer): per form, since a first sending
+     * of the issue or roll form may have made a key whose secret nobody saw.
+     */
+    readonly alreadySent: Readonly<Record<SentForm, string>>;
     readonly formTooLarge: string;
     readonly unreachable: string;
     readonly busy: string;

@@ -45,10 +45,13 @@ export const EN: Dictionary = {
     usedAgo: (when) => `used ${when}`,
     rolledTo: (keyId) => `Rolled: replaced by key ${keyId}`,
     rolledFrom: (keyId) => `Replaces key ${keyId}`,
+    replaced: (successorId) => `replaced by key ${successorId}`,
+    replacedUntil: (successorId, until) => `replaced by key ${successorId}, works until ${until}`,
     roll: 'Roll…',
     revoke: 'Revoke…',
-    rollLabel: (name) => `Roll the key “${name}”`,
-    revokeLabel: (name) => `Revoke the key “${name}”`,
+    keyLabel: (name, keyId, replaced) => `“${name}”, ID ${keyId}${replaced === null ? '' : `, ${replaced}`}`,
+    rollLabel: (key) => `Roll the key ${key}`,
+    revokeLabel: (key) => `Revoke the key ${key}`,
   },
 
   scopes: {
@@ -145,8 +148,13 @@ export const EN: Dictionary = {
     formExpiredTitle: 'The form has expired',
     formExpired: 'The form was open too long, or the page server has restarted since. Nothing was done; please try again.',
     alreadySentTitle: 'This form was sent already',
-    alreadySent:
-      'This form has been sent before (perhaps the page was reloaded), so nothing was done again. A secret is shown only once: if it was not copied, roll the key or issue a new one.',
+    alreadySent: {
+      issue:
+        'This form was sent a second time (a double click, or a reload of the page), so nothing was done again. But the first sending may have issued a key, and its secret was only in the answer to that sending, which this page has replaced: it cannot be shown again. If you did not copy it, find the key issued just now in the list, revoke it, and issue a new one.',
+      roll:
+        'This form was sent a second time (a double click, or a reload of the page), so nothing was done again. But the first sending may have rolled the key: a new key was issued, and its secret was only in the answer to that sending, which this page has replaced: it cannot be shown again. If you did not copy it, find the new key in the list (it says “Replaces key …”), revoke it, and issue a new key with the same scopes. The old key keeps working until the time you chose.',
+      revoke: 'This form was sent a second time (a double click, or a reload of the page), so nothing was done again. The list shows whether the key is revoked.',
+    },
     formTooLarge: 'The form is too large.',
     unreachable: 'The key service cannot be reached right now. Please try again in a minute.',
     busy: 'There are too many requests right now. Please try again in a minute.',

@@ -17,6 +17,7 @@ h1 { font-size: 1.6rem; line-height: 1.25; margin: 0 0 12px; }
 h2 { font-size: 1.25rem; margin: 32px 0 12px; }
 .card > h2:first-child { margin-top: 0; }
 h3 { font-size: 1.1rem; margin: 0 0 8px; overflow-wrap: anywhere; }
+h3 .replaced { font-weight: 400; color: var(--muted); }
 a { color: var(--accent); }
 :focus-visible { outline: 3px solid #0b57d0; outline-offset: 2px; }
 .card { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 16px 20px; margin: 0 0 14px; }
@@ -50,6 +51,7 @@ button { font: inherit; font-weight: 600; color: #fff; background: var(--accent)
 button:hover { background: #174a96; }
 button.danger { background: var(--danger); }
 button.danger:hover { background: #8c1d15; }
+button:disabled, button:disabled:hover { background: var(--muted); cursor: progress; }
 .row { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; }
 .notice { border-radius: 8px; padding: 12px 16px; margin: 0 0 16px; }
 .notice.error { background: #fdecea; border: 1px solid #f2b8b5; }
@@ -94,7 +96,40 @@ export const COPY_SCRIPT = `
 })();
 `;
 
+/**
+ * Every page's other script: a form is sent once. A second click (a double click, or an impatient one)
+ * would send it again, and the browser would drop the answer to the first sending for the second's; on
+ * the issue and roll forms that answer is the only one with the secret, and the second finds the form's
+ * token spent (409). So the button is disabled as the form is sent. Without JavaScript the form is sent as
+ * it is, and the 409 page says what may have happened. A page restored by Back gets its button back.
+ */
+export const SUBMIT_SCRIPT = `
+(() => {
+  const buttonsOf = (form) => form.querySelectorAll('button[type="submit"]');
+  document.addEventListener('submit', (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || event.defaultPrevented) return;
+    if (form.dataset.sent === 'true') {
+      event.preventDefault();
+      return;
+    }
+    form.dataset.sent = 'true';
+    form.setAttribute('aria-busy', 'true');
+    for (const button of buttonsOf(form)) button.disabled = true;
+  });
+  window.addEventListener('pageshow', (event) => {
+    if (!event.persisted) return;
+    for (const form of document.forms) {
+      delete form.dataset.sent;
+      form.removeAttribute('aria-busy');
+      for (const button of buttonsOf(form)) button.disabled = false;
+    }
+  });
+})();
+`;
+
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
 export const STYLE_HASH = sha256(STYLE);
 export const COPY_SCRIPT_HASH = sha256(COPY_SCRIPT);
+export const SUBMIT_SCRIPT_HASH = sha256(SUBMIT_SCRIPT);

@@ -13,8 +13,9 @@ export const keyTitle = (key: Pick<KeyView, 'id' | 'name'>) => (key.name.trim() 
 export function keyCard(view: View, key: KeyView, options: { actions?: boolean } = {}): Html {
   const d = view.dictionary;
   const title = keyTitle(key);
+  const replaced = replacedWords(view, key);
   return html`<li class="card key" id="${keyAnchor(key.id)}">
-  <h3>${title}</h3>
+  <h3>${title}${replaced === null ? '' : html` <span class="replaced">— ${replaced}</span>`}</h3>
   <dl class="facts">
     <dt>${d.keys.status}</dt><dd>${status(view, key)}</dd>
     <dt>${d.keys.scopes}</dt><dd><ul class="scope-list">${key.scopes.map((scope) => scopeItem(view, scope))}</ul></dd>
@@ -23,7 +24,7 @@ export function keyCard(view: View, key: KeyView, options: { actions?: boolean }
     <dt>${d.keys.created}</dt><dd>${key.createdBy === null ? view.absolute(key.createdAt) : d.keys.createdBy(view.absoluteText(key.createdAt), key.createdBy)}</dd>
     <dt>${d.keys.id}</dt><dd><code>${key.id}</code></dd>
   </dl>
-  ${options.actions === false ? '' : actions(view, key, title)}
+  ${options.actions === false ? '' : actions(view, key, d.keys.keyLabel(title, key.id, replaced))}
 </li>`;
 }
 
@@ -49,10 +50,21 @@ function expiry(view: View, key: KeyView): Html | string {
   return html`${view.relative(key.expiresAt, past ? d.keys.expiredAgo : d.keys.expiresIn)} <span class="muted">(${view.absolute(key.expiresAt)})</span>`;
 }
 
+/**
+ * What tells a rolled key from its successor, which has its name: the successor's id and, while the old
+ * key still works, until when. Null for a key that was not rolled.
+ */
+function replacedWords(view: View, key: KeyView): string | null {
+  const d = view.dictionary;
+  if (key.rolledTo === null) return null;
+  if (key.status !== 'active' || key.expiresAt === null) return d.keys.replaced(key.rolledTo);
+  return d.keys.replacedUntil(key.rolledTo, view.absoluteText(key.expiresAt));
+}
+
 /** Roll and revoke lead to a confirmation page first; only what can still be done is offered. */
-function actions(view: View, key: KeyView, title: string): Html | string {
+function actions(view: View, key: KeyView, label: string): Html | string {
   const d = view.dictionary;
   if (key.status !== 'active') return '';
-  const roll = key.rolledTo === null ? html`<a href="${view.href(`/keys/${encodeURIComponent(key.id)}/roll`)}" aria-label="${d.keys.rollLabel(title)}">${d.keys.roll}</a>` : '';
-  return html`<p class="actions">${roll}<a href="${view.href(`/keys/${encodeURIComponent(key.id)}/revoke`)}" aria-label="${d.keys.revokeLabel(title)}">${d.keys.revoke}</a></p>`;
+  const roll = key.rolledTo === null ? html`<a href="${view.href(`/keys/${encodeURIComponent(key.id)}/roll`)}" aria-label="${d.keys.rollLabel(label)}">${d.keys.roll}</a>` : '';
+  return html`<p class="actions">${roll}<a href="${view.href(`/keys/${encodeURIComponent(key.id)}/revoke`)}" aria-label="${d.keys.revokeLabel(label)}">${d.keys.revoke}</a></p>`;
 }

@@ -2,7 +2,7 @@ import { html, trusted, type Html } from '../../../career-portal/src/html.js';
 import { LANGUAGES, type Dictionary, type Language } from '../i18n/dictionary.js';
 import { dictionaryFor } from '../language.js';
 import { absoluteTime, relativeTime } from '../time-words.js';
-import { COPY_SCRIPT, STYLE } from './assets.js';
+import { COPY_SCRIPT, STYLE, SUBMIT_SCRIPT } from './assets.js';
 
 /** What every view needs: the words, the clock and zone for times, and links that keep the language. */
 export class View {
@@ -81,6 +81,7 @@ ${switcher}
 <main class="wrap" id="content" tabindex="-1">
 ${page.body}
 </main>
+<script>${trusted(SUBMIT_SCRIPT)}</script>
 ${page.copyScript === true ? html`<script>${trusted(COPY_SCRIPT)}</script>` : ''}
 </body>
 </html>
