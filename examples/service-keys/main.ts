@@ -50,7 +50,7 @@ const identity = ((): IdentitySource => {
   if (kind === 'headers') return { kind: 'headers' };
   if (kind !== 'config') fail(`SERVICE_KEYS_IDENTITY must be config or headers, not "${kind}"`);
   const actor = required('SERVICE_KEYS_ACTOR');
-  if (!isActor(actor)) fail(`SERVICE_KEYS_ACTOR must be 1 to 200 characters without control characters, not "${actor}"`);
+  if (!isActor(actor)) fail(`SERVICE_KEYS_ACTOR must be 1 to 200 characters without control characters, invisible format characters or line separators, not ${JSON.stringify(actor)}`);
   return { kind: 'config', caller: { companyId: required('SERVICE_KEYS_COMPANY_ID'), actor } };
 })();
 

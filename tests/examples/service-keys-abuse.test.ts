@@ -121,6 +121,9 @@ describe('the service keys page: refusals and failures', function () {
         request(`${page.url}/`, { headers }, (response) => void response.resume().on('end', () => answered(response.statusCode ?? 0))).on('error', failed).end();
       });
       expect(twice).to.equal(401);
+      // A name the management API would refuse (a bidi override that shows it reversed in the trail) is no identity.
+      const reversed = await call(page, '/', { headers: { ...asel, 'X-Platform-User': encodeURIComponent('\u202eлесА') } });
+      expect(reversed.status).to.equal(401);
       const token = formToken((await call(page, '/', { headers: asel })).body);
       const body = () => new URLSearchParams([['token', token], ['name', 'Из платформы'], ['scopes', 'vacancies:read']]);
       // The same form posted in another user's name (a stolen token) is refused.

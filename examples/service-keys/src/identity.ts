@@ -1,4 +1,5 @@
-import { ACTOR_MAX_LENGTH } from '../../../domain/service-key/actor.js';
+import { checkActor } from '../../../domain/service-key/actor.js';
+import { ProblemCollector } from '../../../domain/shared/domain-error.js';
 import type { CallerContext } from './management-client.js';
 
 /**
@@ -32,10 +33,14 @@ export function callerOf(source: IdentitySource, headers: Readonly<Record<string
   return { companyId, actor };
 }
 
-/** What the management API takes as an actor (the domain's rule): 1 to 200 characters, none a control character. */
+/**
+ * What the management API takes as an actor: the domain's rule itself (1 to 200 characters; no control
+ * characters, invisible format characters or line separators), and no spaces at either end.
+ */
 export function isActor(value: string): boolean {
-  const length = [...value].length;
-  return length >= 1 && length <= ACTOR_MAX_LENGTH && !/[\u0000-\u001f\u007f-\u009f]/.test(value) && value.trim() === value;
+  const problems = new ProblemCollector();
+  checkActor(problems, '/actor', value);
+  return problems.problems.length === 0 && value.trim() === value;
 }
 
 function decoded(value: string | null): string | null {

@@ -100,7 +100,8 @@ export class ManagementClient {
   }
 
   async rollKey(caller: CallerContext, keyId: string, request: { oldKeyExpiresAt: string; expiresAt: string | null }): Promise<{ issued: IssuedKeyView; rolled: KeyView }> {
-    const body = { oldKeyExpiresAt: request.oldKeyExpiresAt, ...(request.expiresAt === null ? {} : { expiresAt: request.expiresAt }) };
+    // `expiresAt: null` says "never" in so many words: left out, the new key would get the old key's lifetime.
+    const body = { oldKeyExpiresAt: request.oldKeyExpiresAt, expiresAt: request.expiresAt };
     return this.call(caller, 'POST', `/keys/${encodeURIComponent(keyId)}/roll`, body);
   }
 
