@@ -23,7 +23,8 @@ export interface HttpDependencies {
   readonly listCandidates: Pick<ListCandidates, 'execute'>;
   readonly submitApplication: Pick<SubmitApplication, 'execute'>;
   readonly authenticateKey: Pick<AuthenticateKey, 'execute'>;
-  readonly rateLimiter: RateLimiter;
+  /** It only spends: nothing here asks a bucket without spending. */
+  readonly rateLimiter: Pick<RateLimiter, 'consume'>;
   readonly logger: Logger;
   /** Whether the stores answer; /readyz reports it. */
   readonly readiness: () => Promise<boolean>;

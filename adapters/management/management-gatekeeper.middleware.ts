@@ -1,7 +1,9 @@
 import { PlatformUnauthorizedError } from '../../domain/platform-token/platform-token.js';
 import { HttpProblem } from '../http/problem.js';
+import type { RateLimitOutcome } from '../rate-limit/rate-limiter.js';
 import type { ManagementDependencies } from './management-dependencies.js';
 import { MANAGEMENT_OPENAPI_PATH, MANAGEMENT_ROOT, type ManagementContext, type ManagementMiddleware, type PlatformCaller } from './management-state.js';
+import { addressBucketOf, tokenBucketOf } from './rate-limit-buckets.js';
 
 /** `Authorization: Bearer <token>` (RFC 6750 2.1); the scheme's case is free, as RFC 9110 says. */
 const BEARER = /^Bearer +(\S+)$/i;
@@ -13,27 +15,38 @@ const PRESENTED = /^Bearer\s+\S/i;
  *
  * Everything under /internal/v1 but the OpenAPI document needs a platform token, unknown paths included, so
  * that a caller without one learns nothing about the routes. A request with a valid token spends that token's
- * budget; every other one spends its client address's, which also slows down anyone guessing tokens. The
- * buckets are named apart from the public listener's, so the two listeners never share a budget.
+ * budget for the company in its path (rate-limit-buckets.ts); every other one spends its client address's,
+ * which also slows down anyone guessing tokens: once an address has spent its budget, a token it sends is not
+ * even looked up (a peek at the bucket, which spends nothing), so made-up tokens cost no read of the key
+ * registry. The buckets are named apart from the public listener's, so the two listeners never share a budget.
  */
 export function managementGatekeeperMiddleware(
   deps: Pick<ManagementDependencies, 'authenticatePlatformToken' | 'rateLimiter' | 'settings'>,
 ): ManagementMiddleware {
   const { rateLimitPoints: points, rateLimitWindowS: windowS } = deps.settings;
   const policy = `"default";q=${points};w=${windowS}`;
-  return async (ctx, next) => {
-    const needsToken = ctx.path.startsWith(`${MANAGEMENT_ROOT}/`) && ctx.path !== MANAGEMENT_OPENAPI_PATH;
-    const caller = needsToken ? await authenticate(deps, ctx) : null;
-    if (caller !== null) ctx.state.caller = caller;
-
-    const outcome = await deps.rateLimiter.consume(caller === null ? `management-address:${ctx.ip}` : `platform-token:${caller.tokenId}`);
+  const answer = (ctx: ManagementContext, outcome: RateLimitOutcome): void => {
     const resetS = Math.ceil(outcome.resetAfterMs / 1000);
     ctx.set('RateLimit-Policy', policy);
     ctx.set('RateLimit', `"default";r=${outcome.remaining};t=${resetS}`);
-    if (!outcome.allowed) {
-      ctx.set('Retry-After', String(Math.max(1, resetS)));
-      throw new HttpProblem(429, 'rate_limited', 'Too many requests', `The request budget of ${points} requests per ${windowS} s is spent. Retry after the time given in Retry-After.`);
+    if (outcome.allowed) return;
+    ctx.set('Retry-After', String(Math.max(1, resetS)));
+    throw new HttpProblem(429, 'rate_limited', 'Too many requests', `The request budget of ${points} requests per ${windowS} s is spent. Retry after the time given in Retry-After.`);
+  };
+  return async (ctx, next) => {
+    const needsToken = ctx.path.startsWith(`${MANAGEMENT_ROOT}/`) && ctx.path !== MANAGEMENT_OPENAPI_PATH;
+    const address = addressBucketOf(ctx.ip);
+    let caller: PlatformCaller | null = null;
+    if (needsToken) {
+      const presented = presentedToken(ctx);
+      if (presented !== undefined) {
+        const standing = await deps.rateLimiter.peek(address);
+        if (!standing.allowed) answer(ctx, standing);
+      }
+      caller = await authenticate(deps, presented);
     }
+    if (caller !== null) ctx.state.caller = caller;
+    answer(ctx, await deps.rateLimiter.consume(caller === null ? address : tokenBucketOf(caller.tokenId, ctx.path)));
     if (needsToken && caller === null) throw new PlatformUnauthorizedError();
     await next();
   };
@@ -43,10 +56,13 @@ export function managementGatekeeperMiddleware(
  * The token comes from the Authorization header only; anything else (no header, another scheme, the scheme
  * alone) is no token. Whatever follows the Bearer scheme was presented as one, and a 401 says it is invalid.
  */
-async function authenticate(deps: Pick<ManagementDependencies, 'authenticatePlatformToken'>, ctx: ManagementContext): Promise<PlatformCaller | null> {
+function presentedToken(ctx: ManagementContext): string | undefined {
   const authorization = ctx.get('Authorization').trim();
   ctx.state.tokenPresented = PRESENTED.test(authorization);
-  const presented = BEARER.exec(authorization)?.[1];
+  return BEARER.exec(authorization)?.[1];
+}
+
+async function authenticate(deps: Pick<ManagementDependencies, 'authenticatePlatformToken'>, presented: string | undefined): Promise<PlatformCaller | null> {
   try {
     const { tokenId, name } = await deps.authenticatePlatformToken.execute({ presented });
     return { tokenId, name };

@@ -14,9 +14,14 @@ interface Routed {
 const COMPANY_ID = /^[\x21-\x7e]{1,64}$/;
 const KEY_ID = new RegExp(KEY_ID_PATTERN);
 
+/** Whether `text` could be a company id of ours. */
+export function isCompanyId(text: string): boolean {
+  return COMPANY_ID.test(text);
+}
+
 export function companyIdOf(ctx: Routed): string {
   const companyId = String(ctx.params.companyId ?? '');
-  if (!COMPANY_ID.test(companyId)) throw new NotFoundError('company', `Company ${companyId} not found.`);
+  if (!isCompanyId(companyId)) throw new NotFoundError('company', `Company ${companyId} not found.`);
   return companyId;
 }
 

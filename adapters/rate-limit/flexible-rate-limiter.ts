@@ -17,7 +17,7 @@ export const RATE_LIMIT_KEY_PREFIX = 'integration-api';
  * requests.
  */
 export class FlexibleRateLimiter implements RateLimiter {
-  constructor(private readonly limiter: Pick<RateLimiterAbstract, 'consume'>) {}
+  constructor(private readonly limiter: Pick<RateLimiterAbstract, 'consume' | 'get' | 'points'>) {}
 
   async consume(bucket: string): Promise<RateLimitOutcome> {
     try {
@@ -27,6 +27,14 @@ export class FlexibleRateLimiter implements RateLimiter {
       if (rejection instanceof RateLimiterRes) return outcomeOf(false, rejection);
       throw rejection;
     }
+  }
+
+  async peek(bucket: string): Promise<RateLimitOutcome> {
+    const res = await this.limiter.get(bucket);
+    // No record: nothing spent in a window that has not begun.
+    if (res === null) return { allowed: true, remaining: this.limiter.points, resetAfterMs: 0 };
+    const remaining = Math.max(0, this.limiter.points - res.consumedPoints);
+    return { allowed: remaining > 0, remaining, resetAfterMs: Math.max(0, res.msBeforeNext) };
   }
 }
 

@@ -15,4 +15,10 @@ export interface RateLimitOutcome {
  */
 export interface RateLimiter {
   consume(bucket: string): Promise<RateLimitOutcome>;
+  /**
+   * What `consume` would decide now, without spending anything: `allowed` is false once the budget of the
+   * window is spent. One read of the store (a map lookup for the memory store); while a shared store fails,
+   * its per-process insurance answers, as for `consume`.
+   */
+  peek(bucket: string): Promise<RateLimitOutcome>;
 }

@@ -41,8 +41,11 @@ export class StoreOutageGuard {
     })(budgetOptions(this.options.budget));
   }
 
-  /** The RateLimiter of the insured store limiter. */
-  limiterOf(storeLimiter: Pick<RateLimiterAbstract, 'consume'>): RateLimiter {
+  /**
+   * The RateLimiter of the insured store limiter. Only consumption watches the store: a peek that the
+   * insurance answered leaves no trace of it, so it must not count as the store answering either.
+   */
+  limiterOf(storeLimiter: Pick<RateLimiterAbstract, 'consume' | 'get' | 'points'>): RateLimiter {
     const decided = new FlexibleRateLimiter(storeLimiter);
     return {
       consume: async (bucket: string): Promise<RateLimitOutcome> => {
@@ -51,6 +54,7 @@ export class StoreOutageGuard {
         if (this.fallbacks === fallbacksBefore) this.storeAnswered();
         return outcome;
       },
+      peek: (bucket: string): Promise<RateLimitOutcome> => decided.peek(bucket),
     };
   }
 

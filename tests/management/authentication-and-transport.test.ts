@@ -132,3 +132,55 @@ describe('The management API: rate limits', () => {
     expect((await server.client.get('/companies/x', { token: 'pt_wrong' })).status, 'a bad token spends the address budget').to.equal(429);
   });
 });
+
+describe('The management API: rate limits per company and before a token is read', () => {
+  const budget = { rateLimitPoints: 3, rateLimitWindowS: 60 };
+  const remainingOf = (answer: ApiResponse) => [answer.status, /;r=(\d+);/.exec(answer.headers.get('ratelimit') ?? '')?.[1]];
+
+  it("gives a token a budget per company, however its id is spelt, apart from its own for POST /companies and another token's", async () => {
+    const server = await startManagementTestServer({ config: budget });
+    try {
+      const busy = [];
+      for (let i = 0; i < 3; i++) busy.push(remainingOf(await server.client.get('/companies/busy-company/keys')));
+      expect(busy, "a busy company's page").to.deep.equal([[404, '2'], [404, '1'], [404, '0']]);
+      expect(remainingOf(await server.client.get('/companies/busy%2Dcompany/key-events')), 'the same company, percent-encoded').to.deep.equal([429, '0']);
+      expect(remainingOf(await server.client.get('/companies/quiet-company')), 'another company').to.deep.equal([404, '2']);
+      expect(remainingOf(await server.client.post('/companies', { name: 'ТОО «Новая»' })), 'the token itself').to.deep.equal([201, '2']);
+      const other = server.client.as({ token: (await server.issuePlatformToken()).token });
+      expect(remainingOf(await other.get('/companies/busy-company')), "another token's budget for the busy company").to.deep.equal([404, '2']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses an address that spent its budget before reading the token it sends: made-up tokens cost no read of the key registry', async () => {
+    const { PlatformUnauthorizedError } = await import('../../domain/platform-token/platform-token.js');
+    const looked: (string | undefined)[] = [];
+    const authenticatePlatformToken = {
+      execute: async ({ presented }: { presented: string | undefined }) => {
+        looked.push(presented);
+        throw new PlatformUnauthorizedError();
+      },
+    };
+    const server = await startManagementTestServer({ config: budget, overrides: { authenticatePlatformToken } });
+    try {
+      const answers: ApiResponse[] = [];
+      for (let i = 0; i < 10; i++) answers.push(await server.client.get('/companies/c', { token: `pt_${String(i).padStart(12, 'Q')}_${'s'.repeat(40)}` }));
+      expect(answers.map(remainingOf)).to.deep.equal([[401, '2'], [401, '1'], [401, '0'], ...Array(7).fill([429, '0'])]);
+      expect(looked, 'tokens looked up: only while the address had budget left').to.have.length(3);
+      expect(Number(answers[9]!.headers.get('retry-after'))).to.be.within(1, 60);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a valid token too from an address that spent its budget, since its token is not read', async () => {
+    const server = await startManagementTestServer({ config: budget });
+    try {
+      for (let i = 0; i < 3; i++) expect((await server.client.get('/openapi.json', { token: undefined })).status).to.equal(200);
+      expect(remainingOf(await server.client.get('/companies/c'))).to.deep.equal([429, '0']);
+    } finally {
+      await server.close();
+    }
+  });
+});

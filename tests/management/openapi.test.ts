@@ -138,7 +138,9 @@ describe('GET /internal/v1/openapi.json', function () {
 
   it('documents 429 on every operation, a token\'s budget and an address\'s alike', async () => {
     const server = await serve({ config: { rateLimitPoints: 1, rateLimitWindowS: 60 } });
-    await server.client.get('/companies/x');
+    // The token's budget for company c, its own (POST /companies), and the address's.
+    await server.client.get('/companies/c');
+    await server.client.post('/companies', {});
     await server.client.get('/openapi.json', { token: undefined });
     const answered = await Promise.all(operationsOf(server.client, 'c', 'Zz9Yy8Xx7Ww6').map((send) => send()));
     answered.push(await server.client.get('/openapi.json', { token: undefined }));
@@ -154,7 +156,8 @@ describe('GET /internal/v1/openapi.json', function () {
     const failed = await Promise.all(operationsOf(unavailable.client, 'c', 'Zz9Yy8Xx7Ww6').map((send) => send()));
     expect(failed.map((r) => [r.status, r.headers.get('retry-after')])).to.deep.equal(Array(7).fill([503, '5']));
 
-    const broken = await serve({ overrides: { rateLimiter: { consume: async () => Promise.reject(new Error('limiter store down')) } } });
+    const limiterDown = async () => Promise.reject(new Error('limiter store down'));
+    const broken = await serve({ overrides: { rateLimiter: { consume: limiterDown, peek: limiterDown } } });
     const crashed = await Promise.all(operationsOf(broken.client, 'c', 'Zz9Yy8Xx7Ww6').map((send) => send()));
     crashed.push(await broken.client.get('/openapi.json', { token: undefined }));
     expect(crashed.map((r) => r.status)).to.deep.equal(Array(8).fill(500));

@@ -50,6 +50,23 @@ function sharedStoreBehaviour(kind: 'postgres' | 'redis', storeUrl: () => string
     expect(a.messages(WARN)).to.deep.equal([]);
   });
 
+  it('peeks at a bucket without spending, for every instance, as consume would decide', async () => {
+    const a = await open(storeUrl(), { points: 2, windowS: 60 });
+    const b = await open(storeUrl(), { points: 2, windowS: 60 });
+    const bucket = aBucket('peek');
+    expect(await a.store.limiter.peek(bucket), 'an untouched bucket').to.deep.equal({ allowed: true, remaining: 2, resetAfterMs: 0 });
+    await a.store.limiter.consume(bucket);
+    const once = await b.store.limiter.peek(bucket);
+    expect([once.allowed, once.remaining], 'what another instance spent').to.deep.equal([true, 1]);
+    expect(once.resetAfterMs).to.be.within(1, 60_000);
+    expect((await b.store.limiter.peek(bucket)).remaining, 'a peek spends nothing').to.equal(1);
+    expect((await b.store.limiter.consume(bucket)).allowed).to.equal(true);
+    const spent = await a.store.limiter.peek(bucket);
+    expect([spent.allowed, spent.remaining], 'spent').to.deep.equal([false, 0]);
+    expect(spent.resetAfterMs).to.be.within(1, 60_000);
+    expect((await a.store.limiter.consume(bucket)).allowed, 'as consume decides').to.equal(false);
+  });
+
   it('counts per process while the store fails, with a warning, instead of failing requests, and shares again once it answers', async () => {
     const proxy = await TcpProxy.start(targetOf(storeUrl(), defaultPort));
     proxies.push(proxy);
@@ -64,6 +81,9 @@ function sharedStoreBehaviour(kind: 'postgres' | 'redis', storeUrl: () => string
     const duringOutage = [];
     for (let i = 0; i < 4; i++) duringOutage.push(await a.store.limiter.consume(bucket));
     expect(duringOutage.map((o) => o.allowed), 'the insurance still limits, to the full budget of one process').to.deep.equal([true, true, true, false]);
+    const peeked = await a.store.limiter.peek(bucket);
+    expect([peeked.allowed, peeked.remaining], 'a peek asks the insurance meanwhile').to.deep.equal([false, 0]);
+    expect(a.messages(INFO).filter((m) => m.startsWith('the rate-limit store answers again')), 'which is not the store answering').to.deep.equal([]);
     const elsewhere = await b.store.limiter.consume(bucket);
     expect([elsewhere.allowed, elsewhere.remaining], 'each process counts for itself').to.deep.equal([true, 2]);
     expect(a.messages(WARN)).to.include('the rate-limit store fails: budgets are counted per process until it answers again');

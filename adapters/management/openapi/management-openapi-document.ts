@@ -155,6 +155,8 @@ platform user on whose behalf it acts. Every change is kept as a key event with 
 A key's secret appears in exactly two answers, the 201 of issue and of roll, and never again.
 
 Errors are \`application/problem+json\` with a stable \`code\`, the \`requestId\` and, for a 400, every problem with a pointer.
-Each token has a budget of ${points} requests per ${windowS} s (without a valid token, the client address has), told in
-\`RateLimit-Policy\` and \`RateLimit\`; a 429 carries \`Retry-After\`. Every answer carries \`Cache-Control: no-store\`.`;
+Each token has a budget of ${points} requests per ${windowS} s for each company (the operations under /companies/{companyId})
+and one of its own (POST /companies); without a valid token, the client address has one, and an address that has spent it
+is refused before any token it sends is read. Told in \`RateLimit-Policy\` and \`RateLimit\`; a 429 carries \`Retry-After\`.
+Every answer carries \`Cache-Control: no-store\`.`;
 }
