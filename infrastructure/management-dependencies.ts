@@ -17,6 +17,7 @@ export function managementDependencies(container: Container): ManagementDependen
     createCompany: resolve(container, USE_CASES.createCompany),
     getCompany: resolve(container, USE_CASES.getCompany),
     listKeys: resolve(container, USE_CASES.listKeys),
+    getKey: resolve(container, USE_CASES.getKey),
     issueKey: resolve(container, USE_CASES.issueKey),
     revokeKey: resolve(container, USE_CASES.revokeKey),
     rollKey: resolve(container, USE_CASES.rollKey),

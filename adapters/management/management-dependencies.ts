@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { AuthenticatePlatformToken } from '../../application/use-cases/authenticate-platform-token.use-case.js';
 import type { CreateCompany } from '../../application/use-cases/create-company.use-case.js';
 import type { GetCompany } from '../../application/use-cases/get-company.use-case.js';
+import type { GetKey } from '../../application/use-cases/get-key.use-case.js';
 import type { IssueKey } from '../../application/use-cases/issue-key.use-case.js';
 import type { ListKeyEvents } from '../../application/use-cases/list-key-events.use-case.js';
 import type { ListKeys } from '../../application/use-cases/list-keys.use-case.js';
@@ -21,6 +22,7 @@ export interface ManagementDependencies {
   readonly createCompany: Pick<CreateCompany, 'execute'>;
   readonly getCompany: Pick<GetCompany, 'execute'>;
   readonly listKeys: Pick<ListKeys, 'execute'>;
+  readonly getKey: Pick<GetKey, 'execute'>;
   readonly issueKey: Pick<IssueKey, 'execute'>;
   readonly revokeKey: Pick<RevokeKey, 'execute'>;
   readonly rollKey: Pick<RollKey, 'execute'>;

@@ -6,6 +6,7 @@ import type { CreateCompany } from '../../application/use-cases/create-company.u
 import type { DeleteCandidate } from '../../application/use-cases/delete-candidate.use-case.js';
 import type { DeleteVacancy } from '../../application/use-cases/delete-vacancy.use-case.js';
 import type { GetCompany } from '../../application/use-cases/get-company.use-case.js';
+import type { GetKey } from '../../application/use-cases/get-key.use-case.js';
 import type { ImportCandidateBatch } from '../../application/use-cases/import-candidate-batch.use-case.js';
 import type { ImportJobBoardResumes } from '../../application/use-cases/import-job-board-resumes.use-case.js';
 import type { ImportJobBoardVacancies } from '../../application/use-cases/import-job-board-vacancies.use-case.js';
@@ -38,6 +39,7 @@ export const USE_CASES = {
   issueKey: portToken<IssueKey>('UseCase.IssueKey'),
   revokeKey: portToken<RevokeKey>('UseCase.RevokeKey'),
   listKeys: portToken<ListKeys>('UseCase.ListKeys'),
+  getKey: portToken<GetKey>('UseCase.GetKey'),
   rollKey: portToken<RollKey>('UseCase.RollKey'),
   listKeyEvents: portToken<ListKeyEvents>('UseCase.ListKeyEvents'),
   getCompany: portToken<GetCompany>('UseCase.GetCompany'),

@@ -18,6 +18,7 @@ import { CreateCompany } from '../../application/use-cases/create-company.use-ca
 import { DeleteCandidate } from '../../application/use-cases/delete-candidate.use-case.js';
 import { DeleteVacancy } from '../../application/use-cases/delete-vacancy.use-case.js';
 import { GetCompany } from '../../application/use-cases/get-company.use-case.js';
+import { GetKey } from '../../application/use-cases/get-key.use-case.js';
 import { ImportCandidateBatch } from '../../application/use-cases/import-candidate-batch.use-case.js';
 import { ImportJobBoardResumes } from '../../application/use-cases/import-job-board-resumes.use-case.js';
 import { ImportJobBoardVacancies } from '../../application/use-cases/import-job-board-vacancies.use-case.js';
@@ -65,6 +66,7 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
   bindPort(bind, USE_CASES.revokeKey).toDynamicValue((ctx) => new RevokeKey(resolve(ctx, K), resolve(ctx, I), resolve(ctx, T)));
   bindPort(bind, USE_CASES.rollKey).toDynamicValue((ctx) => new RollKey(resolve(ctx, K), resolve(ctx, S), resolve(ctx, I), resolve(ctx, T)));
   bindPort(bind, USE_CASES.listKeys).toDynamicValue((ctx) => new ListKeys(resolve(ctx, CO), resolve(ctx, K), resolve(ctx, T)));
+  bindPort(bind, USE_CASES.getKey).toDynamicValue((ctx) => new GetKey(resolve(ctx, K), resolve(ctx, T)));
   bindPort(bind, USE_CASES.listKeyEvents).toDynamicValue((ctx) => new ListKeyEvents(resolve(ctx, CO), resolve(ctx, K)));
   bindPort(bind, USE_CASES.issuePlatformToken).toDynamicValue((ctx) => new IssuePlatformToken(resolve(ctx, PT), resolve(ctx, S), resolve(ctx, T)));
   bindPort(bind, USE_CASES.revokePlatformToken).toDynamicValue((ctx) => new RevokePlatformToken(resolve(ctx, PT), resolve(ctx, T)));

@@ -24,6 +24,7 @@ describe('The management API: platform tokens and the transport conventions', ()
       ['GET', `/companies/${companyId}`, undefined],
       ['GET', `/companies/${companyId}/keys`, undefined],
       ['POST', `/companies/${companyId}/keys`, { name: 'k2', scopes: ['vacancies:read'] }],
+      ['GET', `/companies/${companyId}/keys/${keyId}`, undefined],
       ['POST', `/companies/${companyId}/keys/${FAKE_KEY_ID}/revoke`, undefined],
       ['POST', `/companies/${companyId}/keys/${FAKE_KEY_ID}/roll`, undefined],
       ['GET', `/companies/${companyId}/key-events`, undefined],

@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { KEY_CACHE_TTL_MAX_MS } from '../../infrastructure/config.schema.js';
 import { eventually } from '../rate-limit/support/stores.js';
+import type { ApiResponse } from '../support/api-client.js';
 import { MANAGEMENT_PATH, startManagementTestServer, type ManagementTestServer } from '../support/management-test-server.js';
 import { rawRequest } from '../support/raw-http.js';
 
@@ -43,7 +44,16 @@ describe('The management API: companies and keys', () => {
     expect(created.body.createdAt).to.match(TIMESTAMP);
     const read = await server.client.get(`/companies/${created.body.id}`);
     expect([read.status, read.body]).to.deep.equal([200, created.body]);
+    expect(created.headers.get('location')).to.equal(`${MANAGEMENT_PATH}/companies/${created.body.id}`);
+    expect((await readLocation(created)).body, 'where Location says').to.deep.equal(created.body);
   });
+
+  /** What GET answers at the Location of a 201, with the platform token and an actor. */
+  async function readLocation(created: ApiResponse) {
+    const location = created.headers.get('location');
+    expect(location, 'a 201 says where').to.be.a('string');
+    return server.client.send('GET', location!.slice(MANAGEMENT_PATH.length), undefined);
+  }
 
   it('issues a key (201) whose secret works against the public API, shown in that answer only', async () => {
     const companyId = await aCompany();
@@ -56,6 +66,12 @@ describe('The management API: companies and keys', () => {
     });
     expect(issued.key).to.match(new RegExp(`^ik_${issued.id}_[0-9A-Za-z]{32,}$`));
     expect(await publicStatus(issued.key)).to.equal(200);
+    const { key: _secret, ...view } = issued;
+    const read = await server.client.get(`/companies/${companyId}/keys/${issued.id}`);
+    expect(read.status).to.equal(200);
+    expect(Object.keys(read.body)).to.have.members(KEY_VIEW_FIELDS);
+    expect({ ...read.body, lastUsedAt: null }, 'the key as issued, without its secret').to.deep.equal(view);
+    expect(read.text).not.to.contain(issued.key.split('_')[2]);
 
     // lastUsedAt is written in the background of the public request: waited for, with a deadline.
     const listing = () => server.client.get(`/companies/${companyId}/keys`);
@@ -203,6 +219,41 @@ describe('The management API: companies and keys', () => {
     }
     const keys = (await server.client.get(`/companies/${companyId}/keys`)).body.items;
     expect(keys, 'no successor was made by a refused roll').to.have.length(4);
+  });
+
+  it('answers each 201 with the Location of what it created: the company, the key issued, the key a roll issued', async () => {
+    const company = await server.client.post('/companies', { name: 'ТОО «Адрес»' });
+    const companyId = company.body.id;
+    const issued = await server.client.post(`/companies/${companyId}/keys`, { name: 'Портал', scopes: ['vacancies:read'] });
+    const rolled = await server.client.post(`/companies/${companyId}/keys/${issued.body.id}/roll`);
+    expect([company, issued, rolled].map((answer) => [answer.status, answer.headers.get('location')])).to.deep.equal([
+      [201, `${MANAGEMENT_PATH}/companies/${companyId}`],
+      [201, `${MANAGEMENT_PATH}/companies/${companyId}/keys/${issued.body.id}`],
+      [201, `${MANAGEMENT_PATH}/companies/${companyId}/keys/${rolled.body.issued.id}`],
+    ]);
+    const [atIssued, atRolled] = [await readLocation(issued), await readLocation(rolled)];
+    const listed = (await server.client.get(`/companies/${companyId}/keys`)).body.items;
+    expect([atIssued.status, atRolled.status]).to.deep.equal([200, 200]);
+    expect([atIssued.body, atRolled.body], 'each key as the list shows it now').to.deep.equal(listed);
+    expect(atIssued.body).to.include({ status: 'active', rolledTo: rolled.body.issued.id });
+  });
+
+  it('reads a key only under its own company: another company\'s, an unknown and a malformed key id, an unknown company are one 404', async () => {
+    const [mine, theirs] = [await aCompany(), await aCompany()];
+    const foreign = await aKey(theirs);
+    const unknownCompany = '019a98c0-0000-7000-8000-00000000dead';
+    const answers = [
+      await server.client.get(`/companies/${mine}/keys/${foreign.id}`),
+      await server.client.get(`/companies/${mine}/keys/Zz9Yy8Xx7Ww6`),
+      await server.client.get(`/companies/${mine}/keys/not-a-key-id`),
+      await server.client.get(`/companies/${unknownCompany}/keys/${foreign.id}`),
+    ];
+    expect(answers.map((a) => ({ status: a.status, code: a.body.code, title: a.body.title }))).to.deep.equal(Array(4).fill({ status: 404, code: 'not_found', title: 'Not found' }));
+    expect(answers.map((a) => a.text).join(), 'nothing of the key').not.to.contain(foreign.name);
+    const own = await server.client.get(`/companies/${theirs}/keys/${foreign.id}`);
+    expect([own.status, own.body.id]).to.deep.equal([200, foreign.id]);
+    const withQuery = await server.client.get(`/companies/${theirs}/keys/${foreign.id}?fields=id`);
+    expect([withQuery.status, withQuery.body.errors?.[0]?.pointer]).to.deep.equal([400, '/fields']);
   });
 
   it('answers 404 for an unknown company on every company route, and for a key of another company on revoke and roll, changing nothing', async () => {

@@ -48,7 +48,7 @@ describe('GET /internal/v1/openapi.json', function () {
     const operations = Object.entries(document.paths).flatMap(([path, item]: [string, any]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
     expect(operations).to.have.members([
       'POST /companies', 'GET /companies/{companyId}', 'GET /companies/{companyId}/keys', 'POST /companies/{companyId}/keys',
-      'POST /companies/{companyId}/keys/{keyId}/revoke', 'POST /companies/{companyId}/keys/{keyId}/roll', 'GET /companies/{companyId}/key-events', 'GET /openapi.json',
+      'GET /companies/{companyId}/keys/{keyId}', 'POST /companies/{companyId}/keys/{keyId}/revoke', 'POST /companies/{companyId}/keys/{keyId}/roll', 'GET /companies/{companyId}/key-events', 'GET /openapi.json',
     ]);
   });
 
@@ -82,6 +82,7 @@ describe('GET /internal/v1/openapi.json', function () {
     const statuses = [
       await client.get(`/companies/${companyId}`),
       await client.get(`/companies/${companyId}/keys`),
+      await client.get(`/companies/${companyId}/keys/${key.id}`),
       await client.post(`/companies/${companyId}/keys/${key.id}/roll`, { oldKeyExpiresAt: null }),
       await client.post(`/companies/${companyId}/keys/${other.id}/revoke`),
       await client.get(`/companies/${companyId}/key-events?limit=1`),
@@ -89,6 +90,7 @@ describe('GET /internal/v1/openapi.json', function () {
       await client.post('/companies', { name: '' }),
       await client.get(`/companies/${companyId}?x=1`),
       await client.get(`/companies/${companyId}/keys`, { actor: undefined }),
+      await client.get(`/companies/${companyId}/keys/${key.id}?x=1`),
       await client.post(`/companies/${companyId}/keys`, { scopes: [] }),
       await client.post(`/companies/${companyId}/keys/${key.id}/revoke?x=1`),
       await client.post(`/companies/${companyId}/keys/${key.id}/roll`, { oldKeyExpiresAt: 'soon' }),
@@ -97,7 +99,7 @@ describe('GET /internal/v1/openapi.json', function () {
       ...operationsOf(client.as({ token: undefined }), companyId, key.id).map((send) => send()),
     ];
     const answered = await Promise.all(statuses);
-    expect(answered.map((r) => r.status)).to.deep.equal([200, 200, 201, 200, 200, 200, 400, 400, 400, 400, 400, 400, 400, 400, 401, 401, 401, 401, 401, 401, 401]);
+    expect(answered.map((r) => r.status)).to.deep.equal([200, 200, 200, 201, 200, 200, 200, 400, 400, 400, 400, 400, 400, 400, 400, 400, ...Array(8).fill(401)]);
     expect(conformance.violations).to.deep.equal([]);
   });
 
@@ -115,6 +117,7 @@ describe('GET /internal/v1/openapi.json', function () {
       await client.get(`/companies/${unknown}`),
       await client.get(`/companies/${unknown}/keys`),
       await client.post(`/companies/${unknown}/keys`, { name: 'x', scopes: ['vacancies:read'] }),
+      await client.get(`/companies/${companyId}/keys/Zz9Yy8Xx7Ww6`),
       await client.post(`/companies/${companyId}/keys/Zz9Yy8Xx7Ww6/revoke`),
       await client.post(`/companies/${companyId}/keys/Zz9Yy8Xx7Ww6/roll`),
       await client.get(`/companies/${unknown}/key-events`),
@@ -128,7 +131,7 @@ describe('GET /internal/v1/openapi.json', function () {
       await client.send('POST', `/companies/${companyId}/keys/${revoked.id}/roll`, 'a=b', form),
     ];
     expect(answered.map((r) => [r.status, r.body.code])).to.deep.equal([
-      [404, 'not_found'], [404, 'not_found'], [404, 'not_found'], [404, 'not_found'], [404, 'not_found'], [404, 'not_found'],
+      ...Array(7).fill([404, 'not_found']),
       [409, 'key_already_rolled'], [409, 'key_not_active'],
       [413, 'payload_too_large'], [413, 'payload_too_large'], [413, 'payload_too_large'],
       [415, 'unsupported_media_type'], [415, 'unsupported_media_type'], [415, 'unsupported_media_type'],
@@ -144,7 +147,7 @@ describe('GET /internal/v1/openapi.json', function () {
     await server.client.get('/openapi.json', { token: undefined });
     const answered = await Promise.all(operationsOf(server.client, 'c', 'Zz9Yy8Xx7Ww6').map((send) => send()));
     answered.push(await server.client.get('/openapi.json', { token: undefined }));
-    expect(answered.map((r) => r.status)).to.deep.equal(Array(8).fill(429));
+    expect(answered.map((r) => r.status)).to.deep.equal(Array(9).fill(429));
     expect(conformance.violations).to.deep.equal([]);
   });
 
@@ -152,15 +155,15 @@ describe('GET /internal/v1/openapi.json', function () {
     const { StoreUnavailableError } = await import('../../application/ports/store-unavailable.error.js');
     const { ConcurrentKeyChangeError } = await import('../../application/ports/service-key-repository.port.js');
     const down = { execute: async () => Promise.reject(new StoreUnavailableError('ECONNREFUSED')) };
-    const unavailable = await serve({ overrides: { createCompany: down, getCompany: down, listKeys: down, issueKey: down, revokeKey: down, rollKey: down, listKeyEvents: down } });
+    const unavailable = await serve({ overrides: { createCompany: down, getCompany: down, listKeys: down, getKey: down, issueKey: down, revokeKey: down, rollKey: down, listKeyEvents: down } });
     const failed = await Promise.all(operationsOf(unavailable.client, 'c', 'Zz9Yy8Xx7Ww6').map((send) => send()));
-    expect(failed.map((r) => [r.status, r.headers.get('retry-after')])).to.deep.equal(Array(7).fill([503, '5']));
+    expect(failed.map((r) => [r.status, r.headers.get('retry-after')])).to.deep.equal(Array(8).fill([503, '5']));
 
     const limiterDown = async () => Promise.reject(new Error('limiter store down'));
     const broken = await serve({ overrides: { rateLimiter: { consume: limiterDown, peek: limiterDown } } });
     const crashed = await Promise.all(operationsOf(broken.client, 'c', 'Zz9Yy8Xx7Ww6').map((send) => send()));
     crashed.push(await broken.client.get('/openapi.json', { token: undefined }));
-    expect(crashed.map((r) => r.status)).to.deep.equal(Array(8).fill(500));
+    expect(crashed.map((r) => r.status)).to.deep.equal(Array(9).fill(500));
 
     const contended = await serve({ overrides: { revokeKey: { execute: async () => Promise.reject(new ConcurrentKeyChangeError('Zz9Yy8Xx7Ww6')) }, rollKey: { execute: async () => Promise.reject(new ConcurrentKeyChangeError('Zz9Yy8Xx7Ww6')) } } });
     const changed = [await contended.client.post('/companies/c/keys/Zz9Yy8Xx7Ww6/revoke'), await contended.client.post('/companies/c/keys/Zz9Yy8Xx7Ww6/roll')];
@@ -180,6 +183,7 @@ function operationsOf(client: ManagementClient, companyId: string, keyId: string
     () => client.get(`/companies/${companyId}`),
     () => client.get(`/companies/${companyId}/keys`),
     () => client.post(`/companies/${companyId}/keys`, { name: 'x', scopes: ['vacancies:read'] }),
+    () => client.get(`/companies/${companyId}/keys/${keyId}`),
     () => client.post(`/companies/${companyId}/keys/${keyId}/revoke`),
     () => client.post(`/companies/${companyId}/keys/${keyId}/roll`),
     () => client.get(`/companies/${companyId}/key-events`),

@@ -6,7 +6,7 @@ import { managementProblemItemSchema, managementProblemSchema } from '../schemas
 import { createCompanyRequestSchema, issueKeyRequestSchema, rollKeyRequestSchema } from '../schemas/management-request.schema.js';
 import * as R from '../schemas/management-response.schema.js';
 import * as X from './management-openapi-examples.js';
-import { commonResponses, limitedHeaders, managementHeaders, managementParameters, parameterRef } from './management-openapi-parts.js';
+import { commonResponses, createdHeaders, limitedHeaders, managementHeaders, managementParameters, parameterRef } from './management-openapi-parts.js';
 import { json, operationResponses as O } from './management-openapi-responses.js';
 
 const ACTOR_AND_ID = [parameterRef('Actor'), parameterRef('RequestId')];
@@ -45,7 +45,7 @@ export function buildManagementOpenApiDocument(settings: ManagementSettings) {
           description: `A new company, with an id of the service's making. ${TAKES_NO_QUERY}`,
           parameters: ACTOR_AND_ID,
           requestBody: body('CreateCompanyRequest', X.createCompanyExample),
-          responses: { '201': json('The company was created.', 'Company', X.companyExample), '400': O.badBody([{ pointer: '/name', message: 'must not be blank' }]), ...bodyErrors, ...always() },
+          responses: { '201': json('The company was created; Location is where it is read.', 'Company', X.companyExample, createdHeaders), '400': O.badBody([{ pointer: '/name', message: 'must not be blank' }]), ...bodyErrors, ...always() },
         },
       },
       '/companies/{companyId}': {
@@ -68,10 +68,18 @@ export function buildManagementOpenApiDocument(settings: ManagementSettings) {
           parameters: COMPANY,
           requestBody: body('IssueKeyRequest', X.issueKeyExample),
           responses: {
-            '201': json('The key was issued; key is its secret, shown this once.', 'IssuedKey', X.issuedKeyExample),
+            '201': json('The key was issued; key is its secret, shown this once. Location is where the key is read (without it).', 'IssuedKey', X.issuedKeyExample, createdHeaders),
             '400': O.badBody([{ pointer: '/scopes/1', message: 'must be one of vacancies:read, candidates:read, applications:write' }, { pointer: '/expiresAt', message: 'must be in the future' }]),
             '404': O.companyNotFound(), ...bodyErrors, ...always(),
           },
+        },
+      },
+      '/companies/{companyId}/keys/{keyId}': {
+        get: {
+          operationId: 'getKey', tags: ['Keys'], summary: 'Read a key',
+          description: `One key of the company, as the list shows it, with its status now. Never its secret or its hash. ${TAKES_NO_QUERY}`,
+          parameters: KEY,
+          responses: { '200': json('The key.', 'Key', X.keyExample), '400': O.badRequest(), '404': O.keyNotFound(), ...always() },
         },
       },
       '/companies/{companyId}/keys/{keyId}/revoke': {
@@ -92,7 +100,7 @@ export function buildManagementOpenApiDocument(settings: ManagementSettings) {
           parameters: KEY,
           requestBody: body('RollKeyRequest', X.rollKeyExample, false),
           responses: {
-            '201': json('The key was rolled; issued.key is the new secret, shown this once.', 'RollResult', X.rollExample),
+            '201': json('The key was rolled; issued.key is the new secret, shown this once. Location is where the new key is read.', 'RollResult', X.rollExample, createdHeaders),
             '400': O.badBody([{ pointer: '/oldKeyExpiresAt', message: 'must be at most 7 days from now' }]),
             '404': O.keyNotFound(), '409': O.rollConflict(), ...bodyErrors, ...always(),
           },

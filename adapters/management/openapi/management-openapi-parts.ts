@@ -2,7 +2,7 @@ import { ACTOR_MAX_LENGTH } from '../../../domain/service-key/actor.js';
 import { headerComponents, requestIdParameter } from '../../http/openapi/openapi-headers.js';
 import { PROBLEM_CONTENT_TYPE, problemType } from '../../http/problem.js';
 import { ref } from '../../http/schemas/schema-helpers.js';
-import { INVALID_PLATFORM_TOKEN_CHALLENGE, PLATFORM_TOKEN_CHALLENGE } from '../management-state.js';
+import { INVALID_PLATFORM_TOKEN_CHALLENGE, MANAGEMENT_ROOT, PLATFORM_TOKEN_CHALLENGE } from '../management-state.js';
 import type { ManagementProblemCode } from '../schemas/management-problem.schema.js';
 import { KEY_ID_PATTERN } from '../schemas/management-response.schema.js';
 
@@ -30,6 +30,12 @@ export const managementHeaders = {
     schema: { type: 'string', enum: [PLATFORM_TOKEN_CHALLENGE, INVALID_PLATFORM_TOKEN_CHALLENGE] },
     example: INVALID_PLATFORM_TOKEN_CHALLENGE,
   },
+  Location: {
+    description: 'Where what was created is read (GET), as an absolute path on this listener: the company, or the new key.',
+    required: true,
+    schema: { type: 'string', pattern: `^${MANAGEMENT_ROOT}/companies/` },
+    example: `${MANAGEMENT_ROOT}/companies/019a98c0-5e00-7000-8a00-000000000001/keys/Q7rT2mZk9LpA`,
+  },
 };
 
 type HeaderName = keyof typeof managementHeaders;
@@ -43,6 +49,9 @@ export const limitedHeaders = {
   RateLimit: headerRef('RateLimit'),
   'Cache-Control': headerRef('NoStore'),
 };
+
+/** What a 201 carries. */
+export const createdHeaders = { ...limitedHeaders, Location: headerRef('Location') };
 
 /** A 5xx: the rate-limit headers only once the limiter has counted the request. */
 const failureHeaders = {

@@ -87,8 +87,8 @@ export const operationResponses = {
     }),
 };
 
-export const json = (description: string, schemaName: string, example: unknown) => ({
+export const json = (description: string, schemaName: string, example: unknown, headers: object = limitedHeaders) => ({
   description,
-  headers: limitedHeaders,
+  headers,
   content: { 'application/json': { schema: ref(schemaName), example } },
 });

@@ -7,6 +7,7 @@ import type { ManagementDependencies } from '../management-dependencies.js';
 import type { ManagementState } from '../management-state.js';
 import { companyIdOf } from '../path-ids.js';
 import { presentCompany } from '../presenters/key-view.presenter.js';
+import { companyPath } from '../resource-paths.js';
 
 /**
  * POST /companies and GET /companies/{companyId}. Every route checks, in this order: X-Actor, the path's ids,
@@ -17,8 +18,10 @@ export function registerCompanyRoutes(router: Router<ManagementState>, deps: Pic
     actorOf(ctx);
     refuseUnknownParameters(ctx.querystring, []);
     const { name } = readCreateCompany(await readJsonBody(ctx));
+    const company = await deps.createCompany.execute({ name });
     ctx.status = 201;
-    ctx.body = presentCompany(await deps.createCompany.execute({ name }));
+    ctx.set('Location', companyPath(company.id));
+    ctx.body = presentCompany(company);
   });
 
   router.get('/companies/:companyId', async (ctx) => {

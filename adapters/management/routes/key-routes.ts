@@ -8,8 +8,9 @@ import type { ManagementDependencies } from '../management-dependencies.js';
 import type { ManagementState } from '../management-state.js';
 import { companyIdOf, keyIdOf } from '../path-ids.js';
 import { presentIssuedKey, presentKey, presentKeyEvent } from '../presenters/key-view.presenter.js';
+import { keyPath } from '../resource-paths.js';
 
-type KeyUseCases = 'listKeys' | 'issueKey' | 'revokeKey' | 'rollKey' | 'listKeyEvents';
+type KeyUseCases = 'listKeys' | 'getKey' | 'issueKey' | 'revokeKey' | 'rollKey' | 'listKeyEvents';
 
 /**
  * A company's keys and their events. A key of another company is not found (404, as an unknown one): the
@@ -31,7 +32,15 @@ export function registerKeyRoutes(router: Router<ManagementState>, deps: Pick<Ma
     const { name, scopes, expiresAt } = readIssueKey(await readJsonBody(ctx));
     const issued = await deps.issueKey.execute({ companyId, name, scopes, expiresAt, actor });
     ctx.status = 201;
+    ctx.set('Location', keyPath(companyId, issued.id));
     ctx.body = presentIssuedKey(issued);
+  });
+
+  router.get('/companies/:companyId/keys/:keyId', async (ctx) => {
+    actorOf(ctx);
+    const [companyId, keyId] = [companyIdOf(ctx), keyIdOf(ctx)];
+    refuseUnknownParameters(ctx.querystring, []);
+    ctx.body = presentKey(await deps.getKey.execute({ companyId, keyId }));
   });
 
   // No body: whatever is sent is not read.
@@ -51,6 +60,8 @@ export function registerKeyRoutes(router: Router<ManagementState>, deps: Pick<Ma
     const { oldKeyExpiresAt, expiresAt } = readRollKey(body === undefined ? {} : body);
     const { issued, rolled } = await deps.rollKey.execute({ companyId, keyId, oldKeyExpiresAt, expiresAt, actor });
     ctx.status = 201;
+    // The new key is what the roll created; the old one stays where it was.
+    ctx.set('Location', keyPath(companyId, issued.id));
     ctx.body = { issued: presentIssuedKey(issued), rolled: presentKey(rolled) };
   });
 
