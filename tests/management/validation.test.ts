@@ -74,6 +74,7 @@ describe('The management API: 400s with pointers', () => {
   it('requires X-Actor on every route but the document, naming the header, before the query and the body are read', async () => {
     const routes: [string, string][] = [
       ['POST', '/companies'], ['GET', `/companies/${companyId}`], ['GET', `/companies/${companyId}/keys`], ['POST', `/companies/${companyId}/keys`],
+      ['GET', `/companies/${companyId}/keys/${keyId}`],
       ['POST', `/companies/${companyId}/keys/${keyId}/revoke`], ['POST', `/companies/${companyId}/keys/${keyId}/roll`], ['GET', `/companies/${companyId}/key-events`],
     ];
     for (const [method, path] of routes) {

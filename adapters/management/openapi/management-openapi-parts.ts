@@ -69,7 +69,8 @@ export const managementParameters = {
     required: true,
     description:
       `The platform user on whose behalf the call is made: opaque to the service, kept in the key events and as createdBy or ` +
-      `revokedBy. 1 to ${ACTOR_MAX_LENGTH} characters, no control characters, percent-encoded as UTF-8 the way ` +
+      `revokedBy. 1 to ${ACTOR_MAX_LENGTH} characters (after NFC normalisation) without control characters, invisible ` +
+      'format characters (bidi controls, zero-width characters) or line separators, percent-encoded as UTF-8 the way ' +
       'encodeURIComponent writes it (header values carry no reliable charset): plain ASCII is sent as it is, but for % ' +
       'itself (%25). Required on every operation but this document; checked after the token and before the query and the body.',
     schema: { type: 'string', minLength: 1, pattern: '^[ -~]+$' },
