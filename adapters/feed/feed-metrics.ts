@@ -18,7 +18,7 @@ export interface FeedMetrics {
   eventFinished(type: string, outcome: FeedEventOutcome, applyLatencySeconds?: number): void;
   /** Messages taken and not yet acknowledged. */
   setInFlight(count: number): void;
-  /** Events of one company applied in one transaction (group commit; 1 when none queued). */
+  /** Events of one company handed over together for one transaction (group commit; 1 when none queued; a failure splits it). */
   batchApplied(events: number): void;
   /** Whether the consumer takes messages (false while it pauses for the database). */
   setConsuming(consuming: boolean): void;
@@ -76,7 +76,7 @@ export class PrometheusFeedMetrics implements FeedMetrics {
     });
     this.batches = new Histogram({
       name: 'feed_batch_events',
-      help: "Events of one company applied in one transaction: those that queued while the company's earlier events were applied go together.",
+      help: "Events of one company handed over together for one transaction: those that queued while the company's earlier events were applied. A failing event splits its batch (each part in a transaction of its own).",
       buckets: BATCH_SIZE_BUCKETS,
       registers,
     });

@@ -66,7 +66,7 @@ export class PlatformEventHandler {
     const parsed = parsePlatformEvent(message.body);
     if (!parsed.ok) return { action: 'dead', reason: parsed.reason, detail: parsed.detail, event: parsed.meta };
     try {
-      const { command } = parsed;
+      const command = { ...parsed.command, lastAttempt: message.attempt + 1 >= this.options.maxAttempts };
       const outcome = await this.batches.submit(command.companyId, command);
       return { action: 'ack', outcome, event: parsed.meta, time: parsed.time };
     } catch (error) {

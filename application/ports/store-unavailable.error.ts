@@ -14,11 +14,18 @@ export class StoreUnavailableError extends DomainError {
    * @param reason what failed, as a code safe to log (`ECONNREFUSED`, `57P01`, `pool_timeout`, ...): never
    *   the driver's message, which may quote SQL with the request's data in it.
    */
+  /**
+   * True when the database answered but ended this work's statement or transaction (a statement or idle
+   * timeout): other work may go through meanwhile. False when the database itself cannot be reached.
+   */
+  readonly workOnly: boolean;
+
   constructor(
     readonly reason: string,
-    options: { cause?: unknown } = {},
+    options: { cause?: unknown; workOnly?: boolean } = {},
   ) {
-    super('The service cannot reach its database right now. Retry after the time given in Retry-After.', options);
+    super('The service cannot reach its database right now. Retry after the time given in Retry-After.', { cause: options.cause });
     this.name = 'StoreUnavailableError';
+    this.workOnly = options.workOnly ?? false;
   }
 }

@@ -74,9 +74,15 @@ export class ApplyPlatformEvent {
    * Group commit: events of one company applied in one unit of work, in their order, each with its own outcome
    * (the feed's consumer hands over the events that queued while the company's earlier ones were applied). The
    * transaction's fixed cost (begin, the company's lock, the commit) is shared, and nothing else changes: each
-   * event is claimed, checked and applied as `execute` would, and all of it commits, or none of it. When one of
-   * them fails, the batch is undone and each event is applied again in a unit of work of its own, so that a
-   * failure stays with its event; when the database is away, every event fails with that at once.
+   * event is claimed, checked and applied as `execute` would, and all of it commits, or none of it.
+   *
+   * A batch takes the company's lock exclusively (`write`) even when it holds applications only: their cards,
+   * inserted one event after another, could meet a POST /applications batch inserting the same externalIds in
+   * another order (a deadlock); alone, an application is an append, as POST /applications.
+   *
+   * When an event fails, the batch is undone and split there: the events before it go again as a batch, the
+   * failing one alone (so that its failure stays its own), those after it as a batch. When the database cannot
+   * be reached, every event not yet applied fails with that at once.
    */
   async executeAll(commands: readonly PlatformEventCommand[]): Promise<ItemOutcome<PlatformEventOutcome>[]> {
     const [first] = commands;
@@ -84,21 +90,37 @@ export class ApplyPlatformEvent {
     if (commands.length === 1) return [await outcomeOf(() => this.execute(first))];
     const { companyId } = first;
     if (commands.some((command) => command.companyId !== companyId)) throw new Error('A batch of platform events holds the events of one company.');
+    let failedAt: number | null = null;
     try {
       await requireCompany(this.companies, companyId);
-      const mode = commands.every((command) => command.change.type === 'application.submitted') ? 'append' : 'write';
-      const outcomes = await this.unitOfWork.run(companyId, mode, async ({ now }) => {
+      const outcomes = await this.unitOfWork.run(companyId, 'write', async ({ now }) => {
         const applied: PlatformEventOutcome[] = [];
-        for (const command of commands) applied.push(await this.applyIn(command, now));
+        for (const [index, command] of commands.entries()) {
+          failedAt = index;
+          applied.push(await this.applyIn(command, now));
+        }
+        failedAt = null;
         return applied;
       });
       return outcomes.map((value) => ({ value }));
     } catch (error) {
-      if (isStoreUnavailable(error)) return commands.map(() => ({ error }));
-      const alone: ItemOutcome<PlatformEventOutcome>[] = [];
-      for (const command of commands) alone.push(await outcomeOf(() => this.execute(command)));
-      return alone;
+      if (isDatabaseAway(error)) return commands.map(() => ({ error }));
+      // Failed outside any event (the company, the lock, the commit): each alone, as `execute` would.
+      if (failedAt === null) return this.eachAlone(commands);
+      const at = failedAt as number;
+      const before = await this.executeAll(commands.slice(0, at));
+      const failing = await outcomeOf(() => this.execute(commands[at] as PlatformEventCommand));
+      const away = awayIn([...before, failing]);
+      if (away !== undefined) return [...before, failing, ...commands.slice(at + 1).map(() => away)];
+      return [...before, failing, ...(await this.executeAll(commands.slice(at + 1)))];
     }
+  }
+
+  /** Each event in a unit of work of its own; once the database is away, the rest fail with that untried. */
+  private async eachAlone(commands: readonly PlatformEventCommand[]): Promise<ItemOutcome<PlatformEventOutcome>[]> {
+    const outcomes: ItemOutcome<PlatformEventOutcome>[] = [];
+    for (const command of commands) outcomes.push(awayIn(outcomes) ?? (await outcomeOf(() => this.execute(command))));
+    return outcomes;
   }
 
   /** One event, inside the unit of work of its company (a `write`, or an `append` for an application). */
@@ -108,9 +130,12 @@ export class ApplyPlatformEvent {
       if (!(await this.ledger.claimEvent(source, eventId, companyId, now))) return 'duplicate';
       const submitted = { companyId, application: change.application };
       const result = await this.handlers.submitApplication.executeNow(submitted).catch(async (error: unknown) => {
-        // The platform took the application while the vacancy lived; its deletion, applied here first, left the
-        // vacancy's cards without a vacancy, and so is this one stored. A vacancy never seen is still to come.
-        if (isMissingVacancy(error) && (await this.isDeleted(companyId, 'vacancy', change.application.vacancyId))) {
+        // A vacancy whose deletion was applied here: the platform took the application while the vacancy lived, and
+        // the deletion left the vacancy's cards without a vacancy; or the platform made the vacancy again (a newer
+        // upsert still on its way) and took the application after that. Both look alike here, so the event waits
+        // like any early event, and on its last attempt, the vacancy still deleted, is stored as the deletion left
+        // the other cards rather than dead-lettered. A vacancy never seen is still to come.
+        if (command.lastAttempt === true && isMissingVacancy(error) && (await this.isDeleted(companyId, 'vacancy', change.application.vacancyId))) {
           return this.handlers.submitApplication.executeDetachedNow(submitted);
         }
         return notYetWhenMissing(error);
@@ -251,10 +276,19 @@ async function outcomeOf(work: () => Promise<PlatformEventOutcome>): Promise<Ite
   }
 }
 
-/** By name and code, not class (notYetWhenMissing says why). */
-function isStoreUnavailable(error: unknown): boolean {
-  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
-  return error instanceof StoreUnavailableError || (name === 'StoreUnavailableError' && code === 'service_unavailable');
+/**
+ * The database cannot be reached: not a timeout of this work's statement, after which other work may well go
+ * through. Told by name and code as well as class (notYetWhenMissing says why).
+ */
+function isDatabaseAway(error: unknown): boolean {
+  const { name, code, workOnly } = (error ?? {}) as { name?: unknown; code?: unknown; workOnly?: unknown };
+  const unavailable = error instanceof StoreUnavailableError || (name === 'StoreUnavailableError' && code === 'service_unavailable');
+  return unavailable && workOnly !== true;
+}
+
+/** The first outcome that says the database is away, if any. */
+function awayIn(outcomes: readonly ItemOutcome<PlatformEventOutcome>[]): ItemOutcome<PlatformEventOutcome> | undefined {
+  return outcomes.find((outcome) => 'error' in outcome && isDatabaseAway(outcome.error));
 }
 
 function isMissingVacancy(error: unknown): boolean {

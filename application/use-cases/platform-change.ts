@@ -34,6 +34,11 @@ export interface PlatformEventCommand {
   /** The platform's version of the entity after the change (`entityversion`); applications are keyed by externalId instead. */
   readonly version: number;
   readonly change: PlatformChange;
+  /**
+   * This is the last time the event is taken (the consumer dead-letters it if it cannot apply yet): a wait for
+   * something that may still come is over. Absent: not the last.
+   */
+  readonly lastAttempt?: boolean;
 }
 
 /**

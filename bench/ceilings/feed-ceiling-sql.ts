@@ -371,7 +371,8 @@ async function inTransaction(pool: pg.Pool, knownCompanies: Set<string>, events:
     await pool.query(`${PREFIX}select "c0".* from "companies" as "c0" where "c0"."id" = ${lit(companyId)} limit 1`);
     knownCompanies.add(companyId);
   }
-  const append = events.every((event) => event.type === 'application.submitted');
+  // A batch takes the lock exclusively, applications only too (ApplyPlatformEvent.executeAll says why).
+  const append = events.length === 1 && events[0]?.type === 'application.submitted';
   const client = await pool.connect();
   try {
     await client.query(`${PREFIX}BEGIN TRANSACTION ISOLATION LEVEL read committed;`);

@@ -89,6 +89,14 @@ describe('npm run feed (infrastructure/feed-main.ts as a process)', function () 
       const metrics = await (await fetch(`${started.metrics as string}`)).text();
       expect(metrics).to.match(/^feed_consuming\{region="kz"\} 1$/m);
       expect(metrics).to.match(/^feed_events_total\{type="other",outcome="dead_lettered",region="kz"\} 1$/m);
+      // A readable event (of a company this store does not know) is handed to the use case, in a batch of one.
+      const event = { specversion: '1.0', id: 'e-1', source: '/platform/kz', type: 'vacancy.deleted', subject: 'vac-1', companyid: 'no-such-company', entityversion: 1 };
+      const second = connection.createPublisher({ confirm: true });
+      await second.send({ routingKey: queue, contentType: 'application/cloudevents+json', messageId: 'e-1' }, Buffer.from(JSON.stringify(event)));
+      await second.close();
+      const scrape = async () => (await fetch(`${started.metrics as string}`)).text();
+      await until('the batch counted', async () => /^feed_batch_events_count\{region="kz"\} 1$/m.test(await scrape()), run, 15_000);
+      expect(await scrape()).to.match(/^feed_batch_events_bucket\{le="1",region="kz"\} 1$/m);
       run.child.kill('SIGTERM');
       const ended = await run.exited;
       expect(ended, run.stderr()).to.deep.equal({ code: 0, signal: null });

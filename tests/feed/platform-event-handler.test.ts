@@ -51,9 +51,15 @@ describe('PlatformEventHandler', () => {
       const apply = new FakeApply(() => outcome);
       expect(await decide(apply, 0, 3, Buffer.from(movedEvent()))).to.deep.equal({ action: 'ack', outcome, event: META, time: new Date('2026-11-02T09:41:27.318Z') });
       expect(apply.commands).to.deep.equal([
-        { source: '/platform/kz', eventId: 'evt-1', companyId: COMPANY, subject: 'card-1', version: 2, change: { type: 'candidate.moved', stage: 'OFFER' } },
+        { source: '/platform/kz', eventId: 'evt-1', companyId: COMPANY, subject: 'card-1', version: 2, change: { type: 'candidate.moved', stage: 'OFFER' }, lastAttempt: false },
       ]);
     }
+  });
+
+  it('tells the use case when an event is taken for the last time (FEED_MAX_ATTEMPTS)', async () => {
+    const apply = new FakeApply(() => 'applied');
+    for (const attempt of [0, 1, 2, 3]) await decide(apply, attempt, 3);
+    expect(apply.commands.map((command) => command.lastAttempt)).to.deep.equal([false, false, true, true]);
   });
 
   it('sets aside an event it cannot read, with the reason of the parser, and calls nothing', async () => {

@@ -30,7 +30,7 @@ describe('ApplyPlatformEvent.executeAll: one unit of work for the events of a co
   let runs: string[];
 
   /** ApplyPlatformEvent on the world's adapters and use cases, with its own unit of work `around` the world's. */
-  function applierWith(unitOfWork: (inner: UnitOfWork) => UnitOfWork): ApplyPlatformEvent {
+  function applierWith(unitOfWork: (inner: UnitOfWork) => UnitOfWork, replaced: Partial<PlatformChangeHandlers> = {}): ApplyPlatformEvent {
     const { container } = world();
     const handlers: PlatformChangeHandlers = {
       upsertVacancies: world().use('upsertVacancies'),
@@ -41,6 +41,7 @@ describe('ApplyPlatformEvent.executeAll: one unit of work for the events of a co
       updateResume: world().use('updateResume'),
       deleteCandidate: world().use('deleteCandidate'),
       submitApplication: world().use('submitApplication'),
+      ...replaced,
     };
     return new ApplyPlatformEvent(
       resolve(container, COMPANY_REPOSITORY),
@@ -84,7 +85,7 @@ describe('ApplyPlatformEvent.executeAll: one unit of work for the events of a co
     expect(cards.map((card) => [card.vacancyTitle, card.stage]).sort()).to.deep.equal([['Бэкенд', 'NEW'], ['Бэкенд', 'OFFER']]);
   });
 
-  it('takes an append for a batch of applications only, as POST /applications does', async () => {
+  it('takes the company\'s lock exclusively for a batch of applications too (inserted one event after another, they could deadlock with a POST batch); one alone is an append', async () => {
     const companyId = await world().company();
     await world().use('applyPlatformEvent').execute(command(companyId, 'vac-1', 1, { type: 'vacancy.upserted', vacancy: aVacancyInput() }));
     const apply = batchApplier();
@@ -94,35 +95,63 @@ describe('ApplyPlatformEvent.executeAll: one unit of work for the events of a co
       command(companyId, b.externalId, 0, { type: 'application.submitted', application: b }),
     ]);
     expect(outcomes).to.deep.equal([{ value: 'applied' }, { value: 'applied' }]);
-    expect(runs).to.deep.equal(['append']);
+    expect(runs).to.deep.equal(['write']);
+    const c = anApplication({ vacancyId: 'vac-1' });
+    expect(await apply.executeAll([command(companyId, c.externalId, 0, { type: 'application.submitted', application: c })])).to.deep.equal([{ value: 'applied' }]);
+    expect(runs).to.deep.equal(['write', 'append']);
   });
 
-  it('undoes the batch when one event fails, and applies each alone: the failure stays with its event, nothing is applied twice', async () => {
+  it('undoes the batch when one event fails and splits it there: those before as a batch, the failing one alone, those after as a batch; nothing applied twice', async () => {
     const companyId = await world().company();
     const apply = batchApplier();
     const early = command(companyId, 'card-9', 2, { type: 'candidate.moved', stage: 'OFFER' });
     const batch = [
       command(companyId, 'vac-1', 1, { type: 'vacancy.upserted', vacancy: aVacancyInput({ title: 'Бэкенд' }) }),
+      command(companyId, 'vac-2', 1, { type: 'vacancy.upserted', vacancy: aVacancyInput({ title: 'Фронтенд' }) }),
       early,
       command(companyId, 'card-1', 1, added('vac-1', 'NEW')),
+      command(companyId, 'card-2', 1, added('vac-2', 'NEW')),
     ];
     const outcomes = await apply.executeAll(batch);
     expect(outcomes[0]).to.deep.equal({ value: 'applied' });
-    expect((outcomes[1] as { error: unknown }).error).to.be.instanceOf(ChangeNotYetApplicableError);
-    expect(outcomes[2]).to.deep.equal({ value: 'applied' });
-    expect(runs, 'the batch, then each event alone').to.deep.equal(['write', 'write', 'write', 'write']);
+    expect(outcomes[1]).to.deep.equal({ value: 'applied' });
+    expect((outcomes[2] as { error: unknown }).error).to.be.instanceOf(ChangeNotYetApplicableError);
+    expect(outcomes.slice(3)).to.deep.equal([{ value: 'applied' }, { value: 'applied' }]);
+    expect(runs, 'the batch; the two before it; the failing one; the two after it').to.deep.equal(['write', 'write', 'write', 'write']);
     // Undone, then applied once: a second delivery of each is a duplicate, and the early move applies once its card is there.
-    expect(await apply.executeAll([batch[0] as PlatformEventCommand, batch[2] as PlatformEventCommand])).to.deep.equal([{ value: 'duplicate' }, { value: 'duplicate' }]);
+    expect(await apply.executeAll([batch[0] as PlatformEventCommand, batch[4] as PlatformEventCommand])).to.deep.equal([{ value: 'duplicate' }, { value: 'duplicate' }]);
     expect(await apply.executeAll([command(companyId, 'card-9', 1, added('vac-1', 'NEW')), early])).to.deep.equal([{ value: 'applied' }, { value: 'applied' }]);
-    expect((await world().allCandidates(companyId)).map((card) => [card.id, card.stage]).sort()).to.deep.equal([['card-1', 'NEW'], ['card-9', 'OFFER']]);
+    expect((await world().allCandidates(companyId)).map((card) => [card.id, card.stage]).sort()).to.deep.equal([['card-1', 'NEW'], ['card-2', 'NEW'], ['card-9', 'OFFER']]);
   });
 
   it('fails every event of the batch with the database away, without trying each alone', async () => {
     const companyId = await world().company();
     const away = new StoreUnavailableError('ECONNREFUSED');
-    const failing = applierWith(() => ({ run: async () => Promise.reject(away) }) as unknown as UnitOfWork);
+    runs = [];
+    const failing = applierWith(() => countingUnitOfWork({ run: async () => Promise.reject(away) } as unknown as UnitOfWork, runs));
     const changes = [1, 2, 3].map((version) => command(companyId, 'vac-1', version, { type: 'vacancy.upserted', vacancy: aVacancyInput() }));
     expect(await failing.executeAll(changes)).to.deep.equal([{ error: away }, { error: away }, { error: away }]);
+    expect(runs, 'one unit of work, none for each alone').to.deep.equal(['write']);
+  });
+
+  it('splits the batch at a statement that timed out, which ends that work only: the events around it apply', async () => {
+    const companyId = await world().company();
+    const timedOut = new StoreUnavailableError('57014', { workOnly: true });
+    const updateResume = world().use('updateResume');
+    runs = [];
+    const apply = applierWith(
+      (inner) => countingUnitOfWork(inner, runs),
+      { updateResume: { apply: async () => Promise.reject(timedOut) } as unknown as typeof updateResume },
+    );
+    const slow = command(companyId, 'card-1', 2, { type: 'candidate.resume-updated', resume: aResume({ role: 'Медленное' }) });
+    const outcomes = await apply.executeAll([
+      command(companyId, 'vac-1', 1, { type: 'vacancy.upserted', vacancy: aVacancyInput() }),
+      slow,
+      command(companyId, 'vac-2', 1, { type: 'vacancy.upserted', vacancy: aVacancyInput() }),
+    ]);
+    expect(outcomes).to.deep.equal([{ value: 'applied' }, { error: timedOut }, { value: 'applied' }]);
+    expect(runs, 'the batch, then one for each part').to.deep.equal(['write', 'write', 'write', 'write']);
+    expect((await world().allVacancies(companyId)).length).to.equal(2);
   });
 
   it('refuses a batch that mixes companies, and answers an empty one with nothing', async () => {

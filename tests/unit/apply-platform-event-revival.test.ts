@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import type { PlatformChange, PlatformEventOutcome } from '../../application/use-cases/platform-change.js';
+import { ChangeNotYetApplicableError, type PlatformChange, type PlatformEventOutcome } from '../../application/use-cases/platform-change.js';
+import { rejectionOf } from '../support/catching.js';
 import { anApplication, aPerson, aResume, aVacancyInput, nextId } from '../support/builders.js';
 import { withWorld } from '../support/use-case-world.js';
 
@@ -55,6 +56,19 @@ describe('ApplyPlatformEvent: deletions, and a card made again, its events in ei
     expect(await cardOf(companyId)).to.deep.equal({ vacancyId: null, stage: null, role: 'Первая' });
   });
 
+  it('attaches an application to a vacancy made again after its deletion, when the new upsert comes before the last attempt', async () => {
+    const companyId = await aCompanyWithTwoVacanciesAndACard();
+    expect(await feed(companyId, 'vac-1', 2, { type: 'vacancy.deleted' })).to.equal('applied');
+    const application = anApplication({ vacancyId: 'vac-1' });
+    const eventId = nextId('ev');
+    const take = () => world().use('applyPlatformEvent').execute({ source: SOURCE, eventId, companyId, subject: application.externalId, version: 0, change: { type: 'application.submitted', application } });
+    expect(await rejectionOf(take())).to.be.instanceOf(ChangeNotYetApplicableError);
+    expect(await feed(companyId, 'vac-1', 3, { type: 'vacancy.upserted', vacancy: aVacancyInput({ title: 'Снова' }) })).to.equal('applied');
+    expect(await take()).to.equal('applied');
+    const stored = (await world().allCandidates(companyId)).filter((card) => card.externalId === application.externalId);
+    expect(stored.map((card) => [card.vacancyId, card.vacancyTitle])).to.deep.equal([['vac-1', 'Снова']]);
+  });
+
   it('deletes nothing and leaves a tombstone for a card or vacancy it never saw, so the late event that made it is stale', async () => {
     const companyId = await aCompanyWithTwoVacanciesAndACard();
     expect(await feed(companyId, 'card-9', 2, deleted)).to.equal('applied');
@@ -64,13 +78,17 @@ describe('ApplyPlatformEvent: deletions, and a card made again, its events in ei
     expect(await cardOf(companyId)).to.deep.equal({ vacancyId: 'vac-1', stage: 'NEW', role: 'Первая' });
   });
 
-  it('stores an application to a vacancy deleted since (the deletion applied first) without a vacancy, once per externalId', async () => {
+  it('waits with an application to a vacancy deleted since, then, on its last attempt, stores it without a vacancy, once per externalId', async () => {
     const companyId = await aCompanyWithTwoVacanciesAndACard();
     expect(await feed(companyId, 'vac-1', 2, { type: 'vacancy.deleted' })).to.equal('applied');
     const application = anApplication({ vacancyId: 'vac-1' });
     const submitted: PlatformChange = { type: 'application.submitted', application };
-    expect(await feed(companyId, application.externalId, 0, submitted)).to.equal('applied');
-    expect(await feed(companyId, application.externalId, 0, submitted), 'the same application under another event id').to.equal('duplicate');
+    const lastTake = (eventId: string) =>
+      world().use('applyPlatformEvent').execute({ source: SOURCE, eventId, companyId, subject: application.externalId, version: 0, change: submitted, lastAttempt: true });
+    // The vacancy may come back (a newer upsert on its way, the application taken after it): not yet.
+    expect(await rejectionOf(feed(companyId, application.externalId, 0, submitted))).to.be.instanceOf(ChangeNotYetApplicableError);
+    expect(await lastTake(nextId('ev'))).to.equal('applied');
+    expect(await lastTake(nextId('ev')), 'the same application under another event id').to.equal('duplicate');
     expect((await world().use('submitApplication').execute({ companyId, application })).status).to.equal('duplicate');
     const stored = (await world().allCandidates(companyId)).filter((card) => card.externalId === application.externalId);
     expect(stored.map((card) => ({ vacancyId: card.vacancyId, stage: card.stage, name: card.person.name }))).to.deep.equal([

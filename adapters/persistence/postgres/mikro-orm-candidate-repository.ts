@@ -22,16 +22,26 @@ function rowParameters(row: CandidateRow): unknown[] {
   ];
 }
 
-/** Inserts the rows that no card of the company holds the externalId of; returns the externalIds inserted. */
+/**
+ * Inserts the rows that no card of the company holds the externalId of; returns the externalIds inserted. The
+ * rows go in the order of their externalIds, whatever order they came in: two batches of one company that
+ * insert the same externalIds (appends run side by side) then take their index entries in the same order, and
+ * one waits for the other instead of each waiting for the other (a deadlock, PostgreSQL ending one of them).
+ */
 async function insertApplicationRows(em: EntityManager, rows: readonly CandidateRow[]): Promise<Set<string>> {
+  const ordered = [...rows].sort((a, b) => compareCodeUnits(a.externalId as string, b.externalId as string));
   const inserted = await em.execute<{ external_id: string }[]>(
     `insert into candidates (${CARD_COLUMNS})
-     values ${rows.map(() => CARD_VALUES).join(', ')}
+     values ${ordered.map(() => CARD_VALUES).join(', ')}
      on conflict (company_id, external_id) where external_id is not null do nothing
      returning external_id`,
-    rows.flatMap(rowParameters),
+    ordered.flatMap(rowParameters),
   );
   return new Set(inserted.map((row) => row.external_id));
+}
+
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Inserts a technical card unless its origin already has one on its vacancy; whether it was inserted. */

@@ -137,7 +137,7 @@ async function deleteInChunks(em: EntityManager, select: string, table: string, 
   }
 }
 
-/** A bigint column read as text: exact, and refused rather than rounded beyond Number.MAX_SAFE_INTEGER. */
+/** The versions of an entity from its rows: the tombstone's is the deletion's, the others one per aspect. */
 function versionsFrom(rows: readonly { readonly aspect: string; readonly version: string }[]): FeedEntityVersions {
   const aspects = new Map<string, number>();
   let deletedAt: number | null = null;
@@ -149,6 +149,7 @@ function versionsFrom(rows: readonly { readonly aspect: string; readonly version
   return { aspects, deletedAt };
 }
 
+/** A bigint column read as text: exact, and refused rather than rounded beyond Number.MAX_SAFE_INTEGER. */
 function versionOf(text: string): number {
   const version = Number(text);
   if (!Number.isSafeInteger(version)) throw new Error(`A stored entity version (${text}) is beyond the integers JavaScript holds exactly.`);

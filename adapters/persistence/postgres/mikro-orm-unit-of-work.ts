@@ -71,6 +71,8 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
             const transaction: ActiveTransaction = { orm: this.orm, em, companyId, mode, now, ended: false, queue: Promise.resolve() };
             try {
               const result = await runWithTransaction(transaction, () => work({ now: new Date(now.getTime()) }));
+              // A repository call failed and the work went on: the transaction is aborted, its COMMIT would roll back.
+              if (transaction.failed !== undefined) throw transaction.failed.error;
               await this.options.beforeCommit?.({ companyId, mode, now: new Date(now.getTime()) });
               return result;
             } finally {

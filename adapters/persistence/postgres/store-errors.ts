@@ -13,6 +13,8 @@ const SOCKET_ERRORS = new Set([
  * matched by its prefix.
  */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '57014', '53300', '25P03', '57P05']);
+/** Of those, the ones that end this work only (a statement or idle-in-transaction timeout): the server answers. */
+const WORK_ONLY_SQLSTATES = new Set(['57014', '25P03']);
 
 /**
  * What node-postgres and knex say, without a code, when a connection breaks or a wait runs out: the
@@ -77,7 +79,7 @@ function driverMessage(message: string): string {
 export function translateStoreError(error: unknown): unknown {
   if (error instanceof StoreUnavailableError) return error;
   const reason = unavailabilityReason(error);
-  return reason === null ? error : new StoreUnavailableError(reason, { cause: error });
+  return reason === null ? error : new StoreUnavailableError(reason, { cause: error, workOnly: WORK_ONLY_SQLSTATES.has(reason) });
 }
 
 /** Runs a call on the database and translates what it throws (see translateStoreError). */

@@ -13,6 +13,12 @@ export interface ActiveTransaction {
   ended: boolean;
   /** The end of the line of repository calls on the transaction's one connection. */
   queue: Promise<void>;
+  /**
+   * The first repository call that failed in it. PostgreSQL aborts a transaction at a failed statement and
+   * answers its COMMIT with a ROLLBACK, without an error: a unit of work whose work caught such a failure and
+   * went on must not look committed (MikroOrmUnitOfWork.run throws this instead of committing).
+   */
+  failed?: { readonly error: unknown };
 }
 
 const active = new AsyncLocalStorage<ActiveTransaction>();
@@ -43,8 +49,13 @@ export function withEntityManager<T>(orm: MikroORM, work: (em: EntityManager) =>
   if (transaction.ended) {
     return Promise.reject(new Error('A repository was called after its unit of work had ended; await every call inside the work.'));
   }
-  if (holding.getStore() === transaction) return storeCall(() => work(transaction.em));
-  const call = transaction.queue.then(() => holding.run(transaction, () => storeCall(() => work(transaction.em))));
+  const inTransaction = () =>
+    storeCall(() => work(transaction.em)).catch((error: unknown) => {
+      transaction.failed ??= { error };
+      throw error;
+    });
+  if (holding.getStore() === transaction) return inTransaction();
+  const call = transaction.queue.then(() => holding.run(transaction, inTransaction));
   transaction.queue = call.then(
     () => undefined,
     () => undefined,
