@@ -28,21 +28,37 @@ const PROBLEM_CODES = [
 
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
-export const problemItemSchema = {
-  type: 'object',
-  required: ['pointer', 'message'],
-  properties: {
-    pointer: { type: 'string', description: 'JSON Pointer into the body ("" is the whole body); for a query parameter, /<name>.' },
-    parameter: { type: 'string', description: 'The query parameter, for problems of the query string.' },
-    message: { type: 'string', description: 'What is wrong, in words a person can act on.' },
-  },
-};
+type PropertySchema = { readonly type: string; readonly description: string };
+
+/** How an API's problem items differ from the public API's: what a pointer may point at, and properties beside `parameter`. */
+export interface ProblemItemOptions {
+  readonly pointerDescription?: string;
+  readonly extraItemProperties?: Readonly<Record<string, PropertySchema>>;
+}
+
+/**
+ * The problem schemas of an API with the given codes (the public API's, the management API's): the item
+ * schema and, per status and code, the problem schema. The codes only type the builder; the body is the same for every API.
+ */
+export function problemSchemas<Code extends string>(_codes: readonly Code[], options: ProblemItemOptions = {}) {
+  const itemSchema = {
+    type: 'object',
+    required: ['pointer', 'message'],
+    properties: {
+      pointer: { type: 'string', description: options.pointerDescription ?? 'JSON Pointer into the body ("" is the whole body); for a query parameter, /<name>.' },
+      parameter: { type: 'string', description: 'The query parameter, for problems of the query string.' },
+      ...options.extraItemProperties,
+      message: { type: 'string', description: 'What is wrong, in words a person can act on.' },
+    },
+  };
+  return { itemSchema, schema: (status: number, code: Code, description: string) => problemSchemaOf(status, code, description) };
+}
 
 /**
  * The problem of one status and code: a complete schema of its own (not an allOf over a general one), so
  * that a closed-world check of a body, the linter's or our tests', sees every property it may have.
  */
-export function problemSchema(status: number, code: ProblemCode, description: string) {
+function problemSchemaOf(status: number, code: string, description: string) {
   const validation = code === 'validation_failed';
   // An invalid cursor is a problem with one parameter too, and names it like a validation problem does.
   const namesField = validation || code === 'invalid_cursor';
@@ -66,3 +82,8 @@ export function problemSchema(status: number, code: ProblemCode, description: st
     },
   };
 }
+
+const publicProblems = problemSchemas(PROBLEM_CODES);
+
+export const problemItemSchema = publicProblems.itemSchema;
+export const problemSchema = publicProblems.schema;

@@ -1,4 +1,4 @@
-import { problemType } from '../../http/problem.js';
+import { problemSchemas } from '../../http/schemas/problem.schema.js';
 
 /**
  * The error bodies of the management API: the public API's problem+json (DESIGN 3), with codes of its own.
@@ -27,36 +27,10 @@ export const MANAGEMENT_PROBLEM_CODES = [
 
 export type ManagementProblemCode = (typeof MANAGEMENT_PROBLEM_CODES)[number];
 
-export const managementProblemItemSchema = {
-  type: 'object',
-  required: ['pointer', 'message'],
-  properties: {
-    pointer: {
-      type: 'string',
-      description: 'JSON Pointer into the body ("" is the whole body); /<name> for a query parameter or a header, which `parameter` or `header` then names.',
-    },
-    parameter: { type: 'string', description: 'The query parameter, for problems of the query string.' },
-    header: { type: 'string', description: 'The request header (X-Actor), for problems of a header.' },
-    message: { type: 'string', description: 'What is wrong, in words a person can act on.' },
-  },
-};
+const managementProblems = problemSchemas(MANAGEMENT_PROBLEM_CODES, {
+  pointerDescription: 'JSON Pointer into the body ("" is the whole body); /<name> for a query parameter or a header, which `parameter` or `header` then names.',
+  extraItemProperties: { header: { type: 'string', description: 'The request header (X-Actor), for problems of a header.' } },
+});
 
-export function managementProblemSchema(status: number, code: ManagementProblemCode, description: string) {
-  const listsItems = code === 'validation_failed' || code === 'invalid_cursor';
-  const items = { $ref: '#/components/schemas/ProblemItem' };
-  return {
-    type: 'object',
-    required: ['type', 'title', 'status', 'code', 'detail', 'requestId', ...(listsItems ? ['errors'] : [])],
-    description,
-    properties: {
-      type: { type: 'string', const: problemType(code), description: 'Names the problem; stable.' },
-      title: { type: 'string', description: 'A short summary of the problem type; the same for every occurrence.' },
-      status: { type: 'integer', const: status, description: 'The HTTP status, repeated.' },
-      code: { type: 'string', const: code, description: 'Stable and machine-readable: act on status and code.' },
-      detail: { type: 'string', description: 'This occurrence explained; the wording may change, so do not parse it.' },
-      requestId: { type: 'string', description: 'The X-Request-Id of the response: quote it when you report a problem.' },
-      ...(code === 'validation_failed' ? { errors: { type: 'array', minItems: 1, items, description: 'Every problem found, not just the first.' } } : {}),
-      ...(code === 'invalid_cursor' ? { errors: { type: 'array', minItems: 1, maxItems: 1, items, description: 'The cursor parameter, at /cursor.' } } : {}),
-    },
-  };
-}
+export const managementProblemItemSchema = managementProblems.itemSchema;
+export const managementProblemSchema = managementProblems.schema;
