@@ -1,7 +1,4 @@
-import { createServer } from 'node:http';
 import { answerClientErrorsWithProblems } from '../../adapters/http/client-errors.js';
-import type { AddressInfo } from 'node:net';
-import { pino } from 'pino';
 import type { ServiceKeyRepository } from '../../application/ports/service-key-repository.port.js';
 import { SERVICE_KEY_REPOSITORY } from '../../application/ports/service-key-repository.port.js';
 import { createHttpApp } from '../../adapters/http/create-http-app.js';
@@ -12,8 +9,9 @@ import { resolve } from '../../infrastructure/container/typed-binding.js';
 import { USE_CASES } from '../../infrastructure/container/use-case.tokens.js';
 import { httpDependencies } from '../../infrastructure/http-dependencies.js';
 import { listenForMetrics } from '../../infrastructure/metrics-server.js';
-import { createThrowawayDatabaseUrl } from './postgres-test-database.js';
-import { TickingClock } from './ticking-clock.js';
+import { closeServer, listenOnEphemeralPort, startTestContainer } from './test-container.js';
+
+export { TEST_STORE } from './test-container.js';
 
 export const API_PATH = '/api/integration/v1';
 
@@ -24,39 +22,14 @@ export interface TestServerOptions {
   readonly overrides?: Partial<HttpDependencies>;
 }
 
-/** `TEST_STORE=postgres` runs the HTTP suites on a throwaway PostgreSQL database per server (`npm run test:postgres`). */
-export const TEST_STORE = process.env.TEST_STORE === 'postgres' ? 'postgres' : 'memory';
-
 /**
- * The real Koa app on an ephemeral port, over a fresh container: in-memory stores, or a fresh PostgreSQL
- * database when TEST_STORE=postgres. Every log line is kept, so a
- * test can read what the service would print. The logger has no redaction: what the adapter logs is
- * what a test sees.
+ * The real Koa app on an ephemeral port, over a fresh container (startTestContainer: in-memory stores, or a
+ * fresh PostgreSQL database when TEST_STORE=postgres; every log line kept, unredacted).
  */
 export async function startTestServer(options: TestServerOptions = {}) {
-  const clock = new TickingClock();
-  const logLines: string[] = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
-  const database = TEST_STORE === 'postgres' ? await createThrowawayDatabaseUrl() : null;
-  const container = await buildContainer({
-    profile: TEST_STORE,
-    clock,
-    logger,
-    config: {
-      region: 'kz',
-      publicBaseUrl: 'https://kz.example.test/api',
-      rateLimitPoints: 10_000,
-      rateLimitWindowS: 60,
-      ...(database === null ? {} : { databaseUrl: database.url, keysDatabaseUrl: database.url }),
-      ...options.config,
-    },
-  });
+  const { container, clock, logger, logs, rawLogs, dispose } = await startTestContainer({ buildContainer, disposeContainer }, options.config);
   const deps = { ...httpDependencies(container), ...options.overrides };
-  const app = createHttpApp(deps);
-  const server = createServer(app.callback());
-  answerClientErrorsWithProblems(server);
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { server, origin } = await listenOnEphemeralPort(createHttpApp(deps), answerClientErrorsWithProblems);
   // With metrics on, GET /metrics on its own listener, as the service runs it.
   const metricsServer = deps.metrics === undefined ? null : await listenForMetrics(deps.metrics, 0, '127.0.0.1');
 
@@ -85,17 +58,12 @@ export async function startTestServer(options: TestServerOptions = {}) {
     keyRegistry: resolve(container, SERVICE_KEY_REPOSITORY) as ServiceKeyRepository,
     clock,
     logger,
-    /** Every log line so far, parsed. */
-    logs: () => logLines.map((line) => JSON.parse(line) as Record<string, unknown>),
-    rawLogs: () => logLines.join(''),
+    logs,
+    rawLogs,
     close: async () => {
-      await new Promise<void>((done, fail) => {
-        server.close((error) => (error ? fail(error) : done()));
-        server.closeAllConnections();
-      });
+      await closeServer(server);
       await metricsServer?.close();
-      await disposeContainer(container);
-      await database?.drop();
+      await dispose();
     },
   };
 }

@@ -1,14 +1,9 @@
-import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
-import type Koa from 'koa';
-import { pino } from 'pino';
 import type { ManagementDependencies } from '../../adapters/management/management-dependencies.js';
 import type { AppConfig } from '../../infrastructure/config.js';
 import { ApiClient } from './api-client.js';
-import { API_PATH, TEST_STORE } from './http-test-server.js';
+import { API_PATH } from './http-test-server.js';
 import { ManagementClient } from './management-client.js';
-import { createThrowawayDatabaseUrl } from './postgres-test-database.js';
-import { TickingClock } from './ticking-clock.js';
+import { closeServer, listenOnEphemeralPort, startTestContainer } from './test-container.js';
 
 export const MANAGEMENT_PATH = '/internal/v1';
 
@@ -47,29 +42,8 @@ export async function serviceModules() {
 export async function startManagementTestServer(options: ManagementTestServerOptions = {}) {
   const { buildContainer, disposeContainer, resolve, USE_CASES, httpDependencies, managementDependencies, createHttpApp, createManagementApp, answerClientErrorsWithProblems } =
     await serviceModules();
-  const listen = async (app: Koa<any>): Promise<{ server: Server; origin: string }> => {
-    const server = createServer(app.callback());
-    answerClientErrorsWithProblems(server);
-    await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-    return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-  };
-  const clock = new TickingClock();
-  const logLines: string[] = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
-  const database = TEST_STORE === 'postgres' ? await createThrowawayDatabaseUrl() : null;
-  const container = await buildContainer({
-    profile: TEST_STORE,
-    clock,
-    logger,
-    config: {
-      region: 'kz',
-      publicBaseUrl: 'https://kz.example.test/api',
-      rateLimitPoints: 10_000,
-      rateLimitWindowS: 60,
-      ...(database === null ? {} : { databaseUrl: database.url, keysDatabaseUrl: database.url }),
-      ...options.config,
-    },
-  });
+  const { container, clock, logs, rawLogs, dispose } = await startTestContainer({ buildContainer, disposeContainer }, options.config);
+  const listen = (app: Parameters<typeof listenOnEphemeralPort>[0]) => listenOnEphemeralPort(app, answerClientErrorsWithProblems);
   const management = await listen(createManagementApp({ ...managementDependencies(container), ...options.overrides }));
   const publicApi = await listen(createHttpApp(httpDependencies(container)));
   const issuePlatformToken = resolve(container, USE_CASES.issuePlatformToken);
@@ -89,19 +63,12 @@ export async function startManagementTestServer(options: ManagementTestServerOpt
     issuePlatformToken: (name = 'another platform service') => issuePlatformToken.execute({ name }),
     revokePlatformToken: (id: string) => resolve(container, USE_CASES.revokePlatformToken).execute({ id }),
     clock,
-    /** Every log line so far, parsed. */
-    logs: () => logLines.map((line) => JSON.parse(line) as Record<string, unknown>),
-    rawLogs: () => logLines.join(''),
+    logs,
+    rawLogs,
     close: async () => {
-      for (const { server } of [management, publicApi]) {
-        await new Promise<void>((done, fail) => {
-          server.close((error) => (error ? fail(error) : done()));
-          server.closeAllConnections();
-        });
-      }
+      for (const { server } of [management, publicApi]) await closeServer(server);
       await resolve(container, USE_CASES.authenticateKey).settle();
-      await disposeContainer(container);
-      await database?.drop();
+      await dispose();
     },
   };
 }
