@@ -36,14 +36,19 @@ export class ApiClient {
   async send<T = any>(method: string, path: string, body: string | Uint8Array | undefined, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const key = 'key' in options ? options.key : this.key;
     const headers: Record<string, string> = { ...(key === undefined ? {} : { 'X-API-Key': key }), ...options.headers };
-    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
-    const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    return { status: response.status, headers: response.headers, text, body: parsed as T };
+    return fetchResponse<T>(`${this.baseUrl}${path}`, method, headers, body);
   }
+}
+
+/** One request over Node's fetch, and what a client observes of its answer: the body is read whole and parsed if it is JSON. */
+export async function fetchResponse<T = any>(url: string, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined): Promise<ApiResponse<T>> {
+  const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, body: parsed as T };
 }

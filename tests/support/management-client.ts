@@ -1,4 +1,4 @@
-import type { ApiResponse } from './api-client.js';
+import { fetchResponse, type ApiResponse } from './api-client.js';
 
 export interface ManagementRequestOptions {
   /** The platform token; `undefined` sends no Authorization header. */
@@ -39,14 +39,6 @@ export class ManagementClient {
       ...(actor === undefined ? {} : { 'X-Actor': actor }),
       ...options.headers,
     };
-    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
-    const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    return { status: response.status, headers: response.headers, text, body: parsed as T };
+    return fetchResponse<T>(`${this.baseUrl}${path}`, method, headers, body);
   }
 }
