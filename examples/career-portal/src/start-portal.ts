@@ -1,6 +1,5 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { IntegrationClient } from '../../../clients/typescript/src/index.js';
+import { listenThenServe, logToStderr, type RunningServer } from '../../shared/listen-then-serve.js';
 import { publicOriginOf } from './cross-site.js';
 import { createPortalApp, type PortalLog } from './portal-app.js';
 import { SubmitLimiter, type SubmitBudget } from './submit-limiter.js';
@@ -31,11 +30,7 @@ export interface PortalConfig {
 
 export const DEFAULT_SUBMIT_BUDGET: SubmitBudget = { points: 20, windowS: 600 };
 
-export interface RunningPortal {
-  /** http://host:port */
-  readonly url: string;
-  close(): Promise<void>;
-}
+export type RunningPortal = RunningServer;
 
 export async function startPortal(config: PortalConfig): Promise<RunningPortal> {
   const client = new IntegrationClient({
@@ -49,34 +44,17 @@ export async function startPortal(config: PortalConfig): Promise<RunningPortal> 
   });
   // Checked before listening: a mistyped PORTAL_PUBLIC_URL stops the start instead of refusing every visitor.
   const configuredOrigin = config.publicUrl === undefined ? undefined : publicOriginOf(config.publicUrl);
-  const log = config.log ?? ((event, details) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), event, ...details })}\n`));
-  // The app is made once the port is known (port 0 picks one), since the default public origin names it; no
-  // request is served before 'listening' has run this.
-  const server = createServer();
-  const host = config.host ?? '127.0.0.1';
-  await new Promise<void>((listening, failed) => {
-    server.once('error', failed);
-    server.listen(config.port, host, () => listening());
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const app = createPortalApp({
-    client,
-    catalog: new VacancyCatalog(client, { ttlMs: config.cacheTtlMs ?? 30_000 }),
-    siteTitle: config.siteTitle ?? 'Карьера у нас',
-    source: config.source ?? 'career-portal',
-    log,
-    publicOrigin: configuredOrigin ?? url,
-    submitLimiter: new SubmitLimiter(config.submitBudget ?? DEFAULT_SUBMIT_BUDGET),
-    trustProxy: config.trustProxy ?? 0,
-  });
-  server.on('request', app.callback());
-  return {
-    url,
-    close: () =>
-      new Promise<void>((closed, failed) => {
-        server.close((error) => (error ? failed(error) : closed()));
-        server.closeAllConnections();
-      }),
-  };
+  const log = config.log ?? logToStderr;
+  return listenThenServe(config.port, config.host ?? '127.0.0.1', (url) =>
+    createPortalApp({
+      client,
+      catalog: new VacancyCatalog(client, { ttlMs: config.cacheTtlMs ?? 30_000 }),
+      siteTitle: config.siteTitle ?? 'Карьера у нас',
+      source: config.source ?? 'career-portal',
+      log,
+      publicOrigin: configuredOrigin ?? url,
+      submitLimiter: new SubmitLimiter(config.submitBudget ?? DEFAULT_SUBMIT_BUDGET),
+      trustProxy: config.trustProxy ?? 0,
+    }),
+  );
 }

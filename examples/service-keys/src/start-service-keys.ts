@@ -1,6 +1,5 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { publicOriginOf } from '../../career-portal/src/cross-site.js';
+import { listenThenServe, logToStderr, type RunningServer } from '../../shared/listen-then-serve.js';
 import type { PageLog } from './api-failure.js';
 import { FormTokens } from './form-token.js';
 import type { Language } from './i18n/dictionary.js';
@@ -31,42 +30,22 @@ export interface ServiceKeysConfig {
   readonly now?: () => Date;
 }
 
-export interface RunningServiceKeys {
-  /** http://host:port */
-  readonly url: string;
-  close(): Promise<void>;
-}
+export type RunningServiceKeys = RunningServer;
 
 export async function startServiceKeys(config: ServiceKeysConfig): Promise<RunningServiceKeys> {
   const configuredOrigin = config.publicUrl === undefined ? undefined : publicOriginOf(config.publicUrl);
-  const log: PageLog = config.log ?? ((event, details) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), event, ...details })}\n`));
-  // The app is made once the port is known (port 0 picks one): the default public origin names it.
-  const server = createServer();
-  const host = config.host ?? '127.0.0.1';
-  await new Promise<void>((listening, failed) => {
-    server.once('error', failed);
-    server.listen(config.port, host, () => listening());
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const app = createServiceKeysApp({
-    client: new ManagementClient({ baseUrl: config.managementUrl, token: config.platformToken }),
-    identity: config.identity,
-    formTokens: new FormTokens({ secret: config.formSecret ?? FormTokens.randomSecret(), ...(config.now === undefined ? {} : { now: () => config.now!().getTime() }) }),
-    publicOrigin: configuredOrigin ?? url,
-    defaultLanguage: config.defaultLanguage ?? 'ru',
-    timeZone: config.timeZone ?? 'UTC',
-    frameAncestors: config.frameAncestors ?? [],
-    log,
-    ...(config.now === undefined ? {} : { now: config.now }),
-  });
-  server.on('request', app.callback());
-  return {
-    url,
-    close: () =>
-      new Promise<void>((closed, failed) => {
-        server.close((error) => (error ? failed(error) : closed()));
-        server.closeAllConnections();
-      }),
-  };
+  const log: PageLog = config.log ?? logToStderr;
+  return listenThenServe(config.port, config.host ?? '127.0.0.1', (url) =>
+    createServiceKeysApp({
+      client: new ManagementClient({ baseUrl: config.managementUrl, token: config.platformToken }),
+      identity: config.identity,
+      formTokens: new FormTokens({ secret: config.formSecret ?? FormTokens.randomSecret(), ...(config.now === undefined ? {} : { now: () => config.now!().getTime() }) }),
+      publicOrigin: configuredOrigin ?? url,
+      defaultLanguage: config.defaultLanguage ?? 'ru',
+      timeZone: config.timeZone ?? 'UTC',
+      frameAncestors: config.frameAncestors ?? [],
+      log,
+      ...(config.now === undefined ? {} : { now: config.now }),
+    }),
+  );
 }
