@@ -8,10 +8,7 @@ import { IntegrationClient, type Candidate } from '../../clients/typescript/src/
 import { startPortal, type RunningPortal } from '../../examples/career-portal/src/start-portal.js';
 import { aTenant, type Tenant } from '../support/http-fixtures.js';
 import { startTestServer, type TestServer } from '../support/http-test-server.js';
-import { launchChromium, missingBrowser, type HeadlessBrowser } from './chromium.js';
-
-/** Text as a person reads it: ru-RU puts no-break spaces between digit groups. */
-const plainText = (text: string | null) => (text ?? '').replace(/[\s\u00a0\u202f]+/g, ' ').trim();
+import { launchChromium, plainText, requireBrowser, type HeadlessBrowser } from './chromium.js';
 
 describe('the career portal in headless Chromium, against the real service', function () {
   this.timeout(60_000);
@@ -26,12 +23,7 @@ describe('the career portal in headless Chromium, against the real service', fun
   const vacancies = { backend: '', analyst: '', closing: '' };
 
   before(async function () {
-    const missing = missingBrowser();
-    if (missing !== null && process.env.E2E_BROWSER === 'skip') {
-      console.warn(`  (skipped: ${missing})`);
-      this.skip();
-    }
-    if (missing !== null) throw new Error(missing);
+    requireBrowser(this);
 
     server = await startTestServer();
     tenant = await aTenant(server, { name: 'ТОО «Степной ветер»' });

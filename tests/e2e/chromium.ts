@@ -13,6 +13,22 @@ export function missingBrowser(): string | null {
   return `Chromium is not at ${CHROMIUM_PATH}. Install Debian's package (apt-get update && apt-get install -y chromium), set CHROMIUM_PATH to another build, or set E2E_BROWSER=skip to skip the browser tests.`;
 }
 
+/**
+ * For a suite's before hook: fails it with why the browser is missing, or skips it when E2E_BROWSER=skip.
+ * Does nothing when the browser is there.
+ */
+export function requireBrowser(suite: Mocha.Context): void {
+  const missing = missingBrowser();
+  if (missing !== null && process.env.E2E_BROWSER === 'skip') {
+    console.warn(`  (skipped: ${missing})`);
+    suite.skip();
+  }
+  if (missing !== null) throw new Error(missing);
+}
+
+/** Text as a person reads it: ru-RU puts no-break spaces between digit groups. */
+export const plainText = (text: string | null) => (text ?? '').replace(/[\s\u00a0\u202f]+/g, ' ').trim();
+
 export interface HeadlessBrowser {
   readonly context: BrowserContext;
   close(): Promise<void>;

@@ -5,12 +5,10 @@ import type { Page } from 'playwright-core';
 import type { CallerContext } from '../../examples/service-keys/src/management-client.js';
 import { startServiceKeys, type RunningServiceKeys } from '../../examples/service-keys/src/start-service-keys.js';
 import { publicGet, publicPost, startKeyService, untilRefused, untilUsed, type KeyService } from '../examples/service-keys-api.js';
-import { launchChromium, missingBrowser, type HeadlessBrowser } from './chromium.js';
+import { launchChromium, plainText, requireBrowser, type HeadlessBrowser } from './chromium.js';
 
 /** Where the screenshots go: E2E_SCREENSHOT_DIR, or var/ (ignored by git). */
 const SCREENSHOTS = process.env.E2E_SCREENSHOT_DIR ?? path.join('var', 'e2e-screenshots');
-
-const plainText = (text: string | null) => (text ?? '').replace(/[\s\u00a0\u202f]+/g, ' ').trim();
 
 /**
  * The "Service keys" page in headless Chromium against the real API (public and management listeners in
@@ -27,12 +25,7 @@ describe('the service keys page in headless Chromium, against the real API', fun
   const problems: string[] = [];
 
   before(async function () {
-    const missing = missingBrowser();
-    if (missing !== null && process.env.E2E_BROWSER === 'skip') {
-      console.warn(`  (skipped: ${missing})`);
-      this.skip();
-    }
-    if (missing !== null) throw new Error(missing);
+    requireBrowser(this);
     service = await startKeyService();
     caller = { companyId: await service.createCompany('ТОО «Степной ветер»'), actor: 'Асель Жумабаева' };
     keysPage = await startServiceKeys({ managementUrl: service.managementUrl, platformToken: service.platformToken, identity: { kind: 'config', caller }, port: 0, log: () => {} });
