@@ -1,10 +1,9 @@
 import { expect } from 'chai';
-import pg from 'pg';
 import { Migration20261126000000KeyEvents } from '../../adapters/persistence/postgres/migrations/registry/Migration20261126000000KeyEvents.js';
 import { MikroOrmServiceKeyRepository } from '../../adapters/persistence/postgres/mikro-orm-service-key-repository.js';
 import { migrateDatabases } from '../../infrastructure/database/migrate-databases.js';
 import { openDatabases } from '../../infrastructure/database/open-databases.js';
-import { createThrowawayDatabaseUrl } from '../support/postgres-test-database.js';
+import { migrationTestDatabase } from '../support/migration-test-database.js';
 
 const MIGRATION = 'Migration20261126000000KeyEvents';
 
@@ -17,27 +16,18 @@ async function downStatements(): Promise<string[]> {
 
 describe(`Migration ${MIGRATION}`, function () {
   this.timeout(60_000);
-  let database: { url: string; drop: () => Promise<void> };
-  let client: pg.Client;
-  beforeEach(async () => {
-    database = await createThrowawayDatabaseUrl();
-    client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    // Back to the registry before issue 14, through the migration's own down().
+  // Back to the registry before issue 14, through the migration's own down().
+  const database = migrationTestDatabase(async (client) => {
     for (const statement of await downStatements()) await client.query(statement);
     await client.query('delete from mikro_orm_migrations_registry where name = $1', [MIGRATION]);
   });
-  afterEach(async () => {
-    await client.end();
-    await database.drop();
-  });
 
   it('down() leaves the registry as it was before: no event or token table, no audit columns', async () => {
-    const tables = await client.query<{ key_events: string | null; platform_tokens: string | null }>(
+    const tables = await database.client.query<{ key_events: string | null; platform_tokens: string | null }>(
       "select to_regclass('key_events')::text as key_events, to_regclass('platform_tokens')::text as platform_tokens",
     );
     expect(tables.rows[0]).to.deep.equal({ key_events: null, platform_tokens: null });
-    const columns = await client.query<{ column_name: string }>(
+    const columns = await database.client.query<{ column_name: string }>(
       "select column_name from information_schema.columns where table_name = 'service_keys' order by ordinal_position",
     );
     expect(columns.rows.map((row) => row.column_name)).to.deep.equal([
@@ -46,7 +36,7 @@ describe(`Migration ${MIGRATION}`, function () {
   });
 
   it('keeps the keys issued before it readable, with null audit fields, and then stores events for them', async () => {
-    await client.query(
+    await database.client.query(
       `insert into service_keys (id, company_id, name, scopes, secret_hash, created_at, expires_at, revoked_at, last_used_at)
        values ('oldkey000001', 'co-1', 'legacy', '["vacancies:read"]', $1, '2026-01-01T00:00:00Z', null, '2026-02-01T00:00:00Z', '2026-01-15T00:00:00.123Z')`,
       ['d'.repeat(64)],

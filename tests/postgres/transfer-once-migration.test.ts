@@ -1,30 +1,20 @@
 import { expect } from 'chai';
-import pg from 'pg';
 import { migrateDatabases } from '../../infrastructure/database/migrate-databases.js';
-import { createThrowawayDatabaseUrl } from '../support/postgres-test-database.js';
+import { migrationTestDatabase } from '../support/migration-test-database.js';
 
 const MIGRATION = 'Migration20261124000000TransferOncePerVacancy';
 
 describe(`Migration ${MIGRATION}`, function () {
   this.timeout(60_000);
-  let database: { url: string; drop: () => Promise<void> };
-  let client: pg.Client;
-  beforeEach(async () => {
-    database = await createThrowawayDatabaseUrl();
-    client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    // Back to the schema before the migration, where repeated transfers could be stored.
+  // Back to the schema before the migration, where repeated transfers could be stored.
+  const database = migrationTestDatabase(async (client) => {
     await client.query('drop index candidates_transfer_key');
     await client.query('create index candidates_origin_idx on candidates (company_id, origin_card_id) where origin_card_id is not null');
     await client.query('delete from mikro_orm_migrations_business where name = $1', [MIGRATION]);
   });
-  afterEach(async () => {
-    await client.end();
-    await database.drop();
-  });
 
   const card = (id: string, vacancyId: string | null, originCardId: string | null, createdAt: string, companyId = 'co-1') =>
-    client.query(
+    database.client.query(
       `insert into candidates (company_id, id, vacancy_id, stage, source, person, resume, technical, origin_card_id, created_at, card_updated_at, resume_updated_at)
        values ($1, $2, $3, 'NEW', 'manual', '{}', '{}', $4, $5, $6, $6, $6)`,
       [companyId, id, vacancyId, originCardId !== null, originCardId, createdAt],
@@ -43,13 +33,13 @@ describe(`Migration ${MIGRATION}`, function () {
 
     expect((await migrateDatabases({ businessUrl: database.url, registryUrl: database.url })).business).to.deep.equal([MIGRATION]);
 
-    const left = await client.query<{ company_id: string; id: string }>('select company_id, id from candidates order by company_id, id');
+    const left = await database.client.query<{ company_id: string; id: string }>('select company_id, id from candidates order by company_id, id');
     expect(left.rows.map((row) => `${row.company_id}/${row.id}`)).to.deep.equal([
       'co-1/origin', 'co-1/t-a', 'co-1/t-gone-1', 'co-1/t-gone-2', 'co-1/t-v3', 'co-2/origin', 'co-2/t-other-company',
     ]);
     const repeat = await card('t-new', 'v2', 'origin', '2026-01-08T00:00:00Z').then(() => null, (error: { code?: string }) => error.code);
     expect(repeat, 'a unique violation').to.equal('23505');
-    const indexes = await client.query<{ indexname: string }>("select indexname from pg_indexes where tablename = 'candidates' and indexname like 'candidates_%' order by 1");
+    const indexes = await database.client.query<{ indexname: string }>("select indexname from pg_indexes where tablename = 'candidates' and indexname like 'candidates_%' order by 1");
     expect(indexes.rows.map((row) => row.indexname)).to.include('candidates_transfer_key').and.not.include('candidates_origin_idx');
   });
 });
