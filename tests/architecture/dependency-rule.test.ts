@@ -39,7 +39,7 @@ describe('the dependency rule (DESIGN 2)', () => {
       "import { readJsonBody } from '../http/json-body.js';",
       "import { applicationRequestSchema } from '../http/schemas/application-request.schema.js';",
       "import { isStorableText } from '../json/storable-text.js';",
-      "import { CompanyLanes } from './company-lanes.js';",
+      "import { describeProblems } from './event-problems.js';",
       "import type Koa from 'koa';",
       "import { Ajv } from 'ajv';",
     ].join('\n');

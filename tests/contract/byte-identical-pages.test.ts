@@ -1,35 +1,15 @@
 import { expect } from 'chai';
 import { presentCandidate } from '../../adapters/presenters/candidate.presenter.js';
 import { presentVacancy } from '../../adapters/presenters/vacancy.presenter.js';
-import { InMemoryBoardRepository } from '../../adapters/persistence/in-memory/in-memory-board.repository.js';
-import { InMemoryCandidateRepository } from '../../adapters/persistence/in-memory/in-memory-candidate.repository.js';
-import { InMemoryCompanyRepository } from '../../adapters/persistence/in-memory/in-memory-company.repository.js';
-import { InMemoryDatabase } from '../../adapters/persistence/in-memory/in-memory-database.js';
-import { InMemoryFeedLedger } from '../../adapters/persistence/in-memory/in-memory-feed-ledger.js';
-import { InMemoryServiceKeyRepository } from '../../adapters/persistence/in-memory/in-memory-service-key.repository.js';
-import { InMemoryUnitOfWork } from '../../adapters/persistence/in-memory/in-memory-unit-of-work.js';
-import { InMemoryVacancyRepository } from '../../adapters/persistence/in-memory/in-memory-vacancy.repository.js';
 import type { Clock } from '../../application/ports/clock.port.js';
 import { VACANCY_STATUS_FILTERS, VACANCY_STATUSES } from '../../domain/vacancy/vacancy-status.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 import { SequentialIds } from '../support/sequential-ids.js';
 import { startServiceOnAdapters, type ServiceOnAdapters, type WireResponse } from '../support/service-on-adapters.js';
+import { inMemoryAdapters } from './in-memory-adapters.js';
 import { writeListPageData, type ListPageData } from './list-page-data.js';
 import type { PersistenceAdapters } from './persistence-adapters.js';
-
-function inMemoryAdapters(clock: Clock): PersistenceAdapters {
-  const db = new InMemoryDatabase();
-  return {
-    companies: new InMemoryCompanyRepository(db),
-    keys: new InMemoryServiceKeyRepository(db),
-    vacancies: new InMemoryVacancyRepository(db),
-    boards: new InMemoryBoardRepository(db),
-    candidates: new InMemoryCandidateRepository(db),
-    unitOfWork: new InMemoryUnitOfWork(db, clock),
-    feedLedger: new InMemoryFeedLedger(db),
-  };
-}
 
 /** One side of the comparison: the service on a store, and the data it was given. */
 interface Side {

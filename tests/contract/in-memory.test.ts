@@ -1,15 +1,9 @@
-import { InMemoryBoardRepository } from '../../adapters/persistence/in-memory/in-memory-board.repository.js';
-import { InMemoryCandidateRepository } from '../../adapters/persistence/in-memory/in-memory-candidate.repository.js';
-import { InMemoryCompanyRepository } from '../../adapters/persistence/in-memory/in-memory-company.repository.js';
 import { InMemoryDatabase } from '../../adapters/persistence/in-memory/in-memory-database.js';
-import { InMemoryFeedLedger } from '../../adapters/persistence/in-memory/in-memory-feed-ledger.js';
 import { InMemoryPlatformTokenRepository } from '../../adapters/persistence/in-memory/in-memory-platform-token.repository.js';
-import { InMemoryServiceKeyRepository } from '../../adapters/persistence/in-memory/in-memory-service-key.repository.js';
-import { InMemoryUnitOfWork } from '../../adapters/persistence/in-memory/in-memory-unit-of-work.js';
-import { InMemoryVacancyRepository } from '../../adapters/persistence/in-memory/in-memory-vacancy.repository.js';
 import { SystemClock } from '../../adapters/system/system-clock.js';
 import { candidateRepositoryContract } from './candidate-repository.contract.js';
 import { feedLedgerContract } from './feed-ledger.contract.js';
+import { inMemoryAdapters } from './in-memory-adapters.js';
 import { keyEventsContract } from './key-events.contract.js';
 import { keyRegistryWriteContract } from './key-registry-write.contract.js';
 import type { AdapterFactory } from './persistence-adapters.js';
@@ -21,16 +15,7 @@ import { vacancyRepositoryContract } from './vacancy-repository.contract.js';
 const inMemory: AdapterFactory = {
   name: 'in-memory',
   async make() {
-    const db = new InMemoryDatabase();
-    return {
-      companies: new InMemoryCompanyRepository(db),
-      keys: new InMemoryServiceKeyRepository(db),
-      vacancies: new InMemoryVacancyRepository(db),
-      boards: new InMemoryBoardRepository(db),
-      candidates: new InMemoryCandidateRepository(db),
-      unitOfWork: new InMemoryUnitOfWork(db, new SystemClock()),
-      feedLedger: new InMemoryFeedLedger(db),
-    };
+    return inMemoryAdapters(new SystemClock());
   },
   async release() {},
 };
