@@ -9,7 +9,6 @@ import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { Secrets } from '../ports/secrets.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { VacancyRepository } from '../ports/vacancy-repository.port.js';
-import type { Vacancy } from '../../domain/vacancy/vacancy.js';
 import { CompanyBatches, type ItemOutcome } from './company-batches.js';
 
 export interface SubmitApplicationCommand {
@@ -50,7 +49,8 @@ export class SubmitApplication {
   private readonly lookups: CompanyBatches<string, CandidateCard | null>;
 
   constructor(
-    private readonly vacancies: VacancyRepository,
+    // Not read any more (the boards' findOfVacancies answers for the vacancy too); to be dropped with its wiring.
+    _vacancies: VacancyRepository,
     private readonly boards: BoardRepository,
     private readonly candidates: CandidateRepository,
     private readonly unitOfWork: UnitOfWork,
@@ -117,25 +117,20 @@ export class SubmitApplication {
   private store(companyId: string, pending: readonly PendingApplication[]): Promise<ItemOutcome<SubmitApplicationResult>[]> {
     return this.unitOfWork.run(companyId, 'append', async ({ now }) => {
       const outcomes: ItemOutcome<SubmitApplicationResult>[] = [];
-      const vacancies = new Map<string, Vacancy | null>();
-      const boards = new Map<string, Board>();
+      // Every vacancy of the batch with its board, in one read.
+      const boards = await this.boards.findOfVacancies(companyId, [...new Set(pending.map(({ application }) => application.vacancyId))]);
       const cards: { readonly index: number; readonly card: CandidateCard }[] = [];
       const missingVacancy: number[] = [];
       for (const [index, { application, fingerprint }] of pending.entries()) {
-        if (!vacancies.has(application.vacancyId)) vacancies.set(application.vacancyId, await this.vacancies.findById(companyId, application.vacancyId));
-        const vacancy = vacancies.get(application.vacancyId) ?? null;
+        const { vacancyId } = application;
         // Rule 5: a missing vacancy and another company's vacancy look the same.
-        if (vacancy === null) {
+        if (!boards.has(vacancyId)) {
           missingVacancy.push(index);
           continue;
         }
-        let board = boards.get(vacancy.id);
-        if (board === undefined) {
-          board = (await this.boards.find(companyId, vacancy.id)) ?? Board.create(companyId, vacancy.id);
-          boards.set(vacancy.id, board);
-        }
+        const board = boards.get(vacancyId) ?? Board.create(companyId, vacancyId);
         try {
-          cards.push({ index, card: this.cardOf(companyId, vacancy.id, board.firstColumn, application, fingerprint, now) });
+          cards.push({ index, card: this.cardOf(companyId, vacancyId, board.firstColumn, application, fingerprint, now) });
         } catch (error) {
           outcomes[index] = { error };
         }

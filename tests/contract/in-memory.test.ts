@@ -1,6 +1,7 @@
 import { InMemoryDatabase } from '../../adapters/persistence/in-memory/in-memory-database.js';
 import { InMemoryPlatformTokenRepository } from '../../adapters/persistence/in-memory/in-memory-platform-token.repository.js';
 import { SystemClock } from '../../adapters/system/system-clock.js';
+import { boardRepositoryContract } from './board-repository.contract.js';
 import { candidateRepositoryContract } from './candidate-repository.contract.js';
 import { feedLedgerContract } from './feed-ledger.contract.js';
 import { inMemoryAdapters } from './in-memory-adapters.js';
@@ -26,6 +27,7 @@ describe('persistence contract on the in-memory adapters', () => {
   keyEventsContract(inMemory);
   platformTokenRepositoryContract({ name: 'in-memory', make: () => new InMemoryPlatformTokenRepository(new InMemoryDatabase()) });
   vacancyRepositoryContract(inMemory);
+  boardRepositoryContract(inMemory);
   candidateRepositoryContract(inMemory);
   unitOfWorkContract(inMemory);
   feedLedgerContract(inMemory);

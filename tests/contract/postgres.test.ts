@@ -1,5 +1,6 @@
 import { MikroOrmPlatformTokenRepository } from '../../adapters/persistence/postgres/mikro-orm-platform-token-repository.js';
 import { postgresAdapterFactory, usePostgresTestDatabase } from '../support/postgres-test-database.js';
+import { boardRepositoryContract } from './board-repository.contract.js';
 import { candidateRepositoryContract } from './candidate-repository.contract.js';
 import { feedLedgerContract } from './feed-ledger.contract.js';
 import { keyEventsContract } from './key-events.contract.js';
@@ -17,6 +18,7 @@ describe('persistence contract on the PostgreSQL adapters', () => {
   keyEventsContract(postgres);
   platformTokenRepositoryContract({ name: 'postgres', make: () => new MikroOrmPlatformTokenRepository(database().databases.registry) });
   vacancyRepositoryContract(postgres);
+  boardRepositoryContract(postgres);
   candidateRepositoryContract(postgres);
   unitOfWorkContract(postgres);
   feedLedgerContract(postgres);

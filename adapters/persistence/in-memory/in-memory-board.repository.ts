@@ -10,6 +10,16 @@ export class InMemoryBoardRepository implements BoardRepository {
     return row === undefined ? null : Board.restore(row);
   }
 
+  async findOfVacancies(companyId: string, vacancyIds: readonly string[]): Promise<ReadonlyMap<string, Board | null>> {
+    const found = new Map<string, Board | null>();
+    for (const vacancyId of vacancyIds) {
+      if (!this.db.vacancies.has(rowKey(companyId, vacancyId))) continue;
+      const row = this.db.boards.get(rowKey(companyId, vacancyId));
+      found.set(vacancyId, row === undefined ? null : Board.restore(row));
+    }
+    return found;
+  }
+
   async save(board: Board): Promise<void> {
     const snapshot = board.toSnapshot();
     this.db.boards.set(rowKey(snapshot.companyId, snapshot.vacancyId), snapshot);

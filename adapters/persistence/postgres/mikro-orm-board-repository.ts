@@ -3,7 +3,7 @@ import type { BoardRepository } from '../../../application/ports/board-repositor
 import { Board } from '../../../domain/board/board.js';
 import { BoardRowSchema } from './entities/board.entity.js';
 import { readStrings } from './row-mapping/json-documents.js';
-import { readBoardColumns } from './point-reads.js';
+import { readBoardColumns, readVacancyBoards } from './point-reads.js';
 import { jsonb } from './sql-values.js';
 import { withEntityManager } from './transaction-scope.js';
 
@@ -13,6 +13,13 @@ export class MikroOrmBoardRepository implements BoardRepository {
   async find(companyId: string, vacancyId: string): Promise<Board | null> {
     const row = await withEntityManager(this.orm, (em) => readBoardColumns(em, companyId, vacancyId));
     return row === null ? null : Board.restore({ companyId, vacancyId, columns: readStrings(row.columns) });
+  }
+
+  async findOfVacancies(companyId: string, vacancyIds: readonly string[]): Promise<ReadonlyMap<string, Board | null>> {
+    const rows = await withEntityManager(this.orm, (em) => readVacancyBoards(em, companyId, vacancyIds));
+    return new Map(
+      rows.map(({ vacancyId, columns }) => [vacancyId, columns === null ? null : Board.restore({ companyId, vacancyId, columns: readStrings(columns) })]),
+    );
   }
 
   async save(board: Board): Promise<void> {

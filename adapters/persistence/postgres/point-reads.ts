@@ -70,6 +70,20 @@ export async function readVacancyRow(em: EntityManager, companyId: string, key: 
   };
 }
 
+/**
+ * The company's vacancies of these ids, each with its board's columns as stored (jsonb; null without a board
+ * row): one statement instead of a read of the vacancy and one of its board, and only the columns needed.
+ */
+export async function readVacancyBoards(em: EntityManager, companyId: string, vacancyIds: readonly string[]): Promise<{ readonly vacancyId: string; readonly columns: unknown }[]> {
+  if (vacancyIds.length === 0) return [];
+  const rows = await em.execute<Raw[]>(
+    `select v.id, b.columns from vacancies v left join boards b on b.company_id = v.company_id and b.vacancy_id = v.id
+      where v.company_id = ? and v.id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
+    [companyId, JSON.stringify(vacancyIds)],
+  );
+  return rows.map((r) => ({ vacancyId: r.id, columns: r.columns }));
+}
+
 /** The board's columns as stored (jsonb), or null when the vacancy has no board row. */
 export async function readBoardColumns(em: EntityManager, companyId: string, vacancyId: string): Promise<{ readonly columns: unknown } | null> {
   const rows = await em.execute<Raw[]>('select columns from boards where company_id = ? and vacancy_id = ?', [companyId, vacancyId]);
