@@ -76,6 +76,25 @@ export function presentCandidate(c: CandidateView): CandidateJson {
   };
 }
 
+/**
+ * The Candidate's JSON after `vacancyTitle`, closing brace included, without the comma before it: what the
+ * read model keeps of a card (ADR 18). The vacancy's title changes without bumping its cards (spec 2.2), so it
+ * is joined when the list is read, and spliceCandidate puts the three leading fields back. Cut from the
+ * presenter's own output, so that no presentation rule lives here twice; `c.vacancyTitle` plays no part.
+ */
+export function renderCandidateRest(c: CandidateView): string {
+  const { id: _id, vacancyId: _vacancyId, vacancyTitle: _vacancyTitle, ...rest } = presentCandidate(c);
+  return JSON.stringify(rest).slice(1);
+}
+
+/**
+ * The Candidate's JSON from the leading fields read now and the rest rendered at write time: byte for byte
+ * JSON.stringify(presentCandidate(view)) of the same card, since the presenter's first three keys are these.
+ */
+export function spliceCandidate(id: string, vacancyId: string | null, vacancyTitle: string | null, rest: string): string {
+  return `{"id":${JSON.stringify(id)},"vacancyId":${JSON.stringify(vacancyId)},"vacancyTitle":${JSON.stringify(vacancyTitle)},${rest}`;
+}
+
 export function presentPerson(p: Person): PersonJson {
   return {
     name: p.name,

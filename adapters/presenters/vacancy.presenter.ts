@@ -65,6 +65,14 @@ export function presentVacancy(v: VacancyView): VacancyJson {
   };
 }
 
+/**
+ * The Vacancy as the list sends it, rendered once when the vacancy is written (ADR 18): the read model keeps
+ * this text, so the presenter stays the one place where the wire form is decided.
+ */
+export function renderVacancy(v: VacancyView): string {
+  return JSON.stringify(presentVacancy(v));
+}
+
 export function presentAdminVacancy(v: VacancySnapshot): AdminVacancyJson {
   return { ...presentVacancy(v), recruiter: v.recruiter };
 }

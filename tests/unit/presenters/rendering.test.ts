@@ -1,0 +1,157 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { presentCandidate, renderCandidateRest, spliceCandidate } from '../../../adapters/presenters/candidate.presenter.js';
+import { renderPage } from '../../../adapters/presenters/page.presenter.js';
+import { presentVacancy, renderVacancy } from '../../../adapters/presenters/vacancy.presenter.js';
+import type { CandidateView } from '../../../application/ports/candidate-repository.port.js';
+import type { VacancyView } from '../../../application/ports/vacancy-repository.port.js';
+import { VACANCY_STATUSES } from '../../../domain/vacancy/vacancy-status.js';
+import { WORK_FORMATS } from '../../../domain/vacancy/work-format.js';
+
+/**
+ * Characters JSON text treats specially or that tend to break splicing: quotes, backslashes, every control
+ * character class, line and paragraph separators, half a surrogate pair, Cyrillic, emoji (a pair), and the
+ * characters of the splice itself.
+ */
+const AWKWARD = ['"', '\\', '\u0000', '\u0001', '\u001f', '\b', '\f', '\n', '\r', '\t', '\u007f', '\u2028', '\u2029', '\ud800', '\udfff',
+  'я', 'Ё', 'ғ', '😀', '👩‍💻', '{', '}', ',', ':', '[', ']', '/', '<', ' '];
+
+const text = fc.string({ unit: fc.oneof(fc.constantFrom(...AWKWARD), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), maxLength: 12 });
+const maybe = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: null });
+const texts = fc.array(text, { maxLength: 3 });
+const instant = fc.date({ min: new Date(-8.64e15), max: new Date(8.64e15), noInvalidDate: true });
+const number = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -0, 1e21, 5e-324, Number.MAX_SAFE_INTEGER));
+
+const person = fc.record({
+  name: text, email: maybe(text), phone: maybe(text), location: maybe(text), birthDate: maybe(text), gender: maybe(text), citizenship: texts,
+});
+
+const resume = fc.record({
+  role: maybe(text),
+  summary: maybe(text),
+  experienceYears: maybe(number),
+  skills: texts,
+  skillsDescription: maybe(text),
+  experience: fc.array(fc.record({ company: text, role: text, period: text, description: text }), { maxLength: 2 }),
+  education: fc.array(fc.record({ institution: text, degree: text, period: text }), { maxLength: 2 }),
+  additionalEducation: fc.array(fc.record({ institution: text, course: text, result: text, period: text }), { maxLength: 2 }),
+  languages: fc.array(fc.record({ name: text, level: text }), { maxLength: 2 }),
+  certificates: fc.array(fc.record({ title: text, date: text, url: text }), { maxLength: 2 }),
+  portfolio: fc.array(fc.record({ url: text, description: text }), { maxLength: 2 }),
+  expectedSalary: maybe(number),
+  expectedSalaryCurrency: maybe(text),
+  preferredWorkFormat: texts,
+  preferredEmployment: maybe(text),
+  relocation: maybe(text),
+  sourceUrl: maybe(text),
+});
+
+const candidateView: fc.Arbitrary<CandidateView> = fc.record({
+  id: text,
+  vacancyId: maybe(text),
+  vacancyTitle: maybe(text),
+  stage: maybe(text),
+  source: text,
+  externalId: maybe(text),
+  coverLetter: maybe(text),
+  person,
+  resume,
+  referral: maybe(fc.record({ name: text, email: maybe(text), phone: maybe(text), company: maybe(text), relationship: maybe(text) })),
+  createdAt: instant,
+  updatedAt: instant,
+});
+
+const vacancyView: fc.Arbitrary<VacancyView> = fc.record({
+  id: text,
+  title: text,
+  status: fc.constantFrom(...VACANCY_STATUSES),
+  city: maybe(text),
+  officeAddress: maybe(text),
+  experience: maybe(text),
+  workFormat: maybe(fc.constantFrom(...WORK_FORMATS)),
+  workFormats: texts,
+  salaryFrom: maybe(number),
+  salaryTo: maybe(number),
+  salaryCurrency: maybe(text),
+  salaryGross: maybe(fc.boolean()),
+  employmentForm: maybe(text),
+  workSchedule: texts,
+  skills: texts,
+  languages: texts,
+  professionalRoles: texts,
+  description: maybe(text),
+  responsibilities: maybe(text),
+  positionsCount: maybe(fc.integer()),
+  sourceUrl: maybe(text),
+  publishedAt: maybe(instant),
+  createdAt: instant,
+  updatedAt: instant,
+});
+
+const RUNS = { numRuns: 300, seed: 20_261_127 };
+
+describe('The renderings the lists are assembled from (ADR 18)', () => {
+  it('a card spliced from its rendering and its leading fields is the presenter\'s JSON, byte for byte', () => {
+    fc.assert(
+      fc.property(candidateView, (view) => {
+        const spliced = spliceCandidate(view.id, view.vacancyId, view.vacancyTitle, renderCandidateRest(view));
+        expect(spliced).to.equal(JSON.stringify(presentCandidate(view)));
+      }),
+      RUNS,
+    );
+  });
+
+  it('a card rendered with one vacancy title shows another spliced in, as if presented with it', () => {
+    fc.assert(
+      fc.property(candidateView, maybe(text), (view, titleNow) => {
+        const rest = renderCandidateRest({ ...view, vacancyTitle: null });
+        expect(rest).to.equal(renderCandidateRest(view));
+        expect(spliceCandidate(view.id, view.vacancyId, titleNow, rest)).to.equal(JSON.stringify(presentCandidate({ ...view, vacancyTitle: titleNow })));
+      }),
+      RUNS,
+    );
+  });
+
+  it('a card\'s rendering holds what follows vacancyTitle: from stage to the closing brace, nothing before it', () => {
+    fc.assert(
+      fc.property(candidateView, (view) => {
+        const rest = renderCandidateRest(view);
+        expect(rest.startsWith(`"stage":${JSON.stringify(view.stage)},"source":`)).to.equal(true);
+        expect(rest.endsWith(`"updatedAt":${JSON.stringify(view.updatedAt.toISOString())}}`)).to.equal(true);
+        expect(Object.keys(JSON.parse(`{${rest}`))).to.not.include.members(['id', 'vacancyId', 'vacancyTitle']);
+      }),
+      RUNS,
+    );
+  });
+
+  it('a vacancy\'s rendering is the presenter\'s JSON', () => {
+    fc.assert(
+      fc.property(vacancyView, (view) => {
+        expect(renderVacancy(view)).to.equal(JSON.stringify(presentVacancy(view)));
+      }),
+      RUNS,
+    );
+  });
+
+  it('a page assembled from rendered items is JSON.stringify of the page, whatever the items and the cursor', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue(), { maxLength: 5 }), maybe(text), (items, nextCursor) => {
+        expect(renderPage(items.map((item) => JSON.stringify(item)), nextCursor)).to.equal(JSON.stringify({ items, nextCursor }));
+      }),
+      RUNS,
+    );
+    fc.assert(
+      fc.property(fc.array(candidateView, { maxLength: 3 }), fc.array(vacancyView, { maxLength: 3 }), maybe(text), (cards, vacancies, nextCursor) => {
+        const cardPage = renderPage(cards.map((c) => spliceCandidate(c.id, c.vacancyId, c.vacancyTitle, renderCandidateRest(c))), nextCursor);
+        expect(cardPage).to.equal(JSON.stringify({ items: cards.map(presentCandidate), nextCursor }));
+        expect(renderPage(vacancies.map(renderVacancy), nextCursor)).to.equal(JSON.stringify({ items: vacancies.map(presentVacancy), nextCursor }));
+      }),
+      { ...RUNS, numRuns: 100 },
+    );
+  });
+
+  it('an empty page is the empty list and its cursor', () => {
+    expect(renderPage([], null)).to.equal('{"items":[],"nextCursor":null}');
+    expect(renderPage([], 'c"\\')).to.equal(JSON.stringify({ items: [], nextCursor: 'c"\\' }));
+  });
+});
