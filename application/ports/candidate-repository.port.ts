@@ -2,12 +2,30 @@ import type { CandidateCard, CandidateCardSnapshot } from '../../domain/candidat
 import type { PagePosition } from '../../domain/paging/cursor.js';
 import { portToken } from './port-token.js';
 
-/** What the list returns (spec 2.2): a projection, with the vacancy's title at read time. */
+/**
+ * A card as the API shows it (spec 2.2), with its vacancy's title: what the presenters render, for the list's
+ * read model and for the use cases that answer with the card they changed.
+ */
 export interface CandidateView
   extends Pick<CandidateCardSnapshot, 'id' | 'vacancyId' | 'stage' | 'source' | 'externalId' | 'coverLetter' | 'person' | 'resume' | 'referral' | 'createdAt'> {
   readonly vacancyTitle: string | null;
   /** The later of the card's and the resume's modification times. */
   readonly updatedAt: Date;
+}
+
+/**
+ * A listed card as the read model keeps it (ADR 18): its place in the order, its vacancy's title read now,
+ * and the rest of its API JSON as the presenters rendered it when the card was last written.
+ */
+export interface ListedCandidate {
+  readonly id: string;
+  readonly vacancyId: string | null;
+  /** Null when vacancyId is null. */
+  readonly vacancyTitle: string | null;
+  /** The later of the card's and the resume's modification times: the list's order and its cursors. */
+  readonly updatedAt: Date;
+  /** What the presenters rendered of the card (its JSON after vacancyTitle); opaque to the application. */
+  readonly rendering: string;
 }
 
 export interface CandidateListQuery {
@@ -54,7 +72,7 @@ export interface CandidateRepository {
   /** The distinct stages that cards of the vacancy stand in. */
   stagesInUse(companyId: string, vacancyId: string): Promise<string[]>;
   /** Up to `limit` non-technical cards in the order (modification time, id) ascending. */
-  list(query: CandidateListQuery): Promise<CandidateView[]>;
+  list(query: CandidateListQuery): Promise<ListedCandidate[]>;
 }
 
 export const CANDIDATE_REPOSITORY = portToken<CandidateRepository>('CandidateRepository');

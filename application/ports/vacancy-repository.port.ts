@@ -3,8 +3,19 @@ import type { Vacancy, VacancySnapshot } from '../../domain/vacancy/vacancy.js';
 import type { VacancyStatusFilter } from '../../domain/vacancy/vacancy-status.js';
 import { portToken } from './port-token.js';
 
-/** What the list returns: the public fields of a vacancy, a projection rather than an aggregate. */
+/** The public fields of a vacancy, a projection rather than an aggregate: what the presenters render. */
 export type VacancyView = Omit<VacancySnapshot, 'companyId' | 'recruiter' | 'sourceRef'>;
+
+/**
+ * A listed vacancy as the read model keeps it (ADR 18): its place in the order and its API JSON as the
+ * presenters rendered it when the vacancy was last written.
+ */
+export interface ListedVacancy {
+  readonly id: string;
+  readonly updatedAt: Date;
+  /** Opaque to the application. */
+  readonly rendering: string;
+}
 
 export interface VacancyListQuery {
   readonly companyId: string;
@@ -23,7 +34,7 @@ export interface VacancyRepository {
   update(vacancy: Vacancy): Promise<void>;
   delete(companyId: string, id: string): Promise<boolean>;
   /** Up to `limit` vacancies in the order (updatedAt, id) ascending. */
-  list(query: VacancyListQuery): Promise<VacancyView[]>;
+  list(query: VacancyListQuery): Promise<ListedVacancy[]>;
 }
 
 export const VACANCY_REPOSITORY = portToken<VacancyRepository>('VacancyRepository');

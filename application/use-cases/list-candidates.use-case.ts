@@ -1,5 +1,5 @@
 import { decodeCursor, queryFingerprint, toPage, type Page } from '../../domain/paging/cursor.js';
-import type { CandidateRepository, CandidateView } from '../ports/candidate-repository.port.js';
+import type { CandidateRepository, ListedCandidate } from '../ports/candidate-repository.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import { watermarkOf } from './watermark.js';
 import { ProblemCollector } from '../../domain/shared/domain-error.js';
@@ -15,7 +15,7 @@ export interface ListCandidatesCommand {
 }
 
 export interface ListCandidatesResult {
-  readonly page: Page<CandidateView>;
+  readonly page: Page<ListedCandidate>;
   readonly watermark: Date;
 }
 

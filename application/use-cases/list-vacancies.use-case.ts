@@ -1,7 +1,7 @@
 import { decodeCursor, queryFingerprint, toPage, type Page } from '../../domain/paging/cursor.js';
 import type { VacancyStatusFilter } from '../../domain/vacancy/vacancy-status.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
-import type { VacancyRepository, VacancyView } from '../ports/vacancy-repository.port.js';
+import type { ListedVacancy, VacancyRepository } from '../ports/vacancy-repository.port.js';
 import { watermarkOf } from './watermark.js';
 
 export interface ListVacanciesCommand {
@@ -13,7 +13,7 @@ export interface ListVacanciesCommand {
 }
 
 export interface ListVacanciesResult {
-  readonly page: Page<VacancyView>;
+  readonly page: Page<ListedVacancy>;
   /** A safe `since` for the client's next run (DESIGN 3). */
   readonly watermark: Date;
 }

@@ -1,7 +1,11 @@
 import { expect } from 'chai';
 import { presentCandidate } from '../../adapters/presenters/candidate.presenter.js';
 import { presentVacancy } from '../../adapters/presenters/vacancy.presenter.js';
+import type { CandidateView, ListedCandidate } from '../../application/ports/candidate-repository.port.js';
 import type { Clock } from '../../application/ports/clock.port.js';
+import type { ListedVacancy, VacancyView } from '../../application/ports/vacancy-repository.port.js';
+import { toCandidateView } from '../../application/views/candidate-view.js';
+import { toVacancyView } from '../../application/views/vacancy-view.js';
 import { VACANCY_STATUS_FILTERS, VACANCY_STATUSES } from '../../domain/vacancy/vacancy-status.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
@@ -11,10 +15,11 @@ import { inMemoryAdapters } from './in-memory-adapters.js';
 import { writeListPageData, type ListPageData } from './list-page-data.js';
 import type { PersistenceAdapters } from './persistence-adapters.js';
 
-/** One side of the comparison: the service on a store, and the data it was given. */
+/** One side of the comparison: the service on a store, the data it was given, and the store's adapters. */
 interface Side {
   readonly service: ServiceOnAdapters;
   readonly data: ListPageData;
+  readonly adapters: PersistenceAdapters;
 }
 
 /** Where two bodies part, with the text around it on each side, escaped so that every byte shows. */
@@ -34,7 +39,7 @@ function expectSameBytes(what: string, [aName, a]: [string, Buffer], [bName, b]:
  * PostgreSQL gives the same list pages, byte for byte, cursors included, so that no faster way of making a page
  * (pre-rendered records, a streamed body, one statement per read) can drift from the presenters on one store.
  * The pages are read from the real Koa app on each store, with no compression; each page is also held against
- * what the presenters and the route's JSON.stringify make of the in-memory list use case's page.
+ * what the presenters and JSON.stringify make of the stored records on the in-memory list use case's page.
  */
 describe('list pages of the in-memory and the PostgreSQL adapters, byte for byte', () => {
   const database = usePostgresTestDatabase();
@@ -45,10 +50,32 @@ describe('list pages of the in-memory and the PostgreSQL adapters, byte for byte
   /** The service on the adapters `makeAdapters` gives, its data written with the same clock readings and ids as the other's. */
   async function sideOn(makeAdapters: (clock: Clock) => PersistenceAdapters): Promise<Side> {
     const clock = new ManualClock();
-    const service = await startServiceOnAdapters(makeAdapters(clock), { clock, ids: new SequentialIds() });
+    const adapters = makeAdapters(clock);
+    const service = await startServiceOnAdapters(adapters, { clock, ids: new SequentialIds() });
     services.push(service);
-    return { service, data: await writeListPageData(service, clock) };
+    return { service, data: await writeListPageData(service, clock), adapters };
   }
+
+  /**
+   * The presenters' input for a listed record, made from the stored record (and a card's vacancy as stored
+   * now), not from what the list rendered: the list's page gives the order and the cursors, the presenters
+   * the bytes.
+   */
+  async function storedVacancy(listed: ListedVacancy): Promise<VacancyView> {
+    const vacancy = await memory.adapters.vacancies.findById(memory.data.companyId, listed.id);
+    if (vacancy === null) throw new Error(`listed vacancy ${listed.id} is not stored`);
+    return toVacancyView(vacancy);
+  }
+
+  async function storedCandidate(listed: ListedCandidate): Promise<CandidateView> {
+    const { companyId } = memory.data;
+    const card = await memory.adapters.candidates.findById(companyId, listed.id);
+    if (card === null) throw new Error(`listed card ${listed.id} is not stored`);
+    const vacancy = card.vacancyId === null ? null : await memory.adapters.vacancies.findById(companyId, card.vacancyId);
+    return toCandidateView(card, vacancy?.title ?? null);
+  }
+
+  const stored = <L, V>(items: readonly L[], view: (listed: L) => Promise<V>) => Promise.all(items.map(view));
 
   before(async function () {
     this.timeout(60_000);
@@ -98,7 +125,7 @@ describe('list pages of the in-memory and the PostgreSQL adapters, byte for byte
       const query = `/vacancies?status=${status}&limit=${limit}${since === null ? '' : `&since=${since.toISOString()}`}`;
       const items = await walk(query, async (cursor) => {
         const { page } = await list.execute({ companyId, status, limit, since, cursor });
-        return JSON.stringify({ items: page.items.map(presentVacancy), nextCursor: page.nextCursor });
+        return JSON.stringify({ items: (await stored(page.items, storedVacancy)).map(presentVacancy), nextCursor: page.nextCursor });
       });
       if (status === 'all' && since === null) expect(items, query).to.have.length(memory.data.vacancies);
     }
@@ -119,7 +146,7 @@ describe('list pages of the in-memory and the PostgreSQL adapters, byte for byte
       const query = `/candidates?limit=${limit}${filters}`;
       const items = await walk(query, async (cursor) => {
         const { page } = await list.execute({ companyId, vacancyId, limit, since, cursor });
-        return JSON.stringify({ items: page.items.map(presentCandidate), nextCursor: page.nextCursor });
+        return JSON.stringify({ items: (await stored(page.items, storedCandidate)).map(presentCandidate), nextCursor: page.nextCursor });
       });
       if (vacancyId === null && since === null) expect(items, query).to.have.length(memory.data.listedCards);
     }
@@ -128,7 +155,7 @@ describe('list pages of the in-memory and the PostgreSQL adapters, byte for byte
   it('holds the records it claims to: both stores made the same ids, and the pages show every origin and every kind of field', async () => {
     expect(postgres.data.companyId).to.equal(memory.data.companyId);
     const { page } = await memory.service.use('listCandidates').execute({ companyId: memory.data.companyId, vacancyId: null, limit: 500, since: null, cursor: null });
-    const cards = page.items.map(presentCandidate);
+    const cards = (await stored(page.items, storedCandidate)).map(presentCandidate);
     expect(new Set(cards.map((c) => c.source))).to.deep.equal(new Set(['manual', 'api', 'career-portal', 'hh', 'batch']));
     expect(cards.some((c) => c.vacancyId === null && c.stage === null && c.vacancyTitle === null), 'a card of a deleted vacancy').to.equal(true);
     expect(cards.some((c) => c.vacancyTitle === 'Переименована ✏️'), 'a card of a renamed vacancy').to.equal(true);
@@ -137,7 +164,7 @@ describe('list pages of the in-memory and the PostgreSQL adapters, byte for byte
     expect(cards.some((c) => c.resume.experience.some((item) => item.company === '')), 'an item with a text left out').to.equal(true);
     expect(new Set(cards.map((c) => c.updatedAt)).size, 'cards sharing an instant').to.be.below(cards.length);
     const listed = await memory.service.use('listVacancies').execute({ companyId: memory.data.companyId, status: 'all', limit: 500, since: null, cursor: null });
-    const vacancies = listed.page.items.map(presentVacancy);
+    const vacancies = (await stored(listed.page.items, storedVacancy)).map(presentVacancy);
     for (const status of VACANCY_STATUSES) {
       expect(vacancies.some((v) => v.status === status && v.city !== null && v.salaryTo !== null && v.publishedAt !== null), `a full ${status} vacancy`).to.equal(true);
       expect(vacancies.some((v) => v.status === status && v.city === null && v.skills.length === 0), `a bare ${status} vacancy`).to.equal(true);

@@ -1,6 +1,9 @@
 import { expect } from 'chai';
+import { presentCandidate, spliceCandidate } from '../../adapters/presenters/candidate.presenter.js';
+import { toCandidateView } from '../../application/views/candidate-view.js';
 import { CandidateCard } from '../../domain/candidate/candidate-card.js';
-import { aManualCard, anApplicationCard, aResume, aVacancy, at, nextId } from '../support/builders.js';
+import { aManualCard, anApplicationCard, aPerson, aResume, aVacancy, at, nextId } from '../support/builders.js';
+import { candidateJsonOf } from '../support/listed-records.js';
 import { withAdapters, type AdapterFactory } from './persistence-adapters.js';
 
 export function candidateRepositoryContract(factory: AdapterFactory): void {
@@ -50,7 +53,7 @@ export function candidateRepositoryContract(factory: AdapterFactory): void {
       const results = await adapters().candidates.insertApplications(batch);
       expect(results.map((earlier) => earlier?.id ?? null)).to.deep.equal([null, stored.id, null, batch[0]?.id, null]);
       const listed = await adapters().candidates.list({ companyId, since: null, vacancyId: null, after: null, limit: 10 });
-      expect(listed.map((c) => c.externalId).sort()).to.deep.equal(["o'; drop table candidates; --\\\"{}", 'new-1', 'new-2', 'stored'].sort());
+      expect(listed.map((c) => candidateJsonOf(c).externalId).sort()).to.deep.equal(["o'; drop table candidates; --\\\"{}", 'new-1', 'new-2', 'stored'].sort());
       expect((await adapters().candidates.insertApplications([batch[4] as CandidateCard])).map((earlier) => earlier?.id)).to.deep.equal([batch[4]?.id]);
     });
 
@@ -132,7 +135,8 @@ export function candidateRepositoryContract(factory: AdapterFactory): void {
       expect(rows).to.have.length(1);
       expect(rows[0]?.vacancyTitle).to.equal('Повар');
       expect(rows[0]?.updatedAt.toISOString()).to.equal(at(500).toISOString());
-      expect(rows[0]?.resume.summary).to.equal('Обновлённое резюме');
+      expect(candidateJsonOf(rows[0]!).resume.summary).to.equal('Обновлённое резюме');
+      expect(candidateJsonOf(rows[0]!).updatedAt).to.equal(at(500).toISOString());
       const since = await adapters().candidates.list({ companyId, since: at(499), vacancyId: null, after: null, limit: 10 });
       expect(since.map((c) => c.id)).to.deep.equal([card.id]);
       expect(await adapters().candidates.list({ companyId, since: at(500), vacancyId: null, after: null, limit: 10 })).to.deep.equal([]);
@@ -164,8 +168,57 @@ export function candidateRepositoryContract(factory: AdapterFactory): void {
       expect(await adapters().candidates.detachVacancy(companyId, vacancyId, at(7_000))).to.equal(1);
       await adapters().vacancies.delete(companyId, vacancyId);
       const [row] = await adapters().candidates.list({ companyId, since: null, vacancyId: null, after: null, limit: 10 });
-      expect(row).to.include({ id: card.id, vacancyId: null, vacancyTitle: null, stage: null });
+      expect(row).to.include({ id: card.id, vacancyId: null, vacancyTitle: null });
+      expect(candidateJsonOf(row!)).to.include({ id: card.id, vacancyId: null, vacancyTitle: null, stage: null, updatedAt: at(7_000).toISOString() });
       expect(row?.updatedAt.toISOString()).to.equal(at(7_000).toISOString());
+    });
+
+    it('lists every card as the presenters render it now, after every kind of write', async () => {
+      const { companyId, vacancyId } = await aCompanyWithVacancy('Кассир «Ночной» \\ 24/7');
+      const doomed = aVacancy({ companyId, input: { title: 'Удаляется' } });
+      await adapters().vacancies.insert(doomed);
+      const inserted = aManualCard({ companyId, vacancyId, now: at(1), person: aPerson({ name: 'Ёжик "в тумане" \u0001 😀' }) });
+      await adapters().candidates.insert(inserted);
+      const many = [aManualCard({ companyId, vacancyId, now: at(2) }), aManualCard({ companyId, vacancyId: doomed.id, now: at(3) })];
+      await adapters().candidates.insertMany(many);
+      const applied = anApplicationCard({ companyId, vacancyId, externalId: 'rendered', now: at(4) });
+      await adapters().candidates.insertApplications([applied]);
+      const moved = aManualCard({ companyId, vacancyId, now: at(5) });
+      await adapters().candidates.insert(moved);
+      moved.moveTo('INTERVIEW', at(6));
+      await adapters().candidates.update(moved);
+      applied.replaceResume(aResume({ summary: 'Новое "резюме"\n', skills: ['C\\C++', ''] }), at(7));
+      await adapters().candidates.update(applied);
+      expect(await adapters().candidates.insertTechnicalCard(inserted.technicalCopy({ id: nextId('tech'), vacancyId: doomed.id, stage: 'NEW', now: at(8) }))).to.equal(null);
+      const detached = many[1] as CandidateCard;
+      await adapters().candidates.detachVacancy(companyId, doomed.id, at(9));
+      detached.detachFromVacancy(at(9));
+      await adapters().vacancies.delete(companyId, doomed.id);
+
+      const listed = await adapters().candidates.list({ companyId, since: null, vacancyId: null, after: null, limit: 10 });
+      const expected = [inserted, many[0] as CandidateCard, applied, moved, detached]
+        .map((card) => toCandidateView(card, card.vacancyId === null ? null : 'Кассир «Ночной» \\ 24/7'))
+        .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime());
+      expect(listed.map((c) => spliceCandidate(c.id, c.vacancyId, c.vacancyTitle, c.rendering))).to.deep.equal(
+        expected.map((view) => JSON.stringify(presentCandidate(view))),
+      );
+      expect(listed.map((c) => c.updatedAt.toISOString())).to.deep.equal(expected.map((view) => view.updatedAt.toISOString()));
+    });
+
+    it('shows a renamed vacancy\'s title on its cards as read, without touching the cards', async () => {
+      const { companyId, vacancyId } = await aCompanyWithVacancy('До');
+      const card = anApplicationCard({ companyId, vacancyId, externalId: 'renamed', now: at(1) });
+      card.replaceResume(aResume({ summary: 'Резюме' }), at(2));
+      await adapters().candidates.insertApplications([card]);
+      const [before] = await adapters().candidates.list({ companyId, since: null, vacancyId: null, after: null, limit: 10 });
+      const vacancy = (await adapters().vacancies.findById(companyId, vacancyId))!;
+      vacancy.replace({ ...vacancy.toSnapshot(), title: 'После «переименования» 😀' }, at(3));
+      await adapters().vacancies.update(vacancy);
+      const [after] = await adapters().candidates.list({ companyId, since: null, vacancyId: null, after: null, limit: 10 });
+      expect(after).to.deep.equal({ ...before, vacancyTitle: 'После «переименования» 😀' });
+      expect(spliceCandidate(after!.id, after!.vacancyId, after!.vacancyTitle, after!.rendering)).to.equal(
+        JSON.stringify(presentCandidate(toCandidateView(card, 'После «переименования» 😀'))),
+      );
     });
 
     it('deletes a card with its technical copies, and reports the stages in use', async () => {

@@ -1,6 +1,9 @@
 import { expect } from 'chai';
+import { presentVacancy, renderVacancy } from '../../adapters/presenters/vacancy.presenter.js';
+import { toVacancyView } from '../../application/views/vacancy-view.js';
 import { Board } from '../../domain/board/board.js';
 import { aVacancy, at, nextId } from '../support/builders.js';
+import { vacancyJsonOf } from '../support/listed-records.js';
 import { withAdapters, type AdapterFactory } from './persistence-adapters.js';
 
 export function vacancyRepositoryContract(factory: AdapterFactory): void {
@@ -74,11 +77,27 @@ export function vacancyRepositoryContract(factory: AdapterFactory): void {
 
     it('returns list rows with every public field and no internal one', async () => {
       const companyId = nextId('co');
-      const vacancy = aVacancy({ companyId });
+      const vacancy = aVacancy({ companyId, input: { recruiter: 'Рекрутер', sourceRef: 'hh:1' } });
       await adapters().vacancies.insert(vacancy);
       const [row] = await adapters().vacancies.list({ companyId, since: null, status: 'all', after: null, limit: 1 });
       const { companyId: _c, recruiter: _r, sourceRef: _s, ...expected } = vacancy.toSnapshot();
-      expect(row).to.deep.equal(expected);
+      expect(row).to.deep.equal({ id: vacancy.id, updatedAt: vacancy.updatedAt, rendering: renderVacancy(expected) });
+      expect(vacancyJsonOf(row!)).to.deep.equal(JSON.parse(JSON.stringify(presentVacancy(expected))));
+      expect(Object.keys(vacancyJsonOf(row!))).to.have.members(Object.keys(expected)).and.not.include.members(['companyId', 'recruiter', 'sourceRef']);
+      expect(row?.rendering).to.not.include('Рекрутер').and.not.include('hh:1');
+    });
+
+    it('lists every vacancy as the presenters render it now, after an insert and an update', async () => {
+      const companyId = nextId('co');
+      const awkward = ['"quoted"', 'back\\slash', 'Алматы', '😀', '\u0007', ''];
+      const kept = aVacancy({ companyId, id: 'kept', now: at(1), input: { skills: awkward, city: null, salaryFrom: 0.1, salaryTo: 1e21 } });
+      const changed = aVacancy({ companyId, id: 'changed', now: at(2), input: { publishedAt: new Date('0001-01-01T00:00:00.000Z') } });
+      for (const vacancy of [kept, changed]) await adapters().vacancies.insert(vacancy);
+      changed.replace({ ...changed.toSnapshot(), title: 'Новое "название" \\', status: 'paused', workSchedule: awkward }, at(3));
+      await adapters().vacancies.update(changed);
+      const rows = await adapters().vacancies.list({ companyId, since: null, status: 'all', after: null, limit: 10 });
+      expect(rows.map((v) => v.rendering)).to.deep.equal([kept, changed].map((v) => JSON.stringify(presentVacancy(toVacancyView(v)))));
+      expect(rows.map((v) => v.updatedAt.toISOString())).to.deep.equal([at(1).toISOString(), at(3).toISOString()]);
     });
 
     it('saves, replaces and deletes a board', async () => {

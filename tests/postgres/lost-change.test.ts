@@ -3,6 +3,7 @@ import type { MikroOrmUnitOfWorkOptions } from '../../adapters/persistence/postg
 import type { CandidateView } from '../../application/ports/candidate-repository.port.js';
 import type { VacancyView } from '../../application/ports/vacancy-repository.port.js';
 import { anApplication, aVacancyInput } from '../support/builders.js';
+import { candidateJsonOf, candidateViewOf, vacancyViewOf } from '../support/listed-records.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 import { postgresUseCases, type PostgresUseCases } from '../support/postgres-use-cases.js';
 import { DatabaseProbe, WriteGate } from './sync-write-gate.js';
@@ -28,7 +29,7 @@ async function candidatePass(useCases: PostgresUseCases, companyId: string, sinc
   do {
     const result = await useCases.listCandidates.execute({ companyId, since, vacancyId: null, limit: 2, cursor });
     watermark ??= result.watermark;
-    items.push(...result.page.items);
+    items.push(...result.page.items.map(candidateViewOf));
     cursor = result.page.nextCursor;
   } while (cursor !== null);
   return { items, watermark: watermark as Date };
@@ -41,7 +42,7 @@ async function vacancyPass(useCases: PostgresUseCases, companyId: string, since:
   do {
     const result = await useCases.listVacancies.execute({ companyId, since, status: 'all', limit: 2, cursor });
     watermark ??= result.watermark;
-    items.push(...result.page.items);
+    items.push(...result.page.items.map(vacancyViewOf));
     cursor = result.page.nextCursor;
   } while (cursor !== null);
   return { items, watermark: watermark as Date };
@@ -190,7 +191,7 @@ describe('Sync on PostgreSQL never loses a change whose write was open during a 
     const results = await Promise.all(reads);
 
     expect(waiters, 'one barrier statement waits for the write, not one per read').to.equal(1);
-    expect(results.map((r) => r.page.items.map((c) => c.stage))).to.deep.equal(results.map(() => ['INTERVIEW']));
+    expect(results.map((r) => r.page.items.map((c) => candidateJsonOf(c).stage))).to.deep.equal(results.map(() => ['INTERVIEW']));
     expect(new Set(results.map((r) => r.watermark.getTime())).size).to.equal(1);
     expect(results[0]?.watermark.getTime()).to.be.at.least(writeNow.getTime());
   });

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { listCandidateViews } from '../../adapters/persistence/postgres/candidate-list-query.js';
+import { listedCandidates } from '../../adapters/persistence/postgres/candidate-list-query.js';
 import { TIMESTAMP_PARAM, timestampParams } from '../../adapters/persistence/postgres/sql-values.js';
 import { freshEntityManager } from '../../adapters/persistence/postgres/transaction-scope.js';
-import { listVacancyViews } from '../../adapters/persistence/postgres/vacancy-list-query.js';
+import { listedVacancies } from '../../adapters/persistence/postgres/vacancy-list-query.js';
 import { aManualCard, aVacancy, nextId } from '../support/builders.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 
@@ -76,10 +76,10 @@ describe('Instants a request chooses (since, a cursor position), as PostgreSQL r
     const since = new Date('9999-12-31T23:59:59.999Z');
     const after = { modifiedAt: new Date('0000-06-01T00:00:00.000Z'), id: 'x' };
     const queries = [
-      capture((tx) => listVacancyViews(tx, { companyId: 'c', since, status: 'all', after, limit: 10 })),
-      capture((tx) => listVacancyViews(tx, { companyId: 'c', since, status: 'open', after: null, limit: 10 })),
-      capture((tx) => listCandidateViews(tx, { companyId: 'c', since, vacancyId: null, after, limit: 10 })),
-      capture((tx) => listCandidateViews(tx, { companyId: 'c', since: null, vacancyId: 'v', after, limit: 10 })),
+      capture((tx) => listedVacancies(tx, { companyId: 'c', since, status: 'all', after, limit: 10 })),
+      capture((tx) => listedVacancies(tx, { companyId: 'c', since, status: 'open', after: null, limit: 10 })),
+      capture((tx) => listedCandidates(tx, { companyId: 'c', since, vacancyId: null, after, limit: 10 })),
+      capture((tx) => listedCandidates(tx, { companyId: 'c', since: null, vacancyId: 'v', after, limit: 10 })),
     ];
     for (const { sql, params } of await Promise.all(queries)) {
       const plan = await em().transactional(async (tx) => {

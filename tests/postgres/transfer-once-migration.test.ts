@@ -1,13 +1,24 @@
 import { expect } from 'chai';
+import { Migration20261127000000Renderings } from '../../adapters/persistence/postgres/migrations/business/Migration20261127000000Renderings.js';
 import { migrateDatabases } from '../../infrastructure/database/migrate-databases.js';
 import { migrationTestDatabase } from '../support/migration-test-database.js';
 
 const MIGRATION = 'Migration20261124000000TransferOncePerVacancy';
+/** A later migration that the rows below (cards without renderings) predate; it is turned back too, and runs after. */
+const RENDERINGS = 'Migration20261127000000Renderings';
+
+async function renderingsDownStatements(): Promise<string[]> {
+  const migration = new Migration20261127000000Renderings(undefined as never, undefined as never);
+  await migration.down();
+  return migration.getQueries().map((query) => String(query));
+}
 
 describe(`Migration ${MIGRATION}`, function () {
   this.timeout(60_000);
   // Back to the schema before the migration, where repeated transfers could be stored.
   const database = migrationTestDatabase(async (client) => {
+    for (const statement of await renderingsDownStatements()) await client.query(statement);
+    await client.query('delete from mikro_orm_migrations_business where name = $1', [RENDERINGS]);
     await client.query('drop index candidates_transfer_key');
     await client.query('create index candidates_origin_idx on candidates (company_id, origin_card_id) where origin_card_id is not null');
     await client.query('delete from mikro_orm_migrations_business where name = $1', [MIGRATION]);
@@ -31,7 +42,7 @@ describe(`Migration ${MIGRATION}`, function () {
     await card('origin', 'v1', null, '2026-01-01T00:00:00Z', 'co-2');
     await card('t-other-company', 'v2', 'origin', '2026-01-07T00:00:00Z', 'co-2');
 
-    expect((await migrateDatabases({ businessUrl: database.url, registryUrl: database.url })).business).to.deep.equal([MIGRATION]);
+    expect((await migrateDatabases({ businessUrl: database.url, registryUrl: database.url })).business).to.deep.equal([MIGRATION, RENDERINGS]);
 
     const left = await database.client.query<{ company_id: string; id: string }>('select company_id, id from candidates order by company_id, id');
     expect(left.rows.map((row) => `${row.company_id}/${row.id}`)).to.deep.equal([

@@ -12,6 +12,7 @@ import { resolve } from '../../infrastructure/container/typed-binding.js';
 import { USE_CASES } from '../../infrastructure/container/use-case.tokens.js';
 import { createLogger } from '../../infrastructure/logger.js';
 import { anApplication, aVacancyInput } from './builders.js';
+import { candidateViewOf, vacancyViewOf } from './listed-records.js';
 import { ManualClock } from './manual-clock.js';
 
 type UseCaseName = keyof typeof USE_CASES;
@@ -56,7 +57,7 @@ export class UseCaseWorld {
     return this.use('submitApplication').execute({ companyId, application: anApplication(application) });
   }
 
-  /** Every candidate of a query, following nextCursor to the end. */
+  /** Every candidate of a query, following nextCursor to the end, as the views the list's JSON shows. */
   async allCandidates(companyId: string, query: { since?: Date | null; vacancyId?: string | null; limit?: number } = {}): Promise<CandidateView[]> {
     const items: CandidateView[] = [];
     let cursor: string | null = null;
@@ -64,13 +65,13 @@ export class UseCaseWorld {
       const { page } = await this.use('listCandidates').execute({
         companyId, since: query.since ?? null, vacancyId: query.vacancyId ?? null, limit: query.limit ?? 100, cursor,
       });
-      items.push(...page.items);
+      items.push(...page.items.map(candidateViewOf));
       cursor = page.nextCursor;
     } while (cursor !== null);
     return items;
   }
 
-  /** Every vacancy of a query, following nextCursor to the end. */
+  /** Every vacancy of a query, following nextCursor to the end, as the views the list's JSON shows. */
   async allVacancies(companyId: string, query: { since?: Date | null; status?: VacancyStatusFilter; limit?: number } = {}): Promise<VacancyView[]> {
     const items: VacancyView[] = [];
     let cursor: string | null = null;
@@ -78,7 +79,7 @@ export class UseCaseWorld {
       const { page } = await this.use('listVacancies').execute({
         companyId, since: query.since ?? null, status: query.status ?? 'all', limit: query.limit ?? 100, cursor,
       });
-      items.push(...page.items);
+      items.push(...page.items.map(vacancyViewOf));
       cursor = page.nextCursor;
     } while (cursor !== null);
     return items;

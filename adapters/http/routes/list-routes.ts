@@ -1,7 +1,7 @@
 import type { Router } from '@koa/router';
 import { requireScope } from '../../../domain/service-key/service-key.js';
-import { presentCandidate } from '../../presenters/candidate.presenter.js';
-import { presentVacancy } from '../../presenters/vacancy.presenter.js';
+import { spliceCandidate } from '../../presenters/candidate.presenter.js';
+import { renderPage } from '../../presenters/page.presenter.js';
 import { principalOf } from '../gatekeeper.middleware.js';
 import type { HttpDependencies } from '../http-dependencies.js';
 import type { HttpContext, HttpState } from '../http-state.js';
@@ -12,8 +12,10 @@ const VACANCY_QUERY = namesOf(VACANCY_LIST_PARAMETERS);
 const CANDIDATE_QUERY = namesOf(CANDIDATE_LIST_PARAMETERS);
 
 /**
- * GET /vacancies and GET /candidates (spec 4.1, 4.2): keyset pages in (modification time, id) order. The wire
- * form comes from the presenters the admin CLI shares, so both print the same Vacancy and Candidate.
+ * GET /vacancies and GET /candidates (spec 4.1, 4.2): keyset pages in (modification time, id) order. A page is
+ * assembled from the records' JSON as the presenters rendered it when they were written (ADR 18), a card's
+ * vacancy title spliced in as read now; the admin CLI prints the same Vacancy and Candidate from the same
+ * presenters.
  */
 export function registerListRoutes(router: Router<HttpState>, deps: Pick<HttpDependencies, 'listVacancies' | 'listCandidates'>): void {
   router.get('/vacancies', async (ctx) => {
@@ -23,7 +25,7 @@ export function registerListRoutes(router: Router<HttpState>, deps: Pick<HttpDep
     const command = { companyId: principal.companyId, since: query.since(), status: query.status(), limit: query.limit(), cursor: query.cursor() };
     query.finish();
     const { page, watermark } = await deps.listVacancies.execute(command);
-    sendPage(ctx, watermark, { items: page.items.map(presentVacancy), nextCursor: page.nextCursor });
+    sendPage(ctx, watermark, renderPage(page.items.map((v) => v.rendering), page.nextCursor));
   });
 
   router.get('/candidates', async (ctx) => {
@@ -33,15 +35,16 @@ export function registerListRoutes(router: Router<HttpState>, deps: Pick<HttpDep
     const command = { companyId: principal.companyId, since: query.since(), vacancyId: query.vacancyId(), limit: query.limit(), cursor: query.cursor() };
     query.finish();
     const { page, watermark } = await deps.listCandidates.execute(command);
-    sendPage(ctx, watermark, { items: page.items.map(presentCandidate), nextCursor: page.nextCursor });
+    const items = page.items.map((c) => spliceCandidate(c.id, c.vacancyId, c.vacancyTitle, c.rendering));
+    sendPage(ctx, watermark, renderPage(items, page.nextCursor));
   });
 }
 
-function sendPage(ctx: HttpContext, watermark: Date, body: { items: unknown[]; nextCursor: string | null }): void {
+function sendPage(ctx: HttpContext, watermark: Date, page: string): void {
   // A safe `since` for the client's next run (DESIGN 3, No lost changes).
   ctx.set('X-Sync-Watermark', watermark.toISOString());
-  // Serialised once, here: with an object body Koa's Content-Length getter (which koa-compress reads for its
+  // A string body: with an object body Koa's Content-Length getter (which koa-compress reads for its
   // threshold) and its response writer would each run JSON.stringify on a page of up to several MB.
   ctx.type = 'application/json';
-  ctx.body = JSON.stringify(body);
+  ctx.body = page;
 }

@@ -1,5 +1,6 @@
-import type { CandidateListQuery, CandidateRepository, CandidateView } from '../../../application/ports/candidate-repository.port.js';
+import type { CandidateListQuery, CandidateRepository, ListedCandidate } from '../../../application/ports/candidate-repository.port.js';
 import { toCandidateView } from '../../../application/views/candidate-view.js';
+import { renderCandidateRest } from '../../presenters/candidate.presenter.js';
 import { CandidateCard, type CandidateCardSnapshot } from '../../../domain/candidate/candidate-card.js';
 import { comparePositions } from '../../../domain/paging/cursor.js';
 import { rowKey, type InMemoryDatabase } from './in-memory-database.js';
@@ -117,9 +118,13 @@ export class InMemoryCandidateRepository implements CandidateRepository {
     return [...stages].sort();
   }
 
-  async list(query: CandidateListQuery): Promise<CandidateView[]> {
+  /**
+   * Renders each card of the page when it is read, with the presenter PostgreSQL renders it with when the
+   * card is written (ADR 18): the reference the contract suite holds the stored renderings to.
+   */
+  async list(query: CandidateListQuery): Promise<ListedCandidate[]> {
     const { companyId, since, vacancyId, after, limit } = query;
-    const views: CandidateView[] = [];
+    const listed: { card: CandidateCard; position: { modifiedAt: Date; id: string } }[] = [];
     for (const row of this.db.candidates.values()) {
       if (row.companyId !== companyId || row.technical) continue;
       if (vacancyId !== null && row.vacancyId !== vacancyId) continue;
@@ -127,11 +132,18 @@ export class InMemoryCandidateRepository implements CandidateRepository {
       const position = { modifiedAt: card.modifiedAt, id: row.id };
       if (since !== null && position.modifiedAt.getTime() <= since.getTime()) continue;
       if (after !== null && comparePositions(position, after) <= 0) continue;
-      views.push(toCandidateView(card, this.titleOf(companyId, row.vacancyId)));
+      listed.push({ card, position });
     }
-    return views
-      .sort((a, b) => comparePositions({ modifiedAt: a.updatedAt, id: a.id }, { modifiedAt: b.updatedAt, id: b.id }))
-      .slice(0, limit);
+    return listed
+      .sort((a, b) => comparePositions(a.position, b.position))
+      .slice(0, limit)
+      .map(({ card, position }) => ({
+        id: card.id,
+        vacancyId: card.vacancyId,
+        vacancyTitle: this.titleOf(companyId, card.vacancyId),
+        updatedAt: position.modifiedAt,
+        rendering: renderCandidateRest(toCandidateView(card, null)),
+      }));
   }
 
   private titleOf(companyId: string, vacancyId: string | null): string | null {

@@ -1,5 +1,6 @@
-import type { VacancyListQuery, VacancyRepository, VacancyView } from '../../../application/ports/vacancy-repository.port.js';
+import type { ListedVacancy, VacancyListQuery, VacancyRepository } from '../../../application/ports/vacancy-repository.port.js';
 import { toVacancyView } from '../../../application/views/vacancy-view.js';
+import { renderVacancy } from '../../presenters/vacancy.presenter.js';
 import { comparePositions } from '../../../domain/paging/cursor.js';
 import { Vacancy, type VacancySnapshot } from '../../../domain/vacancy/vacancy.js';
 import { rowKey, type InMemoryDatabase } from './in-memory-database.js';
@@ -43,18 +44,23 @@ export class InMemoryVacancyRepository implements VacancyRepository {
     return this.db.vacancies.delete(rowKey(companyId, id));
   }
 
-  async list(query: VacancyListQuery): Promise<VacancyView[]> {
+  /** Renders each vacancy of the page when it is read, with the presenter PostgreSQL renders it with when written (ADR 18). */
+  async list(query: VacancyListQuery): Promise<ListedVacancy[]> {
     const { companyId, since, status, after, limit } = query;
-    const rows: VacancyView[] = [];
+    const rows: VacancySnapshot[] = [];
     for (const row of this.db.vacancies.values()) {
       if (row.companyId !== companyId) continue;
       if (status !== 'all' && row.status !== status) continue;
       if (since !== null && row.updatedAt.getTime() <= since.getTime()) continue;
       if (after !== null && comparePositions({ modifiedAt: row.updatedAt, id: row.id }, after) <= 0) continue;
-      rows.push(toVacancyView(Vacancy.restore(row)));
+      rows.push(row);
     }
     return rows
       .sort((a, b) => comparePositions({ modifiedAt: a.updatedAt, id: a.id }, { modifiedAt: b.updatedAt, id: b.id }))
-      .slice(0, limit);
+      .slice(0, limit)
+      .map((row) => {
+        const vacancy = Vacancy.restore(row);
+        return { id: vacancy.id, updatedAt: vacancy.updatedAt, rendering: renderVacancy(toVacancyView(vacancy)) };
+      });
   }
 }

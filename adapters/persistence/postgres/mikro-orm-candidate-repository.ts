@@ -1,24 +1,25 @@
 import type { EntityManager, Knex, MikroORM } from '@mikro-orm/postgresql';
-import type { CandidateListQuery, CandidateRepository, CandidateView } from '../../../application/ports/candidate-repository.port.js';
+import type { CandidateListQuery, CandidateRepository, ListedCandidate } from '../../../application/ports/candidate-repository.port.js';
 import type { CandidateCard } from '../../../domain/candidate/candidate-card.js';
-import { listCandidateViews } from './candidate-list-query.js';
+import { listedCandidates } from './candidate-list-query.js';
 import { readCandidateRow, readCandidateRowsByExternalIds, readTechnicalCardRow } from './point-reads.js';
-import { CandidateRowSchema, type CandidateRow } from './entities/candidate.entity.js';
+import { CandidateRowSchema, type RenderedCandidateRow } from './entities/candidate.entity.js';
 import { candidateColumns, fromCandidateRow, toCandidateRow } from './row-mapping/candidate-row-mapping.js';
-import { jsonb } from './sql-values.js';
+import { CANDIDATE_ROW_SELECT, candidateRowOfColumns } from './row-mapping/stored-rows.js';
+import { TIMESTAMP_PARAM, jsonb, timestampParams } from './sql-values.js';
 import { activeTransaction, withEntityManager } from './transaction-scope.js';
 
 const CARD_COLUMNS = `company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral,
-  technical, origin_card_id, request_fingerprint, source_ref, created_at, card_updated_at, resume_updated_at`;
-const CARD_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?::timestamptz, ?::timestamptz, ?::timestamptz)';
+  technical, origin_card_id, request_fingerprint, source_ref, created_at, card_updated_at, resume_updated_at, rendering`;
+const CARD_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?)';
 
 /** The parameters of one row's CARD_VALUES. */
-function rowParameters(row: CandidateRow): unknown[] {
+function rowParameters(row: RenderedCandidateRow): unknown[] {
   return [
     row.companyId, row.id, row.vacancyId, row.stage, row.source, row.externalId, row.coverLetter,
     jsonb(row.person), jsonb(row.resume), row.referral === null ? null : jsonb(row.referral),
     row.technical, row.originCardId, row.requestFingerprint, row.sourceRef,
-    row.createdAt, row.cardUpdatedAt, row.resumeUpdatedAt,
+    row.createdAt, row.cardUpdatedAt, row.resumeUpdatedAt, row.rendering,
   ];
 }
 
@@ -28,7 +29,7 @@ function rowParameters(row: CandidateRow): unknown[] {
  * insert the same externalIds (appends run side by side) then take their index entries in the same order, and
  * one waits for the other instead of each waiting for the other (a deadlock, PostgreSQL ending one of them).
  */
-async function insertApplicationRows(em: EntityManager, rows: readonly CandidateRow[]): Promise<Set<string>> {
+async function insertApplicationRows(em: EntityManager, rows: readonly RenderedCandidateRow[]): Promise<Set<string>> {
   const ordered = [...rows].sort((a, b) => compareCodeUnits(a.externalId as string, b.externalId as string));
   const inserted = await em.execute<{ external_id: string }[]>(
     `insert into candidates (${CARD_COLUMNS})
@@ -45,7 +46,7 @@ function compareCodeUnits(a: string, b: string): number {
 }
 
 /** Inserts a technical card unless its origin already has one on its vacancy; whether it was inserted. */
-async function insertTechnicalRow(em: EntityManager, row: CandidateRow): Promise<boolean> {
+async function insertTechnicalRow(em: EntityManager, row: RenderedCandidateRow): Promise<boolean> {
   const inserted = await em.execute<{ id: string }[]>(
     `insert into candidates (${CARD_COLUMNS}) values ${CARD_VALUES}
      on conflict (company_id, origin_card_id, vacancy_id) where origin_card_id is not null do nothing
@@ -57,6 +58,9 @@ async function insertTechnicalRow(em: EntityManager, row: CandidateRow): Promise
 
 /** Rows per INSERT statement of insertMany: big enough to save round trips, small enough for one statement. */
 const INSERT_MANY_CHUNK = 200;
+
+/** Cards of a deleted vacancy read and written back per statement pair: a few MB of renderings at most. */
+const DETACH_BATCH = 1_000;
 
 export class MikroOrmCandidateRepository implements CandidateRepository {
   constructor(private readonly orm: MikroORM) {}
@@ -124,7 +128,7 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
       const earlier = new Map<string, CandidateCard>();
       let pending = [...firstOf.values()];
       for (let attempt = 0; attempt < 3 && pending.length > 0; attempt++) {
-        const inserted = await insertApplicationRows(em, pending.map((index) => rows[index] as CandidateRow));
+        const inserted = await insertApplicationRows(em, pending.map((index) => rows[index] as RenderedCandidateRow));
         const lost = pending.filter((index) => !inserted.has(externalIdOf(index)));
         const holders = await readCandidateRowsByExternalIds(em, companyId, lost.map(externalIdOf));
         for (const holder of holders) earlier.set(holder.externalId as string, fromCandidateRow(holder));
@@ -170,10 +174,40 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
     return deleted.some((row) => row.id === id);
   }
 
+  /**
+   * The cards change in JS, as every other write of a card does, and go back with their new renderings (ADR 18):
+   * one statement per batch of them, locked as they are read, so that nothing changes a card between its
+   * read and its write. A written card leaves `vacancy_id = ?`, so the next read finds the next batch; the
+   * batches bound the memory and the statement that a vacancy with many thousands of cards would take.
+   */
   detachVacancy(companyId: string, vacancyId: string, now: Date): Promise<number> {
-    return withEntityManager(this.orm, (em) =>
-      em.nativeUpdate(CandidateRowSchema, { companyId, vacancyId }, { vacancyId: null, stage: null, cardUpdatedAt: now }),
-    );
+    const detach = async (em: EntityManager): Promise<number> => {
+      let detached = 0;
+      for (;;) {
+        const stored = await em.execute<Record<string, unknown>[]>(
+          `select ${CANDIDATE_ROW_SELECT} from candidates where company_id = ? and vacancy_id = ? limit ? for update`,
+          [companyId, vacancyId, DETACH_BATCH],
+        );
+        if (stored.length === 0) return detached;
+        const rows = stored.map((columns) => {
+          const card = fromCandidateRow(candidateRowOfColumns(columns));
+          card.detachFromVacancy(now);
+          return toCandidateRow(card);
+        });
+        const updated = await em.execute<{ id: string }[]>(
+          `update candidates c
+              set vacancy_id = null, stage = null, card_updated_at = ${TIMESTAMP_PARAM}, rendering = r.rendering
+             from unnest(array[?]::text[], array[?]::text[]) as r(id, rendering)
+            where c.company_id = ? and c.id = r.id
+            returning c.id`,
+          [...timestampParams(now), rows.map((row) => row.id), rows.map((row) => row.rendering), companyId],
+        );
+        detached += updated.length;
+        if (stored.length < DETACH_BATCH) return detached;
+      }
+    };
+    const ownTransaction = activeTransaction(this.orm) === undefined;
+    return withEntityManager(this.orm, (em) => (ownTransaction ? em.transactional(detach) : detach(em)));
   }
 
   async stagesInUse(companyId: string, vacancyId: string): Promise<string[]> {
@@ -186,8 +220,8 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
     return rows.map((row) => row.stage);
   }
 
-  list(query: CandidateListQuery): Promise<CandidateView[]> {
-    return withEntityManager(this.orm, (em) => listCandidateViews(em, query));
+  list(query: CandidateListQuery): Promise<ListedCandidate[]> {
+    return withEntityManager(this.orm, (em) => listedCandidates(em, query));
   }
 
   private async findOne(companyId: string, key: 'id' | 'external_id' | 'source_ref', value: string): Promise<CandidateCard | null> {

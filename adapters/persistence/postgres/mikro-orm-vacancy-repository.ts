@@ -1,11 +1,11 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { VacancyListQuery, VacancyRepository, VacancyView } from '../../../application/ports/vacancy-repository.port.js';
+import type { ListedVacancy, VacancyListQuery, VacancyRepository } from '../../../application/ports/vacancy-repository.port.js';
 import type { Vacancy } from '../../../domain/vacancy/vacancy.js';
 import { VacancyRowSchema } from './entities/vacancy.entity.js';
 import { fromVacancyRow, toVacancyRow } from './row-mapping/vacancy-row-mapping.js';
 import { readVacancyRow } from './point-reads.js';
 import { withEntityManager } from './transaction-scope.js';
-import { listVacancyViews } from './vacancy-list-query.js';
+import { listedVacancies } from './vacancy-list-query.js';
 
 export class MikroOrmVacancyRepository implements VacancyRepository {
   constructor(private readonly orm: MikroORM) {}
@@ -31,8 +31,8 @@ export class MikroOrmVacancyRepository implements VacancyRepository {
     return (await withEntityManager(this.orm, (em) => em.nativeDelete(VacancyRowSchema, { companyId, id }))) > 0;
   }
 
-  list(query: VacancyListQuery): Promise<VacancyView[]> {
-    return withEntityManager(this.orm, (em) => listVacancyViews(em, query));
+  list(query: VacancyListQuery): Promise<ListedVacancy[]> {
+    return withEntityManager(this.orm, (em) => listedVacancies(em, query));
   }
 
   private async findOne(companyId: string, key: 'id' | 'source_ref', value: string): Promise<Vacancy | null> {

@@ -4,6 +4,7 @@ import { ListCandidates } from '../../../application/use-cases/list-candidates.u
 import { ListVacancies } from '../../../application/use-cases/list-vacancies.use-case.js';
 import type { AdminCliDependencies } from '../../../adapters/cli/admin-services.js';
 import { usePostgresTestDatabase, type PostgresTestDatabase } from '../../support/postgres-test-database.js';
+import { candidateViewOf, vacancyViewOf } from '../../support/listed-records.js';
 import { MemoryIo } from './memory-io.js';
 import { runAdmin, type AdminRun, type RunOptions } from './run-admin.js';
 
@@ -77,7 +78,7 @@ export function useAdminDatabase(): () => AdminDatabase {
         let cursor: string | null = null;
         do {
           const { page } = await listVacancies.execute({ companyId, since: null, status: 'all', limit: 500, cursor });
-          items.push(...page.items);
+          items.push(...page.items.map(vacancyViewOf));
           cursor = page.nextCursor;
         } while (cursor !== null);
         return items;
@@ -87,7 +88,7 @@ export function useAdminDatabase(): () => AdminDatabase {
         let cursor: string | null = null;
         do {
           const { page } = await listCandidates.execute({ companyId, since: null, vacancyId: null, limit: 500, cursor });
-          items.push(...page.items);
+          items.push(...page.items.map(candidateViewOf));
           cursor = page.nextCursor;
         } while (cursor !== null);
         return items;

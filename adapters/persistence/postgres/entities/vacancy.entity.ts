@@ -1,6 +1,9 @@
 import { EntitySchema } from '@mikro-orm/core';
 
-/** A row of `vacancies`. String lists are jsonb: exact round trip of any string, unlike text[] literals. */
+/**
+ * A row of `vacancies` as a vacancy is restored from it. String lists are jsonb: exact round trip of any
+ * string, unlike text[] literals.
+ */
 export interface VacancyRow {
   companyId: string;
   id: string;
@@ -31,11 +34,16 @@ export interface VacancyRow {
   updatedAt: Date;
 }
 
+/** A row as it is written: the vacancy and its rendering, the presenters' JSON of it that the list sends (ADR 18). */
+export interface RenderedVacancyRow extends VacancyRow {
+  rendering: string;
+}
+
 const text = { type: 'string', columnType: 'text' } as const;
 const nullableText = { ...text, nullable: true } as const;
 const list = { type: 'json', columnType: 'jsonb' } as const;
 
-export const VacancyRowSchema = new EntitySchema<VacancyRow>({
+export const VacancyRowSchema = new EntitySchema<RenderedVacancyRow>({
   name: 'VacancyRow',
   tableName: 'vacancies',
   properties: {
@@ -66,5 +74,6 @@ export const VacancyRowSchema = new EntitySchema<VacancyRow>({
     sourceRef: nullableText,
     createdAt: { type: 'datetime', columnType: 'timestamptz(3)' },
     updatedAt: { type: 'datetime', columnType: 'timestamptz(3)' },
+    rendering: text,
   },
 });

@@ -1,8 +1,14 @@
+import { renderCandidateRest } from '../../../presenters/candidate.presenter.js';
+import { toCandidateView } from '../../../../application/views/candidate-view.js';
 import { CandidateCard } from '../../../../domain/candidate/candidate-card.js';
-import type { CandidateRow } from '../entities/candidate.entity.js';
+import type { CandidateRow, RenderedCandidateRow } from '../entities/candidate.entity.js';
 import { readPerson, readReferral, readResume } from './json-documents.js';
 
-export function toCandidateRow(card: CandidateCard): CandidateRow {
+/**
+ * The row to write, with the card's rendering (ADR 18): every write of a card goes through here, so the
+ * read model cannot fall behind the card. The vacancy's title is no part of the rendering.
+ */
+export function toCandidateRow(card: CandidateCard): RenderedCandidateRow {
   const s = card.toSnapshot();
   return {
     companyId: s.companyId,
@@ -22,6 +28,7 @@ export function toCandidateRow(card: CandidateCard): CandidateRow {
     createdAt: s.createdAt,
     cardUpdatedAt: s.cardUpdatedAt,
     resumeUpdatedAt: s.resumeUpdatedAt,
+    rendering: s.technical ? null : renderCandidateRest(toCandidateView(card, null)),
   };
 }
 
@@ -48,7 +55,7 @@ export function fromCandidateRow(row: CandidateRow): CandidateCard {
 }
 
 /** The row as columns and values for a knex insert with bound parameters (jsonb documents as JSON text). */
-export function candidateColumns(row: CandidateRow): Record<string, unknown> {
+export function candidateColumns(row: RenderedCandidateRow): Record<string, unknown> {
   return {
     company_id: row.companyId,
     id: row.id,
@@ -67,5 +74,6 @@ export function candidateColumns(row: CandidateRow): Record<string, unknown> {
     created_at: row.createdAt,
     card_updated_at: row.cardUpdatedAt,
     resume_updated_at: row.resumeUpdatedAt,
+    rendering: row.rendering,
   };
 }

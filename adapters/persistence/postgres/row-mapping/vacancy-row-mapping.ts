@@ -1,10 +1,12 @@
+import { renderVacancy } from '../../../presenters/vacancy.presenter.js';
 import { Vacancy } from '../../../../domain/vacancy/vacancy.js';
 import type { VacancyStatus } from '../../../../domain/vacancy/vacancy-status.js';
 import type { WorkFormat } from '../../../../domain/vacancy/work-format.js';
-import type { VacancyRow } from '../entities/vacancy.entity.js';
+import type { RenderedVacancyRow, VacancyRow } from '../entities/vacancy.entity.js';
 import { readStrings } from './json-documents.js';
 
-export function toVacancyRow(vacancy: Vacancy): VacancyRow {
+/** The row to write, with the vacancy's rendering (ADR 18): every write of a vacancy goes through here. */
+export function toVacancyRow(vacancy: Vacancy): RenderedVacancyRow {
   const s = vacancy.toSnapshot();
   return {
     companyId: s.companyId,
@@ -34,6 +36,7 @@ export function toVacancyRow(vacancy: Vacancy): VacancyRow {
     sourceRef: s.sourceRef,
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
+    rendering: renderVacancy(s),
   };
 }
 
