@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { applicationBody, BENCH_EXTERNAL_ID_PREFIX, newApplications } from './application-bodies.js';
+import { openBenchServer, readSeedRecord } from './bench-database.js';
+import { measure, round, type LoadFigures } from './load.js';
+import { note } from './progress.js';
+import { API } from './scenarios.js';
+import { startServer, type ServerProcess } from './server-process.js';
+
+/**
+ * POST /applications alone, for working on it (issue 13): the compiled service (optionally under
+ * `--cpu-prof`, so that the profile holds nothing but POSTs) against the one-statement ceiling, new
+ * applications and duplicates in alternating rounds, on a database that `npm run bench -- --reuse-db NAME`
+ * seeded. Not the bench of record: `npm run bench` is. Per round it prints both servers' req/s and the
+ * ratio, each server's CPU time per request (its process only: the service's main thread and its
+ * helpers, not PostgreSQL's), and the database's transactions per request (pg_stat_database).
+ *
+ * Usage: npx tsx bench/post-probe.ts DBNAME [--rounds 3] [--duration 3] [--warmup 1] [--connections 32] [--cpu-prof DIR] [--only new|duplicate]
+ */
+interface ProbeOptions {
+  readonly database: string;
+  readonly rounds: number;
+  readonly duration: number;
+  readonly warmup: number;
+  readonly connections: number;
+  readonly cpuProf: string | undefined;
+  /** Only this kind of request: 'new' or 'duplicate' (default: both, alternating). */
+  readonly only: string | undefined;
+}
+
+function parse(argv: readonly string[]): ProbeOptions {
+  const [database, ...rest] = argv;
+  if (database === undefined || database.startsWith('--')) throw new Error('usage: post-probe.ts DBNAME [--rounds n] [--duration s] [--warmup s] [--connections n] [--cpu-prof dir]');
+  const value = (name: string) => {
+    const at = rest.indexOf(`--${name}`);
+    return at < 0 ? undefined : rest[at + 1];
+  };
+  return {
+    database,
+    rounds: Number(value('rounds') ?? 3),
+    duration: Number(value('duration') ?? 3),
+    warmup: Number(value('warmup') ?? 1),
+    connections: Number(value('connections') ?? 32),
+    cpuProf: value('cpu-prof'),
+    only: value('only'),
+  };
+}
+
+async function main(): Promise<void> {
+  const options = parse(process.argv.slice(2));
+  const server = await openBenchServer('var/bench-postgres');
+  const url = server.urlOf(options.database);
+  const seed = await readSeedRecord(url);
+  if (seed === null) throw new Error(`${options.database} holds no complete bench seed: seed it with npm run bench -- --reuse-db ${options.database}`);
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  const servers: ServerProcess[] = [];
+  try {
+    const vacancyId = (await admin.query<{ id: string }>("select id from vacancies where company_id = $1 and status = 'open' order by id limit 1", [seed.companyId])).rows[0]?.id;
+    if (vacancyId === undefined) throw new Error('the seeded company has no open vacancy');
+    const service = await startServer({
+      name: 'service',
+      script: 'bin/start.js',
+      readyPath: '/readyz',
+      nodeArgs: options.cpuProf === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.cpuProf],
+      env: { DATABASE_URL: url, KEYS_DATABASE_URL: url, STORE: 'postgres', RATE_LIMIT_POINTS: '1000000000', LOG_LEVEL: 'warn', METRICS: 'off', MANAGEMENT_PORT: '0' },
+    });
+    servers.push(service);
+    const ceiling = await startServer({
+      name: 'one-statement-ceiling',
+      script: 'bench/ceilings/one-statement-post-ceiling.ts',
+      readyPath: '/healthz',
+      env: { DATABASE_URL: url, COMPANY_ID: seed.companyId, DB_POOL_MAX: '10' },
+    });
+    servers.push(ceiling);
+    const duplicates = Array.from({ length: 64 }, (_, i) => applicationBody(`${BENCH_EXTERNAL_ID_PREFIX}probe-dup-${Date.now().toString(36)}-${i}`, vacancyId));
+    for (const body of duplicates) {
+      const answer = await fetch(`${service.origin}${API}/applications`, { method: 'POST', headers: { 'x-api-key': seed.key, 'content-type': 'application/json' }, body });
+      if (answer.status !== 201) throw new Error(`storing the duplicate set answered ${answer.status}: ${await answer.text()}`);
+    }
+    const transactions = async () => Number((await admin.query<{ n: string }>('select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()')).rows[0]?.n);
+    const post = async (target: ServerProcess, headers: Record<string, string>, title: string, bodies: { body?: () => string; bodies?: readonly string[] }) => {
+      const spec = { url: `${target.origin}${API}/applications`, connections: options.connections, method: 'POST' as const, headers, ...bodies };
+      if (options.warmup > 0) await measure({ ...spec, title: `${target.name} ${title} (warm-up)`, durationS: options.warmup, warmupS: 0 });
+      const before = await transactions();
+      const cpuBefore = cpuMs(target.pid);
+      const figures = await measure({ ...spec, title: `${target.name} ${title}`, durationS: options.duration, warmupS: 0 });
+      const cpu = cpuMs(target.pid) - cpuBefore;
+      // pg_stat_database is updated when a backend reports (at most every 500 ms), so wait for it.
+      await new Promise((done) => setTimeout(done, 1_100));
+      const perRequest = (await transactions()) - before;
+      return { figures, perRequest, cpuPerRequest: round(cpu / Math.max(figures.requests, 1), 3) };
+    };
+    const rows: string[] = [];
+    type Run = Awaited<ReturnType<typeof post>>;
+    const line = (kind: string, round: number, ours: Run, theirs: Run) => {
+      const text = `${kind.padEnd(10)} round ${round}: ours ${ours.figures.requestsPerSecond} req/s (p50/p99 ${ours.figures.p50Ms}/${ours.figures.p99Ms} ms, ${ours.figures.non2xx} non-2xx), ceiling ${theirs.figures.requestsPerSecond} req/s, ratio ${ratioOf(ours.figures, theirs.figures)}; CPU ms a request: ours ${ours.cpuPerRequest}, ceiling ${theirs.cpuPerRequest}; transactions a request: ours ${perRequest(ours)}, ceiling ${perRequest(theirs)}`;
+      rows.push(text);
+      note(text);
+    };
+    const fresh = newApplications(vacancyId);
+    const ours = { 'x-api-key': seed.key };
+    for (let i = 1; i <= options.rounds; i++) {
+      if (options.only !== 'duplicate') {
+        const a = await post(service, ours, 'new', { body: fresh });
+        const b = await post(ceiling, {}, 'new', { body: fresh });
+        line('new', i, a, b);
+      }
+      if (options.only !== 'new') {
+        const c = await post(service, ours, 'duplicate', { bodies: duplicates });
+        const d = await post(ceiling, {}, 'duplicate', { bodies: duplicates });
+        line('duplicate', i, c, d);
+      }
+    }
+    process.stdout.write(`${rows.join('\n')}\n`);
+  } finally {
+    for (const s of servers.reverse()) await s.stop();
+    await admin.query("delete from candidates where company_id = (select record->>'companyId' from bench_seed limit 1) and external_id like $1", [`${BENCH_EXTERNAL_ID_PREFIX}%`]);
+    await admin.query('vacuum candidates');
+    await admin.end();
+    await server.stop();
+  }
+}
+
+function ratioOf(a: LoadFigures, b: LoadFigures): number {
+  return round(a.requestsPerSecond / Math.max(b.requestsPerSecond, 0.001));
+}
+
+/** The CPU time (user and system) a process has used so far, in ms (/proc/PID/stat, clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Transactions of the whole database per request of the run (autocommit statements count one each). */
+function perRequest(run: { readonly figures: LoadFigures; readonly perRequest: number }): number {
+  return round(run.perRequest / Math.max(run.figures.requests, 1), 2);
+}
+
+await main();
