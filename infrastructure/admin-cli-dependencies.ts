@@ -69,6 +69,9 @@ export function adminServices(c: Container, config: Pick<AppConfig, 'jobBoardLab
     importJobBoardVacancies: resolve(c, USE_CASES.importJobBoardVacancies),
     importJobBoardResumes: resolve(c, USE_CASES.importJobBoardResumes),
     importCandidateBatch: resolve(c, USE_CASES.importCandidateBatch),
+    // Resolved when it runs: the in-memory store keeps no renderings and binds no RenderingCheck, and the
+    // STORE=memory demo seeding takes its services from here too (the CLI itself refuses STORE=memory).
+    checkRenderings: { execute: (command) => resolve(c, USE_CASES.checkRenderings).execute(command) },
     jobBoardLabel: config.jobBoardLabel,
   };
 }

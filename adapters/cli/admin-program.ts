@@ -3,6 +3,7 @@ import type { AdminContext } from './admin-context.js';
 import { hideKeys } from './cli-failure.js';
 import { registerBoardCommands } from './commands/board.command.js';
 import { registerCandidateCommands } from './commands/candidate.command.js';
+import { registerCheckCommands } from './commands/check.command.js';
 import { registerCompanyCommands } from './commands/company.command.js';
 import { registerFeedCommands } from './commands/feed.command.js';
 import { registerImportCommands } from './commands/import.command.js';
@@ -41,6 +42,7 @@ export function buildAdminProgram(ctx: AdminContext): Command {
   registerBoardCommands(program, ctx);
   registerImportCommands(program, ctx);
   registerSeedCommands(program, ctx);
+  registerCheckCommands(program, ctx);
   registerSyncCommand(program, ctx);
   registerFeedCommands(program, ctx);
   return program;

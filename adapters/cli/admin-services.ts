@@ -1,5 +1,6 @@
 import type { CompanyRepository } from '../../application/ports/company-repository.port.js';
 import type { AddCandidates } from '../../application/use-cases/add-candidates.use-case.js';
+import type { CheckRenderings } from '../../application/use-cases/check-renderings.use-case.js';
 import type { CreateCompany } from '../../application/use-cases/create-company.use-case.js';
 import type { DeleteCandidate } from '../../application/use-cases/delete-candidate.use-case.js';
 import type { DeleteVacancy } from '../../application/use-cases/delete-vacancy.use-case.js';
@@ -43,6 +44,7 @@ export interface AdminServices {
   readonly importJobBoardVacancies: UseCase<ImportJobBoardVacancies>;
   readonly importJobBoardResumes: UseCase<ImportJobBoardResumes>;
   readonly importCandidateBatch: UseCase<ImportCandidateBatch>;
+  readonly checkRenderings: UseCase<CheckRenderings>;
   /** `source` of imported records (DESIGN 3, Job-board label). */
   readonly jobBoardLabel: string;
 }

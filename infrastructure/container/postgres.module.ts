@@ -5,6 +5,7 @@ import { CANDIDATE_REPOSITORY } from '../../application/ports/candidate-reposito
 import { COMPANY_REPOSITORY } from '../../application/ports/company-repository.port.js';
 import { FEED_LEDGER } from '../../application/ports/feed-ledger.port.js';
 import { PLATFORM_TOKEN_REPOSITORY } from '../../application/ports/platform-token-repository.port.js';
+import { RENDERING_CHECK } from '../../application/ports/rendering-check.port.js';
 import { SERVICE_KEY_REPOSITORY } from '../../application/ports/service-key-repository.port.js';
 import { UNIT_OF_WORK } from '../../application/ports/unit-of-work.port.js';
 import { VACANCY_REPOSITORY } from '../../application/ports/vacancy-repository.port.js';
@@ -13,6 +14,7 @@ import { MikroOrmCandidateRepository } from '../../adapters/persistence/postgres
 import { MikroOrmCompanyRepository } from '../../adapters/persistence/postgres/mikro-orm-company-repository.js';
 import { MikroOrmFeedLedger } from '../../adapters/persistence/postgres/mikro-orm-feed-ledger.js';
 import { MikroOrmPlatformTokenRepository } from '../../adapters/persistence/postgres/mikro-orm-platform-token-repository.js';
+import { MikroOrmRenderingCheck } from '../../adapters/persistence/postgres/mikro-orm-rendering-check.js';
 import { MikroOrmServiceKeyRepository } from '../../adapters/persistence/postgres/mikro-orm-service-key-repository.js';
 import { MikroOrmUnitOfWork } from '../../adapters/persistence/postgres/mikro-orm-unit-of-work.js';
 import { MikroOrmVacancyRepository } from '../../adapters/persistence/postgres/mikro-orm-vacancy-repository.js';
@@ -58,6 +60,7 @@ export async function postgresModule(config: AppConfig, logger?: Logger): Promis
     bindPort(bind, CANDIDATE_REPOSITORY).toDynamicValue((ctx) => new MikroOrmCandidateRepository(business(ctx)));
     bindPort(bind, UNIT_OF_WORK).toDynamicValue((ctx) => new MikroOrmUnitOfWork(business(ctx)));
     bindPort(bind, FEED_LEDGER).toDynamicValue((ctx) => new MikroOrmFeedLedger(business(ctx)));
+    bindPort(bind, RENDERING_CHECK).toDynamicValue((ctx) => new MikroOrmRenderingCheck(business(ctx)));
     bindPort(bind, READINESS).toDynamicValue((ctx) => readiness(resolve(ctx, POSTGRES_DATABASES)));
     bindPort(bind, DATABASE_POOL_STATS).toDynamicValue((ctx) => poolStats(resolve(ctx, POSTGRES_DATABASES)));
   });

@@ -2,6 +2,7 @@ import type { ApplyPlatformEvent } from '../../application/use-cases/apply-platf
 import type { AddCandidates } from '../../application/use-cases/add-candidates.use-case.js';
 import type { AuthenticateKey } from '../../application/use-cases/authenticate-key.use-case.js';
 import type { AuthenticatePlatformToken } from '../../application/use-cases/authenticate-platform-token.use-case.js';
+import type { CheckRenderings } from '../../application/use-cases/check-renderings.use-case.js';
 import type { CreateCompany } from '../../application/use-cases/create-company.use-case.js';
 import type { DeleteCandidate } from '../../application/use-cases/delete-candidate.use-case.js';
 import type { DeleteVacancy } from '../../application/use-cases/delete-vacancy.use-case.js';
@@ -60,4 +61,5 @@ export const USE_CASES = {
   importCandidateBatch: portToken<ImportCandidateBatch>('UseCase.ImportCandidateBatch'),
   applyPlatformEvent: portToken<ApplyPlatformEvent>('UseCase.ApplyPlatformEvent'),
   purgeFeedRecords: portToken<PurgeFeedRecords>('UseCase.PurgeFeedRecords'),
+  checkRenderings: portToken<CheckRenderings>('UseCase.CheckRenderings'),
 } as const;

@@ -6,6 +6,7 @@ import { CLOCK } from '../../application/ports/clock.port.js';
 import { COMPANY_REPOSITORY } from '../../application/ports/company-repository.port.js';
 import { ID_GENERATOR } from '../../application/ports/id-generator.port.js';
 import { PLATFORM_TOKEN_REPOSITORY } from '../../application/ports/platform-token-repository.port.js';
+import { RENDERING_CHECK } from '../../application/ports/rendering-check.port.js';
 import { SECRETS } from '../../application/ports/secrets.port.js';
 import { SERVICE_KEY_REPOSITORY } from '../../application/ports/service-key-repository.port.js';
 import { UNIT_OF_WORK } from '../../application/ports/unit-of-work.port.js';
@@ -14,6 +15,7 @@ import { ApplyPlatformEvent } from '../../application/use-cases/apply-platform-e
 import { AddCandidates } from '../../application/use-cases/add-candidates.use-case.js';
 import { AuthenticateKey } from '../../application/use-cases/authenticate-key.use-case.js';
 import { AuthenticatePlatformToken } from '../../application/use-cases/authenticate-platform-token.use-case.js';
+import { CheckRenderings } from '../../application/use-cases/check-renderings.use-case.js';
 import { CreateCompany } from '../../application/use-cases/create-company.use-case.js';
 import { DeleteCandidate } from '../../application/use-cases/delete-candidate.use-case.js';
 import { DeleteVacancy } from '../../application/use-cases/delete-vacancy.use-case.js';
@@ -97,4 +99,7 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
       }),
   );
   bindPort(bind, USE_CASES.purgeFeedRecords).toDynamicValue((ctx) => new PurgeFeedRecords(resolve(ctx, FEED_LEDGER), resolve(ctx, T)));
+  // Only PostgreSQL binds RENDERING_CHECK (the in-memory store renders at read time): the factory runs when the
+  // use case is first resolved, so a memory container builds, and only resolving this use case there fails.
+  bindPort(bind, USE_CASES.checkRenderings).toDynamicValue((ctx) => new CheckRenderings(resolve(ctx, RENDERING_CHECK)));
 });

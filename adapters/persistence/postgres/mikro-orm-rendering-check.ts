@@ -1,0 +1,103 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { RenderedKind, RenderingBatch, RenderingCheck } from '../../../application/ports/rendering-check.port.js';
+import { toCandidateView } from '../../../application/views/candidate-view.js';
+import { toVacancyView } from '../../../application/views/vacancy-view.js';
+import { renderCandidateRest } from '../../presenters/candidate.presenter.js';
+import { renderVacancy } from '../../presenters/vacancy.presenter.js';
+import { fromCandidateRow } from './row-mapping/candidate-row-mapping.js';
+import { fromVacancyRow } from './row-mapping/vacancy-row-mapping.js';
+import { CANDIDATE_ROW_SELECT, VACANCY_ROW_SELECT, candidateRowOfColumns, vacancyRowOfColumns } from './row-mapping/stored-rows.js';
+import { withFreshEntityManager } from './transaction-scope.js';
+
+/** Records a statement reads (or rewrites) at most: a few MB of rows with their renderings. */
+const BATCH = 1_000;
+
+type Raw = Record<string, any>;
+
+/** A record as compared: its key, the rendering stored and the one the presenters give now. */
+interface Compared {
+  readonly companyId: string;
+  readonly id: string;
+  readonly stored: string | null;
+  readonly rendered: string;
+}
+
+/** Where a kind's records live, and how a row is rendered: restored by the row mapping, then presented as a write presents it. */
+interface Source {
+  readonly table: string;
+  readonly filter: string;
+  readonly columns: string;
+  render(row: Raw): string;
+}
+
+const SOURCES: Readonly<Record<RenderedKind, Source>> = {
+  vacancy: {
+    table: 'vacancies',
+    filter: 'true',
+    columns: `${VACANCY_ROW_SELECT}, rendering`,
+    render: (columns) => renderVacancy(toVacancyView(fromVacancyRow(vacancyRowOfColumns(columns)))),
+  },
+  // Technical cards are never listed and keep no rendering. The vacancy's title is no part of a card's: it is
+  // joined when a page is read.
+  candidate: {
+    table: 'candidates',
+    filter: 'not technical',
+    columns: `${CANDIDATE_ROW_SELECT}, rendering`,
+    render: (columns) => renderCandidateRest(toCandidateView(fromCandidateRow(candidateRowOfColumns(columns)), null)),
+  },
+};
+
+/**
+ * The rendering check on PostgreSQL: keyset batches over the primary key (company_id, id), each one autocommit
+ * statement, so that a check of millions of cards holds no transaction open and no more than a batch in memory.
+ * A row is mapped as the repositories map it and rendered with the presenter functions the writes use.
+ */
+export class MikroOrmRenderingCheck implements RenderingCheck {
+  constructor(private readonly orm: MikroORM) {}
+
+  async count(kind: RenderedKind): Promise<number> {
+    const { table, filter } = SOURCES[kind];
+    const rows = await withFreshEntityManager(this.orm, (em) => em.execute<{ n: number }[]>(`select count(*)::float8 as n from ${table} where ${filter}`));
+    return rows[0]?.n ?? 0;
+  }
+
+  async *scan(kind: RenderedKind, options: { readonly repair: boolean }): AsyncIterable<RenderingBatch> {
+    let after: Compared | null = null;
+    for (;;) {
+      const position = after;
+      const compared = await withFreshEntityManager(this.orm, (em) => readBatch(em, SOURCES[kind], position));
+      if (compared.length === 0) return;
+      const stale = compared.filter((record) => record.stored !== record.rendered);
+      const repaired = options.repair && stale.length > 0 ? await withFreshEntityManager(this.orm, (em) => rewrite(em, SOURCES[kind], stale)) : 0;
+      yield { checked: compared.length, stale: stale.map(({ companyId, id }) => ({ kind, companyId, id })), repaired };
+      if (compared.length < BATCH) return;
+      after = compared[compared.length - 1] as Compared;
+    }
+  }
+}
+
+async function readBatch(em: EntityManager, source: Source, after: Compared | null): Promise<Compared[]> {
+  const position = after === null ? '' : 'and (company_id, id) > (?, ?)';
+  const rows = await em.execute<Raw[]>(
+    `select ${source.columns} from ${source.table} where ${source.filter} ${position} order by company_id, id limit ?`,
+    after === null ? [BATCH] : [after.companyId, after.id, BATCH],
+  );
+  return rows.map((row) => ({ companyId: row.company_id, id: row.id, stored: row.rendering, rendered: source.render(row) }));
+}
+
+/**
+ * One statement for the batch's stale renderings. A row is rewritten only while its rendering is still the one
+ * compared: a write that came in between (under its company's lock, which the check does not take) stored a
+ * rendering of its own, from newer data than this one; PostgreSQL checks the condition again on the row a
+ * concurrent write leaves. How many rows were rewritten.
+ */
+async function rewrite(em: EntityManager, source: Source, stale: readonly Compared[]): Promise<number> {
+  const rows = await em.execute<unknown[]>(
+    `update ${source.table} as t set rendering = u.rendering
+       from jsonb_to_recordset(?::jsonb) as u(company_id text, id text, stored text, rendering text)
+      where t.company_id = u.company_id and t.id = u.id and t.rendering is not distinct from u.stored
+      returning 1`,
+    [JSON.stringify(stale.map(({ companyId, id, stored, rendered }) => ({ company_id: companyId, id, stored, rendering: rendered })))],
+  );
+  return rows.length;
+}
