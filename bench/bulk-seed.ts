@@ -24,14 +24,24 @@ const JOB_BOARD_LABEL = 'hh';
 const CHUNK = 2_000;
 const MAX_TRANSFERS = 100;
 
+/**
+ * The columns a load fills, with their types for json_to_recordset, named on both sides of the INSERT: the
+ * tables have columns after these (candidates.modified_at is generated), so their order is no guide.
+ */
 const CANDIDATE_COLUMNS = `company_id text, id text, vacancy_id text, stage text, source text, external_id text, cover_letter text,
   person jsonb, resume jsonb, referral jsonb, technical boolean, origin_card_id text, request_fingerprint text, source_ref text,
-  created_at timestamptz, card_updated_at timestamptz, resume_updated_at timestamptz`;
+  created_at timestamptz, card_updated_at timestamptz, resume_updated_at timestamptz, rendering text`;
 const VACANCY_COLUMNS = `company_id text, id text, title text, status text, city text, office_address text, experience text,
   work_format text, work_formats jsonb, salary_from float8, salary_to float8, salary_currency text, salary_gross boolean,
   employment_form text, work_schedule jsonb, skills jsonb, languages jsonb, professional_roles jsonb, description text,
   responsibilities text, positions_count integer, source_url text, published_at timestamptz, recruiter text, source_ref text,
-  created_at timestamptz, updated_at timestamptz`;
+  created_at timestamptz, updated_at timestamptz, rendering text`;
+
+/** INSERT ... SELECT of the rows of one JSON parameter ($1) into `table`. */
+function insertFromJson(table: string, columns: string): string {
+  const names = columns.split(',').map((column) => column.trim().split(/\s+/)[0]).join(', ');
+  return `insert into ${table} (${names}) select ${names} from json_to_recordset($1::json) as x(${columns})`;
+}
 
 type StoredVacancy = DemoVacancy & { readonly id: string };
 interface Sampled {
@@ -82,7 +92,7 @@ async function loadVacancies(client: pg.Client, companyId: string, planned: read
     const now = new Date();
     const slice = planned.slice(start, start + CHUNK).map((v) => ({ ...v, id: ids.newId() }));
     const rows = slice.map((v) => vacancyColumns(Vacancy.create({ id: v.id, companyId, input: v.input, now })));
-    await client.query(`insert into vacancies select * from json_to_recordset($1::json) as x(${VACANCY_COLUMNS})`, [JSON.stringify(rows)]);
+    await client.query(insertFromJson('vacancies', VACANCY_COLUMNS), [JSON.stringify(rows)]);
     // Every vacancy has a board, as the upsert use case makes it: custom columns for some.
     const boards = slice.map((v) => ({ company_id: companyId, vacancy_id: v.id, columns: v.columns }));
     await client.query('insert into boards select * from json_to_recordset($1::json) as x(company_id text, vacancy_id text, columns jsonb)', [JSON.stringify(boards)]);
@@ -93,6 +103,7 @@ async function loadVacancies(client: pg.Client, companyId: string, planned: read
   return stored;
 }
 
+/** The row the repository would write, its rendering (ADR 18) included: the same row mapping renders it with the presenters. */
 function vacancyColumns(vacancy: Vacancy): Record<string, unknown> {
   const r = toVacancyRow(vacancy);
   return {
@@ -101,6 +112,7 @@ function vacancyColumns(vacancy: Vacancy): Record<string, unknown> {
     salary_gross: r.salaryGross, employment_form: r.employmentForm, work_schedule: r.workSchedule, skills: r.skills, languages: r.languages,
     professional_roles: r.professionalRoles, description: r.description, responsibilities: r.responsibilities, positions_count: r.positionsCount,
     source_url: r.sourceUrl, published_at: r.publishedAt, recruiter: r.recruiter, source_ref: r.sourceRef, created_at: r.createdAt, updated_at: r.updatedAt,
+    rendering: r.rendering,
   };
 }
 
@@ -121,7 +133,7 @@ async function loadCandidates(client: pg.Client, companyId: string, vacancies: r
     rows = [];
     now = new Date();
     await inFlight;
-    inFlight = client.query(`insert into candidates select * from json_to_recordset($1::json) as x(${CANDIDATE_COLUMNS})`, [json]).then(() => progress.advance(count));
+    inFlight = client.query(insertFromJson('candidates', CANDIDATE_COLUMNS), [json]).then(() => progress.advance(count));
     // Surfaces where the next flush awaits it, not as an unhandled rejection.
     inFlight.catch(() => undefined);
   };
@@ -158,13 +170,14 @@ function cardOf(demo: DemoCandidate, base: Omit<NewCardParams, 'person' | 'resum
   return CandidateCard.fromApplication({ ...params, ...origin, requestFingerprint: secrets.sha256(canonicalApplication(application)) });
 }
 
+/** As vacancyColumns: the card's rendering is the presenters' JSON after vacancyTitle, as every write of a card stores it. */
 function candidateColumns(card: CandidateCard): Record<string, unknown> {
   const r = toCandidateRow(card);
   return {
     company_id: r.companyId, id: r.id, vacancy_id: r.vacancyId, stage: r.stage, source: r.source, external_id: r.externalId,
     cover_letter: r.coverLetter, person: r.person, resume: r.resume, referral: r.referral, technical: r.technical,
     origin_card_id: r.originCardId, request_fingerprint: r.requestFingerprint, source_ref: r.sourceRef,
-    created_at: r.createdAt, card_updated_at: r.cardUpdatedAt, resume_updated_at: r.resumeUpdatedAt,
+    created_at: r.createdAt, card_updated_at: r.cardUpdatedAt, resume_updated_at: r.resumeUpdatedAt, rendering: r.rendering,
   };
 }
 

@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { v7 } from 'uuid';
+import { readPerson, readReferral, readResume } from '../../adapters/persistence/postgres/row-mapping/json-documents.js';
+import { renderCandidateRest } from '../../adapters/presenters/candidate.presenter.js';
 
 /**
  * The one-statement POST ceiling of the bench (issue 13): node:http and pg, `POST /applications` only.
@@ -11,9 +13,15 @@ import { v7 } from 'uuid';
  * SELECT that gives the inserted id, else the earlier card's id, and whether the vacancy was found.
  *
  * The columns and values are those of the service's insert (mikro-orm-candidate-repository.ts,
- * insertApplications): the same 17 columns, the id a v7 uuid made here, the stage the board's first column
+ * insertApplications): the same 18 columns, the id a v7 uuid made here, the stage the board's first column
  * (NEW without a board, the default board's), `technical` false, no origin card or source ref, the three
- * times the database's `now()` (the service's are the database clock too, read with the company lock).
+ * times this process's clock (the service's are the database clock, read with the company lock; the
+ * rendering needs them before the statement), and the card's rendering (ADR 18).
+ *
+ * The rendering is made here with the service's presenter function, as the service makes it for every card it
+ * writes: the same work. Only the stage is not known before the statement, so the text after the stage is
+ * rendered here and the statement puts `"stage":` and the column, as to_json gives it, in front: the same bytes
+ * as JSON.stringify for any text PostgreSQL stores (both escape `"`, `\` and the control characters alike).
  *
  * A duplicate stored before the statement began is answered by the same statement. Only a copy that another
  * request inserts and commits while this statement waits on it (ON CONFLICT waits for the other's commit)
@@ -27,16 +35,16 @@ const pool = new pg.Pool({ connectionString: required('DATABASE_URL'), max: Numb
 const API = '/api/integration/v1';
 
 // $1 company, $2 new id, $3 vacancy, $4 source, $5 externalId, $6 cover letter, $7 person, $8 resume,
-// $9 referral, $10 fingerprint.
+// $9 referral, $10 fingerprint, $11 the time, $12 the rendering after the stage.
 const APPLY_SQL = `with vacancy as (
     select v.company_id, v.id, coalesce(b.columns->>0, 'NEW') as stage
       from vacancies v left join boards b on b.company_id = v.company_id and b.vacancy_id = v.id
      where v.company_id = $1::text and v.id = $3::text
   ), inserted as (
     insert into candidates (company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral,
-      technical, origin_card_id, request_fingerprint, source_ref, created_at, card_updated_at, resume_updated_at)
+      technical, origin_card_id, request_fingerprint, source_ref, created_at, card_updated_at, resume_updated_at, rendering)
     select v.company_id, $2::text, v.id, v.stage, $4::text, $5::text, $6::text, $7::jsonb, $8::jsonb, $9::jsonb,
-           false, null, $10::text, null, now(), now(), now()
+           false, null, $10::text, null, $11::timestamptz, $11::timestamptz, $11::timestamptz, '"stage":' || to_json(v.stage)::text || $12::text
       from vacancy v
     on conflict (company_id, external_id) where external_id is not null do nothing
     returning id
@@ -62,11 +70,18 @@ async function apply(request: IncomingMessage, response: ServerResponse): Promis
   const body = JSON.parse(raw);
   counts.requests++;
   counts.statements++;
+  const id = v7();
+  const now = new Date();
+  const [source, coverLetter, referral] = [body.source ?? 'api', body.coverLetter ?? null, body.referral ?? null];
+  // As the use case does (SubmitApplication.cardOf): the person with no gender and no citizenship.
+  const person = { ...body.candidate, gender: null, citizenship: [] };
+  const rest = renderingAfterStage({
+    id, vacancyId: body.vacancyId, vacancyTitle: null, stage: null, source, externalId: body.externalId, coverLetter,
+    person: readPerson(person), resume: readResume(body.resume ?? {}), referral: readReferral(referral), createdAt: now, updatedAt: now,
+  });
   const { rows } = await pool.query<Outcome>(APPLY_SQL, [
-    companyId, v7(), body.vacancyId, body.source ?? 'api', body.externalId, body.coverLetter ?? null,
-    // As the use case does (SubmitApplication.cardOf): the person with no gender and no citizenship.
-    JSON.stringify({ ...body.candidate, gender: null, citizenship: [] }), JSON.stringify(body.resume ?? {}),
-    body.referral ? JSON.stringify(body.referral) : null, createHash('sha256').update(raw).digest('hex'),
+    companyId, id, body.vacancyId, source, body.externalId, coverLetter, JSON.stringify(person), JSON.stringify(body.resume ?? {}),
+    referral ? JSON.stringify(referral) : null, createHash('sha256').update(raw).digest('hex'), now, rest,
   ]);
   const outcome = rows[0] as Outcome;
   if (outcome.created !== null) {
@@ -88,6 +103,19 @@ async function apply(request: IncomingMessage, response: ServerResponse): Promis
   }
   counts.duplicates++;
   send(response, 200, JSON.stringify({ id: earlier, status: 'duplicate' }));
+}
+
+const NO_STAGE = '"stage":null';
+
+/**
+ * The card's rendering after its stage, leading comma included (the readers give the card as the service reads
+ * it back from the stored columns). The presenter renders the stage first after vacancyTitle; should that
+ * change, this fails rather than store a wrong rendering.
+ */
+function renderingAfterStage(card: Parameters<typeof renderCandidateRest>[0]): string {
+  const rest = renderCandidateRest(card);
+  if (!rest.startsWith(`${NO_STAGE},`)) throw new Error('The candidate presenter no longer renders the stage first after vacancyTitle.');
+  return rest.slice(NO_STAGE.length);
 }
 
 function send(response: ServerResponse, status: number, body: string): void {

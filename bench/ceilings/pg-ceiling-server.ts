@@ -2,12 +2,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { v7 } from 'uuid';
+import { readPerson, readReferral, readResume } from '../../adapters/persistence/postgres/row-mapping/json-documents.js';
+import { renderCandidateRest } from '../../adapters/presenters/candidate.presenter.js';
 
 /**
  * The in-run ceiling of the bench: node:http and pg with nothing between them. It runs the SQL of the
  * service's list queries (adapters/persistence/postgres/vacancy-list-query.ts, candidate-list-query.ts) and of
  * its application insert (mikro-orm-candidate-repository.ts, insertApplications, one row a request: the ceiling
- * does not batch) with bound parameters, on a
+ * does not batch; the card's rendering made with the service's presenter function) with bound parameters, on a
  * pool of the service's size, and answers with JSON.stringify. No framework, no key check, no rate limit,
  * no transaction or company lock, no validation beyond JSON.parse: what is left is what any implementation
  * pays for the database and the bytes. Env: DATABASE_URL, PORT, HOST, COMPANY_ID, DB_POOL_MAX (10).
@@ -30,8 +32,8 @@ const CANDIDATE_SQL = `select c.id, c.vacancy_id, v.title as vacancy_title, c.st
   left join vacancies v on v.company_id = c.company_id and v.id = c.vacancy_id
   order by c.modified_at, c.id`;
 const INSERT_SQL = `insert into candidates (company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral,
-  technical, origin_card_id, request_fingerprint, source_ref, created_at, card_updated_at, resume_updated_at)
-  values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, false, null, $11, null, $12, $12, $12)
+  technical, origin_card_id, request_fingerprint, source_ref, created_at, card_updated_at, resume_updated_at, rendering)
+  values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, false, null, $11, null, $12, $12, $12, $13)
   on conflict (company_id, external_id) where external_id is not null do nothing returning id`;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -84,10 +86,20 @@ async function apply(request: IncomingMessage, response: ServerResponse): Promis
   );
   if (board.rows.length === 0) return send(response, 404, '{"code":"not_found"}');
   const now = new Date();
+  const id = v7();
+  const stage = board.rows[0].stage as string;
+  const [source, coverLetter, referral] = [body.source ?? 'api', body.coverLetter ?? null, body.referral ?? null];
+  // The card's rendering (ADR 18), made here with the presenter function as the service makes it for every card it
+  // writes: the same work. The card is the one the stored columns give back (the row mapping's readers), so the
+  // text is what `admin check renderings` expects of the row.
+  const rendering = renderCandidateRest({
+    id, vacancyId: body.vacancyId, vacancyTitle: null, stage, source, externalId: body.externalId, coverLetter,
+    person: readPerson(body.candidate), resume: readResume(body.resume ?? {}), referral: readReferral(referral), createdAt: now, updatedAt: now,
+  });
   const inserted = await pool.query(INSERT_SQL, [
-    companyId, v7(), body.vacancyId, board.rows[0].stage, body.source ?? 'api', body.externalId, body.coverLetter ?? null,
-    JSON.stringify(body.candidate), JSON.stringify(body.resume ?? {}), body.referral ? JSON.stringify(body.referral) : null,
-    createHash('sha256').update(raw).digest('hex'), now,
+    companyId, id, body.vacancyId, stage, source, body.externalId, coverLetter,
+    JSON.stringify(body.candidate), JSON.stringify(body.resume ?? {}), referral ? JSON.stringify(referral) : null,
+    createHash('sha256').update(raw).digest('hex'), now, rendering,
   ]);
   if (inserted.rows.length > 0) return send(response, 201, JSON.stringify({ id: inserted.rows[0].id, status: 'created' }));
   const earlier = await pool.query('select id from candidates where company_id = $1 and external_id = $2', [companyId, body.externalId]);
