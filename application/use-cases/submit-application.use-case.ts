@@ -8,7 +8,6 @@ import type { CandidateRepository } from '../ports/candidate-repository.port.js'
 import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { Secrets } from '../ports/secrets.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
-import type { VacancyRepository } from '../ports/vacancy-repository.port.js';
 import { CompanyBatches, type ItemOutcome } from './company-batches.js';
 
 export interface SubmitApplicationCommand {
@@ -49,8 +48,6 @@ export class SubmitApplication {
   private readonly lookups: CompanyBatches<string, CandidateCard | null>;
 
   constructor(
-    // Not read any more (the boards' findOfVacancies answers for the vacancy too); to be dropped with its wiring.
-    _vacancies: VacancyRepository,
     private readonly boards: BoardRepository,
     private readonly candidates: CandidateRepository,
     private readonly unitOfWork: UnitOfWork,

@@ -54,7 +54,7 @@ const [V, B, C, K, CO, U, I, S, T, PT] = [
 export const useCasesModule = new ContainerModule(({ bind }) => {
   bindPort(bind, USE_CASES.listVacancies).toDynamicValue((ctx) => new ListVacancies(resolve(ctx, V), resolve(ctx, U)));
   bindPort(bind, USE_CASES.listCandidates).toDynamicValue((ctx) => new ListCandidates(resolve(ctx, C), resolve(ctx, U)));
-  bindPort(bind, USE_CASES.submitApplication).toDynamicValue((ctx) => new SubmitApplication(resolve(ctx, V), resolve(ctx, B), resolve(ctx, C), resolve(ctx, U), resolve(ctx, I), resolve(ctx, S)));
+  bindPort(bind, USE_CASES.submitApplication).toDynamicValue((ctx) => new SubmitApplication(resolve(ctx, B), resolve(ctx, C), resolve(ctx, U), resolve(ctx, I), resolve(ctx, S)));
   bindPort(bind, USE_CASES.authenticateKey).toDynamicValue((ctx) => {
     const logger = resolve(ctx, LOGGER);
     return new AuthenticateKey(resolve(ctx, K), resolve(ctx, S), resolve(ctx, I), resolve(ctx, T), {
