@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { v7 } from 'uuid';
+import type { CandidateView } from '../../application/ports/candidate-repository.port.js';
+import { readPerson, readReferral, readResume } from '../../adapters/persistence/postgres/row-mapping/json-documents.js';
+import { renderCandidateRest } from '../../adapters/presenters/candidate.presenter.js';
+import { renderVacancy } from '../../adapters/presenters/vacancy.presenter.js';
 
 /**
  * The SQL of the feed benchmark's ceiling (feed-ceiling.ts runs it as a consumer; bench/feed-sql-probe.ts runs
@@ -9,7 +13,9 @@ import { v7 } from 'uuid';
  * in one transaction per event with the company's advisory lock and the clock, the claim with the version read
  * (one statement), the change's statements (the reads of the use cases included) and the versions' upsert. No ajv
  * (the event is JSON.parse'd), no Inversify, no MikroORM (no entity, identity map or query builder), no domain
- * objects: the values written are derived more simply than the domain derives them (bench/README.md, Feed).
+ * objects: the values written are derived more simply than the domain derives them (bench/README.md, Feed). Each
+ * record's rendering (ADR 18) is made here with the service's presenter functions, from a view of the values
+ * written: the service renders every record it writes too, so it is the same work.
  */
 
 /** What the service puts in front of a statement sent on an idle connection (ADR 15), with its default timeouts. */
@@ -40,11 +46,16 @@ export interface CeilingEvent {
   readonly data?: any;
 }
 
-/** A value inlined as MikroORM inlines it (standard_conforming_strings on: only quotes are doubled). */
+/**
+ * A value inlined as MikroORM inlines it (pg's escapeLiteral): quotes doubled, and a text with a backslash as an
+ * escape string with its backslashes doubled (every rendering with a JSON escape in it, `\"` or `\n`, is one).
+ */
 function lit(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return `'${String(value).replace(/'/g, "''")}'`;
+  const text = String(value);
+  const quoted = `'${text.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`;
+  return text.includes('\\') ? ` E${quoted}` : quoted;
 }
 const json = (value: unknown) => (value === null || value === undefined ? 'NULL' : lit(JSON.stringify(value)));
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -117,18 +128,37 @@ class Tx {
     );
   }
 
-  /** The whole card written back, as the repository's update does. */
+  /** The whole card written back, as the repository's update does, with its new rendering. */
   async updateCard(card: Row, changes: { stage?: string; resume?: unknown; cardUpdatedAt?: string; resumeUpdatedAt?: string }): Promise<void> {
+    const stage = changes.stage ?? card.stage;
+    const resume = changes.resume ?? card.resume;
+    const cardUpdatedAt = changes.cardUpdatedAt ?? iso(card.card_updated_at_ms);
+    const resumeUpdatedAt = changes.resumeUpdatedAt ?? iso(card.resume_updated_at_ms);
+    const rendering = cardRendering({ ...card, stage, resume }, cardUpdatedAt as string, resumeUpdatedAt as string);
     await this.client.query(
-      `update "candidates" set "vacancy_id" = ${lit(card.vacancy_id)}, "stage" = ${lit(changes.stage ?? card.stage)}, "source" = ${lit(card.source)}, ` +
+      `update "candidates" set "vacancy_id" = ${lit(card.vacancy_id)}, "stage" = ${lit(stage)}, "source" = ${lit(card.source)}, ` +
         `"external_id" = ${lit(card.external_id)}, "cover_letter" = ${lit(card.cover_letter)}, "person" = ${json(card.person)}, ` +
-        `"resume" = ${json(changes.resume ?? card.resume)}, "referral" = ${json(card.referral)}, "technical" = ${lit(card.technical)}, ` +
+        `"resume" = ${json(resume)}, "referral" = ${json(card.referral)}, "technical" = ${lit(card.technical)}, ` +
         `"origin_card_id" = ${lit(card.origin_card_id)}, "request_fingerprint" = ${lit(card.request_fingerprint)}, "source_ref" = ${lit(card.source_ref)}, ` +
-        `"created_at" = ${lit(iso(card.created_at_ms))}, "card_updated_at" = ${lit(changes.cardUpdatedAt ?? iso(card.card_updated_at_ms))}, ` +
-        `"resume_updated_at" = ${lit(changes.resumeUpdatedAt ?? iso(card.resume_updated_at_ms))} ` +
+        `"created_at" = ${lit(iso(card.created_at_ms))}, "card_updated_at" = ${lit(cardUpdatedAt)}, ` +
+        `"resume_updated_at" = ${lit(resumeUpdatedAt)}, "rendering" = ${lit(rendering)} ` +
         `where "company_id" = ${lit(this.companyId)} and "id" = ${lit(card.id)}`,
     );
   }
+}
+
+/**
+ * A card's rendering from a row of its columns (jsonb documents as pg parses them, times as ISO text): the
+ * presenters' JSON after vacancyTitle, of the card the row mapping's readers give back; null for a technical card.
+ */
+function cardRendering(card: Row, cardUpdatedAt: string, resumeUpdatedAt: string): string | null {
+  if (card.technical === true) return null;
+  const view: CandidateView = {
+    id: card.id, vacancyId: card.vacancy_id, vacancyTitle: null, stage: card.stage, source: card.source, externalId: card.external_id,
+    coverLetter: card.cover_letter, person: readPerson(card.person), resume: readResume(card.resume), referral: readReferral(card.referral),
+    createdAt: new Date(card.created_at_ms), updatedAt: new Date(Math.max(Date.parse(cardUpdatedAt), Date.parse(resumeUpdatedAt))),
+  };
+  return renderCandidateRest(view);
 }
 
 /** The aspects a change sets ('all' for a deletion), as ApplyPlatformEvent decides. */
@@ -227,34 +257,49 @@ async function addCard(tx: Tx, id: string, data: any): Promise<Outcome> {
   // Placed where the event says (the schema requires a stage); the board's first column without one.
   const stage = data.stage ?? (await tx.columns(data.vacancyId))[0];
   const now = lit(tx.now);
+  const card = {
+    id, vacancy_id: data.vacancyId, stage, source: 'manual', external_id: null, cover_letter: null, person: data.candidate,
+    resume: data.resume ?? {}, referral: data.referral ?? null, technical: false, created_at_ms: Date.parse(tx.now),
+  };
   await tx.client.query(
     `insert into "candidates" ("card_updated_at", "company_id", "cover_letter", "created_at", "external_id", "id", "origin_card_id", "person", "referral", ` +
-      `"request_fingerprint", "resume", "resume_updated_at", "source", "source_ref", "stage", "technical", "vacancy_id") values (${now}, ${lit(tx.companyId)}, NULL, ` +
-      `${now}, NULL, ${lit(id)}, NULL, ${json(data.candidate)}, ${json(data.referral ?? null)}, NULL, ${json(data.resume ?? {})}, ${now}, 'manual', NULL, ` +
-      `${lit(stage)}, false, ${lit(data.vacancyId)})`,
+      `"rendering", "request_fingerprint", "resume", "resume_updated_at", "source", "source_ref", "stage", "technical", "vacancy_id") values (${now}, ` +
+      `${lit(tx.companyId)}, NULL, ${now}, NULL, ${lit(id)}, NULL, ${json(card.person)}, ${json(card.referral)}, ${lit(cardRendering(card, tx.now, tx.now))}, ` +
+      `NULL, ${json(card.resume)}, ${now}, 'manual', NULL, ${lit(stage)}, false, ${lit(data.vacancyId)})`,
   );
   return 'applied';
 }
 
 async function upsertVacancy(tx: Tx, id: string, v: any): Promise<void> {
   const stored = await tx.vacancy(id);
-  const salaryFrom = v.salaryFrom == null && v.salaryTo != null ? v.salaryTo : (v.salaryFrom ?? null);
+  const workFormats: string[] = v.workFormats ?? [];
+  const description = v.description ?? null;
+  const vacancy = {
+    id, title: v.title, status: v.status, city: v.city ?? null, officeAddress: v.officeAddress ?? null, experience: v.experience ?? null,
+    workFormat: v.workFormat !== undefined ? v.workFormat : workFormatOf(workFormats), workFormats,
+    salaryFrom: v.salaryFrom == null && v.salaryTo != null ? v.salaryTo : (v.salaryFrom ?? null), salaryTo: v.salaryTo ?? null,
+    salaryCurrency: v.salaryCurrency ?? null, salaryGross: v.salaryGross ?? null, employmentForm: v.employmentForm ?? null,
+    workSchedule: v.workSchedule ?? [], skills: v.skills ?? [], languages: v.languages ?? [], professionalRoles: v.professionalRoles ?? [], description,
+    responsibilities: v.responsibilities !== undefined ? v.responsibilities : textOf(description), positionsCount: v.positionsCount ?? null,
+    sourceUrl: v.sourceUrl ?? null, publishedAt: v.publishedAt == null ? null : new Date(v.publishedAt),
+    createdAt: new Date(stored === undefined ? Date.parse(tx.now) : stored.created_at_ms), updatedAt: new Date(tx.now),
+  };
   const fields: [string, unknown][] = [
-    ['title', lit(v.title)], ['status', lit(v.status)], ['city', lit(v.city)], ['office_address', lit(v.officeAddress)], ['experience', lit(v.experience)],
-    ['work_format', lit(v.workFormat !== undefined ? v.workFormat : workFormatOf(v.workFormats ?? []))], ['work_formats', json(v.workFormats ?? [])],
-    ['salary_from', lit(salaryFrom)], ['salary_to', lit(v.salaryTo)], ['salary_currency', lit(v.salaryCurrency)], ['salary_gross', lit(v.salaryGross)],
-    ['employment_form', lit(v.employmentForm)], ['work_schedule', json(v.workSchedule ?? [])], ['skills', json(v.skills ?? [])],
-    ['languages', json(v.languages ?? [])], ['professional_roles', json(v.professionalRoles ?? [])], ['description', lit(v.description)],
-    ['responsibilities', lit(v.responsibilities !== undefined ? v.responsibilities : textOf(v.description))], ['positions_count', lit(v.positionsCount)],
-    ['source_url', lit(v.sourceUrl)], ['published_at', lit(v.publishedAt == null ? null : new Date(v.publishedAt).toISOString())],
-    ['recruiter', lit(v.recruiter)], ['source_ref', 'NULL'],
+    ['title', lit(vacancy.title)], ['status', lit(vacancy.status)], ['city', lit(vacancy.city)], ['office_address', lit(vacancy.officeAddress)],
+    ['experience', lit(vacancy.experience)], ['work_format', lit(vacancy.workFormat)], ['work_formats', json(workFormats)], ['salary_from', lit(vacancy.salaryFrom)],
+    ['salary_to', lit(vacancy.salaryTo)], ['salary_currency', lit(vacancy.salaryCurrency)], ['salary_gross', lit(vacancy.salaryGross)],
+    ['employment_form', lit(vacancy.employmentForm)], ['work_schedule', json(vacancy.workSchedule)], ['skills', json(vacancy.skills)],
+    ['languages', json(vacancy.languages)], ['professional_roles', json(vacancy.professionalRoles)], ['description', lit(description)],
+    ['responsibilities', lit(vacancy.responsibilities)], ['positions_count', lit(vacancy.positionsCount)], ['source_url', lit(vacancy.sourceUrl)],
+    ['published_at', lit(vacancy.publishedAt === null ? null : vacancy.publishedAt.toISOString())], ['recruiter', lit(v.recruiter)], ['source_ref', 'NULL'],
   ];
+  const rendering: [string, unknown] = ['rendering', lit(renderVacancy(vacancy))];
   if (stored !== undefined) {
-    const set = [...fields, ['created_at', lit(iso(stored.created_at_ms))], ['updated_at', lit(tx.now)]].map(([column, value]) => `"${column}" = ${value}`);
+    const set = [...fields, ['created_at', lit(iso(stored.created_at_ms))], ['updated_at', lit(tx.now)], rendering].map(([column, value]) => `"${column}" = ${value}`);
     await tx.client.query(`update "vacancies" set ${set.join(', ')} where "company_id" = ${lit(tx.companyId)} and "id" = ${lit(id)}`);
     return;
   }
-  const all = [...fields, ['company_id', lit(tx.companyId)], ['id', lit(id)], ['created_at', lit(tx.now)], ['updated_at', lit(tx.now)]].sort(([a], [b]) =>
+  const all = [...fields, ['company_id', lit(tx.companyId)], ['id', lit(id)], ['created_at', lit(tx.now)], ['updated_at', lit(tx.now)], rendering].sort(([a], [b]) =>
     String(a).localeCompare(String(b)),
   );
   await tx.client.query(`insert into "vacancies" (${all.map(([c]) => `"${c}"`).join(', ')}) values (${all.map(([, value]) => value).join(', ')})`);
@@ -269,12 +314,35 @@ async function deleteCard(tx: Tx, id: string): Promise<void> {
   await tx.client.query(`delete from candidates where company_id = ${lit(tx.companyId)} and (id = ${lit(id)} or origin_card_id = ${lit(id)}) returning id`);
 }
 
+/** Cards a statement of a vacancy's deletion detaches at most: the repository's DETACH_BATCH. */
+const DETACH_BATCH = 1_000;
+
 async function deleteVacancy(tx: Tx, id: string): Promise<void> {
   if ((await tx.vacancy(id)) === undefined) return;
   const c = lit(tx.companyId);
-  await tx.client.query(`update "candidates" set "vacancy_id" = NULL, "stage" = NULL, "card_updated_at" = ${lit(tx.now)} where "company_id" = ${c} and "vacancy_id" = ${lit(id)}`);
+  await detachCards(tx, id);
   await tx.client.query(`delete from "boards" where "company_id" = ${c} and "vacancy_id" = ${lit(id)}`);
   await tx.client.query(`delete from "vacancies" where "company_id" = ${c} and "id" = ${lit(id)}`);
+}
+
+/** As the repository's detachVacancy: the vacancy's cards read and locked a batch at a time, each written back with its rendering. */
+async function detachCards(tx: Tx, vacancyId: string): Promise<void> {
+  const ms = Date.parse(tx.now);
+  const hours = Math.floor(ms / 3_600_000);
+  const now = `((timestamp 'epoch' + ${hours} * interval '1 hour' + ${ms - hours * 3_600_000} * interval '1 millisecond') at time zone 'UTC')`;
+  for (;;) {
+    const cards = await tx.rows(
+      `select ${CARD_COLUMNS} from candidates where company_id = ${lit(tx.companyId)} and vacancy_id = ${lit(vacancyId)} limit ${DETACH_BATCH} for update`,
+    );
+    if (cards.length === 0) return;
+    const renderings = cards.map((card) => cardRendering({ ...card, vacancy_id: null, stage: null }, tx.now, iso(card.resume_updated_at_ms) as string));
+    await tx.client.query(
+      `update candidates c set vacancy_id = null, stage = null, card_updated_at = ${now}, rendering = r.rendering ` +
+        `from unnest(array[${cards.map((card) => lit(card.id)).join(', ')}]::text[], array[${renderings.map(lit).join(', ')}]::text[]) as r(id, rendering) ` +
+        `where c.company_id = ${lit(tx.companyId)} and c.id = r.id returning c.id`,
+    );
+    if (cards.length < DETACH_BATCH) return;
+  }
 }
 
 async function claimThenSubmit(tx: Tx, event: CeilingEvent): Promise<Outcome> {
@@ -285,17 +353,26 @@ async function claimThenSubmit(tx: Tx, event: CeilingEvent): Promise<Outcome> {
   return claimed.rows.length === 0 ? 'duplicate' : submitApplication(tx, event.data);
 }
 
-/** POST /applications' insert for one application, in the append transaction. */
+/** POST /applications' insert for one application, in the append transaction: its vacancy and board read in one statement. */
 async function submitApplication(tx: Tx, data: any): Promise<Outcome> {
-  if ((await tx.vacancy(data.vacancyId)) === undefined) throw new NotYet(`vacancy ${data.vacancyId}`);
-  const stage = (await tx.columns(data.vacancyId))[0];
+  const [vacancy] = await tx.rows(
+    `select v.id, b.columns from vacancies v left join boards b on b.company_id = v.company_id and b.vacancy_id = v.id ` +
+      `where v.company_id = ${lit(tx.companyId)} and v.id = any(array(select jsonb_array_elements_text(${json([data.vacancyId])}::jsonb)))`,
+  );
+  if (vacancy === undefined) throw new NotYet(`vacancy ${data.vacancyId}`);
+  const stage = ((vacancy.columns as string[] | null) ?? DEFAULT_COLUMNS)[0];
   const now = `${lit(tx.now)}::timestamptz`;
   const person = { name: data.candidate.name, email: data.candidate.email ?? null, phone: data.candidate.phone ?? null, location: data.candidate.location ?? null, birthDate: data.candidate.birthDate ?? null };
+  const card = {
+    id: v7(), vacancy_id: data.vacancyId, stage, source: data.source ?? 'api', external_id: data.externalId, cover_letter: data.coverLetter ?? null, person,
+    resume: data.resume ?? {}, referral: data.referral ?? null, technical: false, created_at_ms: Date.parse(tx.now),
+  };
   const inserted = await tx.rows(
     `insert into candidates (company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral, technical, origin_card_id, ` +
-      `request_fingerprint, source_ref, created_at, card_updated_at, resume_updated_at) values (${lit(tx.companyId)}, ${lit(v7())}, ${lit(data.vacancyId)}, ` +
-      `${lit(stage)}, ${lit(data.source ?? 'api')}, ${lit(data.externalId)}, ${lit(data.coverLetter)}, ${json(person)}::jsonb, ${json(data.resume ?? {})}::jsonb, ` +
-      `${json(data.referral ?? null)}::jsonb, false, NULL, ${lit(createHash('sha256').update(JSON.stringify(data)).digest('hex'))}, NULL, ${now}, ${now}, ${now}) ` +
+      `request_fingerprint, source_ref, created_at, card_updated_at, resume_updated_at, rendering) values (${lit(tx.companyId)}, ${lit(card.id)}, ` +
+      `${lit(data.vacancyId)}, ${lit(stage)}, ${lit(card.source)}, ${lit(card.external_id)}, ${lit(card.cover_letter)}, ${json(person)}::jsonb, ` +
+      `${json(card.resume)}::jsonb, ${json(card.referral)}::jsonb, false, NULL, ${lit(createHash('sha256').update(JSON.stringify(data)).digest('hex'))}, NULL, ` +
+      `${now}, ${now}, ${now}, ${lit(cardRendering(card, tx.now, tx.now))}) ` +
       'on conflict (company_id, external_id) where external_id is not null do nothing returning external_id',
   );
   return inserted.length > 0 ? 'applied' : 'duplicate';
@@ -402,17 +479,25 @@ function workFormatOf(names: readonly string[]): string | null {
   return remote ? 'remote' : office ? 'office' : null;
 }
 
-/** The description's text: tags dropped, a few entities decoded, spaces collapsed. */
+/**
+ * The description's text, as the domain's htmlToText gives it for the bench's descriptions: a line break at each
+ * block tag, other tags dropped, a few entities decoded, blanks collapsed, empty lines dropped. The line breaks
+ * matter beyond the column: the vacancy's rendering carries them as `\n`, an escape the statement then spells.
+ */
 function textOf(html: string | null | undefined): string | null {
   if (html == null) return null;
   const text = html
-    .replace(/<[^>]+>/g, ' ')
+    .replace(/<\s*\/?\s*(?:p|div|br|li|ul|ol|h[1-6]|tr|table|section|article|blockquote)\b[^>]*>/gi, '\n')
+    .replace(/<[^>]+>/g, '')
     .replace(/&laquo;/g, '«')
     .replace(/&raquo;/g, '»')
+    .replace(/&nbsp;/g, ' ')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return text === '' ? null : text;
+    .replace(/&amp;/g, '&');
+  const lines = text
+    .split('\n')
+    .map((line) => line.replace(/[ \t\u00a0]+/g, ' ').trim())
+    .filter((line) => line !== '');
+  return lines.length === 0 ? null : lines.join('\n');
 }
