@@ -23,6 +23,7 @@ const COMMANDS: readonly (readonly [string[], string[]])[] = [
   [['board', 'set-columns'], ['--company', '--vacancy', '--columns']],
   [['import', 'hh'], ['--company', '--vacancies', '--resumes', '--vacancy']],
   [['seed', 'demo'], ['--vacancies', '--candidates']],
+  [['check', 'renderings'], ['--repair']],
 ];
 
 /** Dependencies that fail the test if a command reaches for a database. */
@@ -59,7 +60,7 @@ describe('admin CLI usage (in process)', () => {
   it('lists every command group in the top-level help', async () => {
     const io = new MemoryIo();
     expect(await runAdminCli(['--help'], untouchable(), io)).to.equal(0);
-    for (const group of ['migrate', 'company', 'key', 'platform-token', 'vacancy', 'candidate', 'board', 'import', 'seed']) expect(io.stdout).to.match(new RegExp(`^  ${group}\\b`, 'm'));
+    for (const group of ['migrate', 'company', 'key', 'platform-token', 'vacancy', 'candidate', 'board', 'import', 'seed', 'check']) expect(io.stdout).to.match(new RegExp(`^  ${group}\\b`, 'm'));
   });
 
   it('reports a usage error on one line of stderr with a non-zero status, before opening anything', async () => {
