@@ -1,9 +1,10 @@
 import type { EntityManager, Knex, MikroORM } from '@mikro-orm/postgresql';
 import type { CandidateListQuery, CandidateRepository, ListedCandidate } from '../../../application/ports/candidate-repository.port.js';
 import type { CandidateCard } from '../../../domain/candidate/candidate-card.js';
+import { executeBound } from './bound-statement.js';
 import { listedCandidates } from './candidate-list-query.js';
 import { readCandidateRow, readCandidateRowsByExternalIds, readTechnicalCardRow } from './point-reads.js';
-import { CandidateRowSchema, type RenderedCandidateRow } from './entities/candidate.entity.js';
+import type { RenderedCandidateRow } from './entities/candidate.entity.js';
 import { candidateColumns, fromCandidateRow, toCandidateRow } from './row-mapping/candidate-row-mapping.js';
 import { CANDIDATE_ROW_SELECT, candidateRowOfColumns } from './row-mapping/stored-rows.js';
 import { TIMESTAMP_PARAM, jsonb, timestampParams } from './sql-values.js';
@@ -12,6 +13,13 @@ import { activeTransaction, withEntityManager } from './transaction-scope.js';
 const CARD_COLUMNS = `company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral,
   technical, origin_card_id, request_fingerprint, source_ref, created_at, card_updated_at, resume_updated_at, rendering`;
 const CARD_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?)';
+
+/** Sets every column but the key (company_id, id) to the parameters of rowParameters after the key's two. */
+const UPDATE_CARD_SQL = `update candidates
+    set vacancy_id = ?, stage = ?, source = ?, external_id = ?, cover_letter = ?, person = ?::jsonb, resume = ?::jsonb,
+        referral = ?::jsonb, technical = ?, origin_card_id = ?, request_fingerprint = ?, source_ref = ?,
+        created_at = ?::timestamptz, card_updated_at = ?::timestamptz, resume_updated_at = ?::timestamptz, rendering = ?
+  where company_id = ? and id = ?`;
 
 /** The parameters of one row's CARD_VALUES. */
 function rowParameters(row: RenderedCandidateRow): unknown[] {
@@ -31,7 +39,8 @@ function rowParameters(row: RenderedCandidateRow): unknown[] {
  */
 async function insertApplicationRows(em: EntityManager, rows: readonly RenderedCandidateRow[]): Promise<Set<string>> {
   const ordered = [...rows].sort((a, b) => compareCodeUnits(a.externalId as string, b.externalId as string));
-  const inserted = await em.execute<{ external_id: string }[]>(
+  const inserted = await executeBound<{ external_id: string }>(
+    em,
     `insert into candidates (${CARD_COLUMNS})
      values ${ordered.map(() => CARD_VALUES).join(', ')}
      on conflict (company_id, external_id) where external_id is not null do nothing
@@ -47,7 +56,8 @@ function compareCodeUnits(a: string, b: string): number {
 
 /** Inserts a technical card unless its origin already has one on its vacancy; whether it was inserted. */
 async function insertTechnicalRow(em: EntityManager, row: RenderedCandidateRow): Promise<boolean> {
-  const inserted = await em.execute<{ id: string }[]>(
+  const inserted = await executeBound<{ id: string }>(
+    em,
     `insert into candidates (${CARD_COLUMNS}) values ${CARD_VALUES}
      on conflict (company_id, origin_card_id, vacancy_id) where origin_card_id is not null do nothing
      returning id`,
@@ -83,7 +93,7 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
   }
 
   async insert(card: CandidateCard): Promise<void> {
-    await withEntityManager(this.orm, (em) => em.insert(CandidateRowSchema, toCandidateRow(card)));
+    await withEntityManager(this.orm, (em) => executeBound(em, `insert into candidates (${CARD_COLUMNS}) values ${CARD_VALUES}`, rowParameters(toCandidateRow(card))));
   }
 
   /**
@@ -163,8 +173,10 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
   }
 
   async update(card: CandidateCard): Promise<void> {
-    const { companyId, id, ...fields } = toCandidateRow(card);
-    await withEntityManager(this.orm, (em) => em.nativeUpdate(CandidateRowSchema, { companyId, id }, fields));
+    const row = toCandidateRow(card);
+    // Every column of the row but the key, in CARD_COLUMNS' order: the key's two parameters go last.
+    const [companyId, id, ...fields] = rowParameters(row);
+    await withEntityManager(this.orm, (em) => executeBound(em, UPDATE_CARD_SQL, [...fields, companyId, id]));
   }
 
   async delete(companyId: string, id: string): Promise<boolean> {
