@@ -40,11 +40,11 @@ export function registerListRoutes(router: Router<HttpState>, deps: Pick<HttpDep
   });
 }
 
-function sendPage(ctx: HttpContext, watermark: Date, page: string): void {
+function sendPage(ctx: HttpContext, watermark: Date, page: Buffer): void {
   // A safe `since` for the client's next run (DESIGN 3, No lost changes).
   ctx.set('X-Sync-Watermark', watermark.toISOString());
-  // A string body: with an object body Koa's Content-Length getter (which koa-compress reads for its
-  // threshold) and its response writer would each run JSON.stringify on a page of up to several MB.
+  // The page's bytes, assembled from the read model's texts (renderPage): Koa sends a Buffer as it is, with
+  // its length; an object body would be stringified by Koa's Content-Length getter and again by its writer.
   ctx.type = 'application/json';
   ctx.body = page;
 }
