@@ -26,7 +26,14 @@ interface QueryConfig {
  * follows (a BEGIN there turns that block into the explicit transaction and keeps them). Statements inside
  * a transaction block go as they are. A statement with bind values (extended protocol, which carries one
  * statement a message) sent while idle runs in a transaction of its own: two more round trips, which
- * MikroORM never causes (it inlines values; knex's bound inserts run inside units of work).
+ * MikroORM never causes (it inlines values; knex's bound statements run inside units of work).
+ *
+ * A transaction's BEGIN is not sent alone either: it is answered here and goes in front of the
+ * transaction's first statement, in its message (SET LOCAL …; BEGIN …; the statement), which saves every
+ * transaction a round trip (a unit of work's first statement takes the company lock). Whatever fails
+ * there fails that statement, inside the explicit transaction, which the caller then rolls back as it
+ * would have after a BEGIN of its own; a first statement with bind values gets the BEGIN in a message of
+ * its own before it, as before.
  *
  * Calls are taken one at a time, so that each is decided on the state the server reported after the
  * previous one (knex never overlaps calls on a connection; pg would queue them in the same order anyway).
@@ -43,10 +50,27 @@ export function boundEveryTransaction(connection: pg.Client, bounds: Transaction
   const send = connection.query.bind(connection) as unknown as Send;
   let line: Promise<void> = Promise.resolve();
 
+  /** The BEGIN answered here and not sent yet (the server is idle): it goes with the next statement. */
+  let begin: string | null = null;
+
   const decide = (config: QueryConfig, callback: Callback): void => {
     if (status !== 'I') return send(config, callback);
     const bound = (config.values?.length ?? 0) > 0 || config.name !== undefined;
-    if (!bound) return send({ ...config, text: `${prefix}; ${config.text}` }, (error, result) => callback(error, error ? result : withoutFirst(result, settings.length)));
+    if (!bound && begin === null && BEGIN.test(config.text)) {
+      begin = config.text.trim().replace(/;+$/, '');
+      return queueMicrotask(() => callback(null, begun()));
+    }
+    const lead = begin === null ? prefix : `${prefix}; ${begin}`;
+    const skipped = begin === null ? settings.length : settings.length + 1;
+    const inTransaction = begin !== null;
+    begin = null;
+    // The server is inside the transaction from this message on. pg calls back a failed statement at its
+    // ErrorResponse, before the ReadyForQuery that says so: the ROLLBACK that follows must go as it is.
+    if (inTransaction) status = 'T';
+    if (!bound) return send({ ...config, text: `${lead}; ${config.text}` }, (error, result) => callback(error, error ? result : withoutFirst(result, skipped)));
+    if (inTransaction) {
+      return send({ text: lead }, (beginError) => (beginError ? callback(beginError, undefined) : send(config, callback)));
+    }
     send({ text: `${prefix}; begin` }, (beginError) => {
       if (beginError) return callback(beginError, undefined);
       send(config, (error, result) => {
@@ -77,6 +101,14 @@ export function boundEveryTransaction(connection: pg.Client, bounds: Transaction
     return undefined;
   };
   Object.defineProperty(connection, 'query', { value: bounded, configurable: true, writable: true });
+}
+
+/** A transaction's opening statement as knex sends it (`BEGIN;`, `BEGIN TRANSACTION ISOLATION LEVEL …;`). */
+const BEGIN = /^\s*begin\b[^;]*;?\s*$/i;
+
+/** What pg answers a BEGIN with, for the BEGIN answered here. */
+function begun(): unknown {
+  return { command: 'BEGIN', rowCount: null, oid: null, rows: [], fields: [] };
 }
 
 /** The SET LOCAL statements of the positive bounds; whole milliseconds, as the settings take them. */

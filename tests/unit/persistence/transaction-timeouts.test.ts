@@ -1,0 +1,68 @@
+import { EventEmitter } from 'node:events';
+import { expect } from 'chai';
+import type pg from 'pg';
+import { boundEveryTransaction } from '../../../adapters/persistence/postgres/transaction-timeouts.js';
+
+type Callback = (error: Error | null, result: unknown) => void;
+
+/**
+ * A pg client stand-in that answers as the server would, in pg's order: a statement that fails is called back
+ * at its ErrorResponse, before the ReadyForQuery that gives the server's new state; one that succeeds at
+ * its ReadyForQuery. `failing` names the statements the server refuses.
+ */
+function scriptedClient(failing: RegExp) {
+  const sent: string[] = [];
+  const wire = new EventEmitter();
+  let state: 'I' | 'T' | 'E' = 'I';
+  const client = {
+    connection: wire,
+    query(config: { text: string }, callback: Callback) {
+      sent.push(config.text);
+      setImmediate(() => {
+        for (const statement of config.text.split('; ')) {
+          if (state === 'E' && !/^rollback/i.test(statement)) return fail(new Error('current transaction is aborted'));
+          if (failing.test(statement)) return fail(new Error('canceling statement due to statement timeout'));
+          if (/^begin/i.test(statement)) state = 'T';
+          if (/^(commit|rollback)/i.test(statement)) state = 'I';
+        }
+        wire.emit('readyForQuery', { status: state });
+        callback(null, { command: 'SELECT', rows: [] });
+      });
+      const fail = (error: Error) => {
+        if (state === 'T' || /begin/i.test(config.text)) state = 'E';
+        callback(error, undefined);
+        setImmediate(() => wire.emit('readyForQuery', { status: state }));
+      };
+    },
+  };
+  const query = (text: string) =>
+    new Promise<unknown>((done, refuse) => (client.query as unknown as (c: { text: string }, cb: Callback) => void)({ text }, (error, result) => (error ? refuse(error) : done(result))));
+  return { client: client as unknown as pg.Client, sent, query, state: () => state };
+}
+
+describe('boundEveryTransaction (SET LOCAL bounds on every transaction of a connection)', () => {
+  const bounds = { statementMs: 500, idleInTransactionMs: 1_000 };
+  const prefix = 'set local statement_timeout = 500; set local idle_in_transaction_session_timeout = 1000';
+
+  it("sends a transaction's BEGIN in the message of its first statement, behind the bounds", async () => {
+    const { client, sent, query } = scriptedClient(/^$/);
+    boundEveryTransaction(client, bounds);
+    expect(await query('BEGIN;')).to.include({ command: 'BEGIN' });
+    await query('select 1');
+    await query('COMMIT;');
+    expect(sent).to.deep.equal([`${prefix}; BEGIN; select 1`, 'COMMIT;']);
+  });
+
+  it('sends the ROLLBACK after a failed first statement as it is, though pg calls back before the server says it is in a failed transaction', async () => {
+    const { client, sent, query, state } = scriptedClient(/^select pg_advisory_xact_lock/);
+    boundEveryTransaction(client, bounds);
+    await query('BEGIN;');
+    const error = await query('select pg_advisory_xact_lock(1)').then(() => null, (refused: Error) => refused);
+    expect(error?.message).to.match(/statement timeout/);
+    await query('ROLLBACK;');
+    expect(sent.at(-1)).to.equal('ROLLBACK;');
+    expect(state()).to.equal('I');
+    await query('select 2');
+    expect(sent.at(-1)).to.equal(`${prefix}; select 2`);
+  });
+});
