@@ -9,9 +9,14 @@ import { renderVacancy } from '../../adapters/presenters/vacancy.presenter.js';
 /**
  * The SQL of the feed benchmark's ceiling (feed-ceiling.ts runs it as a consumer; bench/feed-sql-probe.ts runs
  * it beside the service's handler and compares the statements): per event type, the statements the service
- * sends, in its order, as plain text with the values inlined (simple query protocol, as MikroORM inlines them),
- * in one transaction per event with the company's advisory lock and the clock, the claim with the version read
- * (one statement), the change's statements (the reads of the use cases included) and the versions' upsert. No ajv
+ * sends, in its order and sent the same way: the writes that carry documents (a card's insert and update, an
+ * application's insert, a vacancy's insert and update) with their values bound, in the service's text with its
+ * `$n` placeholders and as many values (extended protocol, as executeBound sends them through knex), every other
+ * statement as plain text with the values inlined (simple query protocol, as MikroORM inlines them). One
+ * transaction per event (or per batch with lanes), its BEGIN in the message of its first statement behind the
+ * SET LOCAL prefix (`SET LOCAL …; BEGIN …; <lock and clock>`, as boundEveryTransaction sends it: that statement
+ * is never bound), then the claim with the version read (one statement), the change's statements (the reads of
+ * the use cases included) and the versions' upsert. No ajv
  * (the event is JSON.parse'd), no Inversify, no MikroORM (no entity, identity map or query builder), no domain
  * objects: the values written are derived more simply than the domain derives them (bench/README.md, Feed). Each
  * record's rendering (ADR 18) is made here with the service's presenter functions, from a view of the values
@@ -20,6 +25,8 @@ import { renderVacancy } from '../../adapters/presenters/vacancy.presenter.js';
 
 /** What the service puts in front of a statement sent on an idle connection (ADR 15), with its default timeouts. */
 const PREFIX = 'set local statement_timeout = 10000; set local idle_in_transaction_session_timeout = 30000; ';
+/** The unit of work's BEGIN, which goes in the message of the transaction's first statement (transaction-timeouts.ts). */
+const BEGIN = 'BEGIN TRANSACTION ISOLATION LEVEL read committed; ';
 const COMPANY_LOCK = 1212764741;
 const TOMBSTONE = '#deleted';
 const REVIVED_AFTER = 'revived-after';
@@ -32,6 +39,41 @@ const VACANCY_COLUMNS = `company_id, id, title, status, city, office_address, ex
   salary_currency, salary_gross, employment_form, work_schedule, skills, languages, professional_roles, description, responsibilities,
   positions_count, source_url, recruiter, source_ref, round(extract(epoch from published_at) * 1000)::float8 as published_at_ms,
   round(extract(epoch from created_at) * 1000)::float8 as created_at_ms, round(extract(epoch from updated_at) * 1000)::float8 as updated_at_ms`;
+
+/** A statement's `?` numbered `$1`, `$2`, … in order, as knex sends executeBound's statements (done once, at load). */
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+/** The card statements of MikroOrmCandidateRepository (insert, application insert, update), each bound: 18 values. */
+const CARD_WRITE_COLUMNS = `company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral, technical, origin_card_id,
+  request_fingerprint, source_ref, created_at, card_updated_at, resume_updated_at, rendering`;
+const CARD_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?)';
+const INSERT_CARD_SQL = numbered(`insert into candidates (${CARD_WRITE_COLUMNS}) values ${CARD_VALUES}`);
+const INSERT_APPLICATION_SQL = numbered(
+  `insert into candidates (${CARD_WRITE_COLUMNS}) values ${CARD_VALUES} on conflict (company_id, external_id) where external_id is not null do nothing returning external_id`,
+);
+const UPDATE_CARD_SQL = numbered(
+  'update candidates set vacancy_id = ?, stage = ?, source = ?, external_id = ?, cover_letter = ?, person = ?::jsonb, resume = ?::jsonb, ' +
+    'referral = ?::jsonb, technical = ?, origin_card_id = ?, request_fingerprint = ?, source_ref = ?, created_at = ?::timestamptz, ' +
+    'card_updated_at = ?::timestamptz, resume_updated_at = ?::timestamptz, rendering = ? where company_id = ? and id = ?',
+);
+
+/** MikroOrmVacancyRepository's columns after the key, with their parameters: its insert and update, bound (28 values). */
+const VACANCY_FIELDS: readonly (readonly [column: string, parameter: string])[] = [
+  ['title', '?'], ['status', '?'], ['city', '?'], ['office_address', '?'], ['experience', '?'], ['work_format', '?'], ['work_formats', '?::jsonb'],
+  ['salary_from', '?::float8'], ['salary_to', '?::float8'], ['salary_currency', '?'], ['salary_gross', '?::boolean'], ['employment_form', '?'],
+  ['work_schedule', '?::jsonb'], ['skills', '?::jsonb'], ['languages', '?::jsonb'], ['professional_roles', '?::jsonb'], ['description', '?'],
+  ['responsibilities', '?'], ['positions_count', '?::integer'], ['source_url', '?'], ['published_at', '?::timestamptz'], ['recruiter', '?'],
+  ['source_ref', '?'], ['created_at', '?::timestamptz'], ['updated_at', '?::timestamptz'], ['rendering', '?'],
+];
+const INSERT_VACANCY_SQL = numbered(
+  `insert into vacancies (company_id, id, ${VACANCY_FIELDS.map(([column]) => column).join(', ')}) values (?, ?, ${VACANCY_FIELDS.map(([, parameter]) => parameter).join(', ')})`,
+);
+const UPDATE_VACANCY_SQL = numbered(
+  `update vacancies set ${VACANCY_FIELDS.map(([column, parameter]) => `${column} = ${parameter}`).join(', ')} where company_id = ? and id = ?`,
+);
 
 type Row = Record<string, any>;
 export type Outcome = 'applied' | 'duplicate' | 'stale';
@@ -58,6 +100,8 @@ function lit(value: unknown): string {
   return text.includes('\\') ? ` E${quoted}` : quoted;
 }
 const json = (value: unknown) => (value === null || value === undefined ? 'NULL' : lit(JSON.stringify(value)));
+/** A bound `?::jsonb` value, as the repositories' jsonb(): the document's JSON text (null for none). */
+const doc = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** One transaction's connection and clock. */
@@ -128,23 +172,26 @@ class Tx {
     );
   }
 
-  /** The whole card written back, as the repository's update does, with its new rendering. */
+  /** The whole card written back, as the repository's update does (bound), with its new rendering. */
   async updateCard(card: Row, changes: { stage?: string; resume?: unknown; cardUpdatedAt?: string; resumeUpdatedAt?: string }): Promise<void> {
     const stage = changes.stage ?? card.stage;
     const resume = changes.resume ?? card.resume;
-    const cardUpdatedAt = changes.cardUpdatedAt ?? iso(card.card_updated_at_ms);
-    const resumeUpdatedAt = changes.resumeUpdatedAt ?? iso(card.resume_updated_at_ms);
-    const rendering = cardRendering({ ...card, stage, resume }, cardUpdatedAt as string, resumeUpdatedAt as string);
-    await this.client.query(
-      `update "candidates" set "vacancy_id" = ${lit(card.vacancy_id)}, "stage" = ${lit(stage)}, "source" = ${lit(card.source)}, ` +
-        `"external_id" = ${lit(card.external_id)}, "cover_letter" = ${lit(card.cover_letter)}, "person" = ${json(card.person)}, ` +
-        `"resume" = ${json(resume)}, "referral" = ${json(card.referral)}, "technical" = ${lit(card.technical)}, ` +
-        `"origin_card_id" = ${lit(card.origin_card_id)}, "request_fingerprint" = ${lit(card.request_fingerprint)}, "source_ref" = ${lit(card.source_ref)}, ` +
-        `"created_at" = ${lit(iso(card.created_at_ms))}, "card_updated_at" = ${lit(cardUpdatedAt)}, ` +
-        `"resume_updated_at" = ${lit(resumeUpdatedAt)}, "rendering" = ${lit(rendering)} ` +
-        `where "company_id" = ${lit(this.companyId)} and "id" = ${lit(card.id)}`,
-    );
+    const cardUpdatedAt = changes.cardUpdatedAt ?? (iso(card.card_updated_at_ms) as string);
+    const resumeUpdatedAt = changes.resumeUpdatedAt ?? (iso(card.resume_updated_at_ms) as string);
+    const written = { ...card, stage, resume };
+    // Every column but the key, then the key: the repository's order.
+    const [companyId, id, ...fields] = cardParameters(written, iso(card.created_at_ms) as string, cardUpdatedAt, resumeUpdatedAt);
+    await this.client.query(UPDATE_CARD_SQL, [...fields, companyId, id]);
   }
+}
+
+/** A card's 18 values in CARD_WRITE_COLUMNS' order (the repository's rowParameters), its rendering made here. */
+function cardParameters(card: Row, createdAt: string, cardUpdatedAt: string, resumeUpdatedAt: string): unknown[] {
+  return [
+    card.company_id, card.id, card.vacancy_id, card.stage, card.source, card.external_id, card.cover_letter, doc(card.person), doc(card.resume),
+    doc(card.referral), card.technical, card.origin_card_id, card.request_fingerprint, card.source_ref, createdAt, cardUpdatedAt, resumeUpdatedAt,
+    cardRendering(card, cardUpdatedAt, resumeUpdatedAt),
+  ];
 }
 
 /**
@@ -256,17 +303,12 @@ async function addCard(tx: Tx, id: string, data: any): Promise<Outcome> {
   if ((await tx.vacancy(data.vacancyId)) === undefined) throw new NotYet(`vacancy ${data.vacancyId}`);
   // Placed where the event says (the schema requires a stage); the board's first column without one.
   const stage = data.stage ?? (await tx.columns(data.vacancyId))[0];
-  const now = lit(tx.now);
   const card = {
-    id, vacancy_id: data.vacancyId, stage, source: 'manual', external_id: null, cover_letter: null, person: data.candidate,
-    resume: data.resume ?? {}, referral: data.referral ?? null, technical: false, created_at_ms: Date.parse(tx.now),
+    company_id: tx.companyId, id, vacancy_id: data.vacancyId, stage, source: 'manual', external_id: null, cover_letter: null, person: data.candidate,
+    resume: data.resume ?? {}, referral: data.referral ?? null, technical: false, origin_card_id: null, request_fingerprint: null, source_ref: null,
+    created_at_ms: Date.parse(tx.now),
   };
-  await tx.client.query(
-    `insert into "candidates" ("card_updated_at", "company_id", "cover_letter", "created_at", "external_id", "id", "origin_card_id", "person", "referral", ` +
-      `"rendering", "request_fingerprint", "resume", "resume_updated_at", "source", "source_ref", "stage", "technical", "vacancy_id") values (${now}, ` +
-      `${lit(tx.companyId)}, NULL, ${now}, NULL, ${lit(id)}, NULL, ${json(card.person)}, ${json(card.referral)}, ${lit(cardRendering(card, tx.now, tx.now))}, ` +
-      `NULL, ${json(card.resume)}, ${now}, 'manual', NULL, ${lit(stage)}, false, ${lit(data.vacancyId)})`,
-  );
+  await tx.client.query(INSERT_CARD_SQL, cardParameters(card, tx.now, tx.now, tx.now));
   return 'applied';
 }
 
@@ -284,25 +326,19 @@ async function upsertVacancy(tx: Tx, id: string, v: any): Promise<void> {
     sourceUrl: v.sourceUrl ?? null, publishedAt: v.publishedAt == null ? null : new Date(v.publishedAt),
     createdAt: new Date(stored === undefined ? Date.parse(tx.now) : stored.created_at_ms), updatedAt: new Date(tx.now),
   };
-  const fields: [string, unknown][] = [
-    ['title', lit(vacancy.title)], ['status', lit(vacancy.status)], ['city', lit(vacancy.city)], ['office_address', lit(vacancy.officeAddress)],
-    ['experience', lit(vacancy.experience)], ['work_format', lit(vacancy.workFormat)], ['work_formats', json(workFormats)], ['salary_from', lit(vacancy.salaryFrom)],
-    ['salary_to', lit(vacancy.salaryTo)], ['salary_currency', lit(vacancy.salaryCurrency)], ['salary_gross', lit(vacancy.salaryGross)],
-    ['employment_form', lit(vacancy.employmentForm)], ['work_schedule', json(vacancy.workSchedule)], ['skills', json(vacancy.skills)],
-    ['languages', json(vacancy.languages)], ['professional_roles', json(vacancy.professionalRoles)], ['description', lit(description)],
-    ['responsibilities', lit(vacancy.responsibilities)], ['positions_count', lit(vacancy.positionsCount)], ['source_url', lit(vacancy.sourceUrl)],
-    ['published_at', lit(vacancy.publishedAt === null ? null : vacancy.publishedAt.toISOString())], ['recruiter', lit(v.recruiter)], ['source_ref', 'NULL'],
+  // VACANCY_FIELDS' order; source_ref is the platform's, which the feed does not set.
+  const fields = [
+    vacancy.title, vacancy.status, vacancy.city, vacancy.officeAddress, vacancy.experience, vacancy.workFormat, doc(workFormats), vacancy.salaryFrom,
+    vacancy.salaryTo, vacancy.salaryCurrency, vacancy.salaryGross, vacancy.employmentForm, doc(vacancy.workSchedule), doc(vacancy.skills),
+    doc(vacancy.languages), doc(vacancy.professionalRoles), description, vacancy.responsibilities, vacancy.positionsCount, vacancy.sourceUrl,
+    vacancy.publishedAt === null ? null : vacancy.publishedAt.toISOString(), v.recruiter ?? null, null,
+    stored === undefined ? tx.now : iso(stored.created_at_ms), tx.now, renderVacancy(vacancy),
   ];
-  const rendering: [string, unknown] = ['rendering', lit(renderVacancy(vacancy))];
   if (stored !== undefined) {
-    const set = [...fields, ['created_at', lit(iso(stored.created_at_ms))], ['updated_at', lit(tx.now)], rendering].map(([column, value]) => `"${column}" = ${value}`);
-    await tx.client.query(`update "vacancies" set ${set.join(', ')} where "company_id" = ${lit(tx.companyId)} and "id" = ${lit(id)}`);
+    await tx.client.query(UPDATE_VACANCY_SQL, [...fields, tx.companyId, id]);
     return;
   }
-  const all = [...fields, ['company_id', lit(tx.companyId)], ['id', lit(id)], ['created_at', lit(tx.now)], ['updated_at', lit(tx.now)], rendering].sort(([a], [b]) =>
-    String(a).localeCompare(String(b)),
-  );
-  await tx.client.query(`insert into "vacancies" (${all.map(([c]) => `"${c}"`).join(', ')}) values (${all.map(([, value]) => value).join(', ')})`);
+  await tx.client.query(INSERT_VACANCY_SQL, [tx.companyId, id, ...fields]);
   await tx.columns(id);
   await tx.client.query(
     `insert into boards (company_id, vacancy_id, columns) values (${lit(tx.companyId)}, ${lit(id)}, ${json(DEFAULT_COLUMNS)}::jsonb) on conflict (company_id, vacancy_id) do update set columns = excluded.columns`,
@@ -361,20 +397,13 @@ async function submitApplication(tx: Tx, data: any): Promise<Outcome> {
   );
   if (vacancy === undefined) throw new NotYet(`vacancy ${data.vacancyId}`);
   const stage = ((vacancy.columns as string[] | null) ?? DEFAULT_COLUMNS)[0];
-  const now = `${lit(tx.now)}::timestamptz`;
   const person = { name: data.candidate.name, email: data.candidate.email ?? null, phone: data.candidate.phone ?? null, location: data.candidate.location ?? null, birthDate: data.candidate.birthDate ?? null };
   const card = {
-    id: v7(), vacancy_id: data.vacancyId, stage, source: data.source ?? 'api', external_id: data.externalId, cover_letter: data.coverLetter ?? null, person,
-    resume: data.resume ?? {}, referral: data.referral ?? null, technical: false, created_at_ms: Date.parse(tx.now),
+    company_id: tx.companyId, id: v7(), vacancy_id: data.vacancyId, stage, source: data.source ?? 'api', external_id: data.externalId,
+    cover_letter: data.coverLetter ?? null, person, resume: data.resume ?? {}, referral: data.referral ?? null, technical: false, origin_card_id: null,
+    request_fingerprint: createHash('sha256').update(JSON.stringify(data)).digest('hex'), source_ref: null, created_at_ms: Date.parse(tx.now),
   };
-  const inserted = await tx.rows(
-    `insert into candidates (company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral, technical, origin_card_id, ` +
-      `request_fingerprint, source_ref, created_at, card_updated_at, resume_updated_at, rendering) values (${lit(tx.companyId)}, ${lit(card.id)}, ` +
-      `${lit(data.vacancyId)}, ${lit(stage)}, ${lit(card.source)}, ${lit(card.external_id)}, ${lit(card.cover_letter)}, ${json(person)}::jsonb, ` +
-      `${json(card.resume)}::jsonb, ${json(card.referral)}::jsonb, false, NULL, ${lit(createHash('sha256').update(JSON.stringify(data)).digest('hex'))}, NULL, ` +
-      `${now}, ${now}, ${now}, ${lit(cardRendering(card, tx.now, tx.now))}) ` +
-      'on conflict (company_id, external_id) where external_id is not null do nothing returning external_id',
-  );
+  const inserted = (await tx.client.query(INSERT_APPLICATION_SQL, cardParameters(card, tx.now, tx.now, tx.now))).rows;
   return inserted.length > 0 ? 'applied' : 'duplicate';
 }
 
@@ -441,7 +470,7 @@ async function applyBatch(pool: pg.Pool, knownCompanies: Set<string>, events: re
   }
 }
 
-/** The events (of one company) in one transaction: BEGIN, the company's lock and the clock, each event, COMMIT. */
+/** The events (of one company) in one transaction: BEGIN with the company's lock and the clock, each event, COMMIT. */
 async function inTransaction(pool: pg.Pool, knownCompanies: Set<string>, events: readonly CeilingEvent[]): Promise<Outcome[]> {
   const companyId = (events[0] as CeilingEvent).companyid;
   if (!knownCompanies.has(companyId)) {
@@ -452,11 +481,12 @@ async function inTransaction(pool: pg.Pool, knownCompanies: Set<string>, events:
   const append = events.length === 1 && events[0]?.type === 'application.submitted';
   const client = await pool.connect();
   try {
-    await client.query(`${PREFIX}BEGIN TRANSACTION ISOLATION LEVEL read committed;`);
     const lock = append ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
-    const clock = await client.query(
-      `with locked as materialized (select ${lock}(${COMPANY_LOCK}, hashtext(${lit(companyId)}))) select floor(extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms from locked`,
-    );
+    // One message, as the service sends it: SET LOCAL, BEGIN and the lock with the clock; pg answers each.
+    const opened = (await client.query(
+      `${PREFIX}${BEGIN}with locked as materialized (select ${lock}(${COMPANY_LOCK}, hashtext(${lit(companyId)}))) select floor(extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms from locked`,
+    )) as unknown as pg.QueryResult[];
+    const clock = opened.at(-1) as pg.QueryResult;
     const tx = new Tx(client, companyId, new Date(clock.rows[0].now_ms as number).toISOString());
     const outcomes: Outcome[] = [];
     for (const event of events) outcomes.push(event.type === 'application.submitted' ? await claimThenSubmit(tx, event) : await versioned(tx, event));
