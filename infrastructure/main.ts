@@ -1,3 +1,5 @@
+// First: V8's heap growth is set before anything else is loaded (heap-growth.ts).
+import './heap-growth.js';
 import { loadConfig } from './config.js';
 import { buildContainer, disposeContainer } from './container/build-container.js';
 import { LOGGER } from './container/infrastructure.tokens.js';
