@@ -94,6 +94,41 @@ describe('the dependency rule (DESIGN 2)', () => {
     expect(violationsOf('adapters/http/openapi/x.ts', "import { a } from '../../management/schemas/management-request.schema.js';")).to.have.length(1);
   });
 
+  it('keeps the presenters pure presentation: no store, no transport, no driving adapter, no composition root', () => {
+    const source = [
+      "import { readVacancyRow } from '../persistence/postgres/point-reads.js';",
+      "import { HttpProblem } from '../http/problem.js';",
+      "import { syncCommand } from '../cli/commands/sync.command.js';",
+      "import { EVENT_MAX_BYTES } from '../feed/feed-limits.js';",
+      "import { keyRoutes } from '../management/routes/key-routes.js';",
+      "import { buildContainer } from '../../infrastructure/container/build-container.js';",
+      "import type { Context } from 'koa';",
+      "import pg from 'pg';",
+      "import type { EntityManager } from '@mikro-orm/postgresql';",
+      "import type { VacancyView } from '../../application/ports/vacancy-repository.port.js';",
+      "import type { VacancySnapshot } from '../../domain/vacancy/vacancy.js';",
+      "import { isoTimestamp } from './timestamp.js';",
+      "import { jsonText } from '../json/json-text.js';",
+    ].join('\n');
+    expect(violationsOf('adapters/presenters/vacancy.presenter.ts', source).map((v) => v.specifier)).to.have.members([
+      '../persistence/postgres/point-reads.js',
+      '../http/problem.js',
+      '../cli/commands/sync.command.js',
+      '../feed/feed-limits.js',
+      '../management/routes/key-routes.js',
+      '../../infrastructure/container/build-container.js',
+      'koa',
+      'pg',
+      '@mikro-orm/postgresql',
+    ]);
+  });
+
+  it('keeps the presenters out of the domain and the application', () => {
+    expect(violationsOf('domain/vacancy/vacancy.ts', "import { renderVacancy } from '../../adapters/presenters/vacancy.presenter.js';")).to.have.length(1);
+    expect(violationsOf('application/use-cases/check-renderings.use-case.ts', "import { renderVacancy } from '../../adapters/presenters/vacancy.presenter.js';")).to.have.length(1);
+    expect(violationsOf('application/ports/x.port.ts', "import type { a } from '../../adapters/presenters/timestamp.js';")).to.have.length(1);
+  });
+
   it("treats the repository's client package as a package: an adapter may use it, the domain may not", () => {
     const source = "import { mirrorToDirectory } from '../../../clients/typescript/src/node.js';";
     expect(violationsOf('adapters/cli/commands/sync.command.ts', source)).to.deep.equal([]);

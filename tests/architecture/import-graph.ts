@@ -47,6 +47,8 @@ const KOA = /^(koa|koa-[^/]+|@koa\/.+)$/;
 /** No package is closed to the room. */
 const NO_PACKAGE = /(?!)/;
 const KOA_OR_HTTP = /^(koa|koa-[^/]+|@koa\/.+|(node:)?(http|https|http2))$/;
+/** A transport's or a store's package: Koa, Node's HTTP modules, pg, MikroORM. */
+const TRANSPORT_OR_STORE = /^(koa|koa-[^/]+|@koa\/.+|(node:)?(http|https|http2)|pg|pg-[^/]+|@mikro-orm\/.+)$/;
 
 const ADAPTER_ROOMS: readonly AdapterRoom[] = [
   {
@@ -76,6 +78,15 @@ const ADAPTER_ROOMS: readonly AdapterRoom[] = [
     open: ['adapters/json'],
     packages: KOA_OR_HTTP,
     reason: 'adapters/json/ is shared by the transports and must import none of them, nor another adapter',
+  },
+  {
+    // The store renders with them when it writes (ADR 18) and the transports when they answer, so they know
+    // neither. infrastructure/ is closed to every adapter by the layers already (ALLOWED).
+    folder: 'adapters/presenters',
+    closed: ['adapters/persistence', 'adapters/http', 'adapters/cli', 'adapters/feed', 'adapters/management'],
+    open: [],
+    packages: TRANSPORT_OR_STORE,
+    reason: 'adapters/presenters/ are pure presentation: no store, no transport, no driving adapter',
   },
 ];
 
