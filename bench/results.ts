@@ -55,8 +55,14 @@ export interface Measurements {
   } | null;
 }
 
-/** Targets of issue 7, as ratios to the in-run node:http + pg ceiling (and absolute for memory). */
-export const TARGETS = { list: '>= 0.75', sync: '>= 0.8', post: '>= 0.7', depth: '<= 1.2', rssMb: '<= 300', pooler: '>= 0.85', postOneStatement: '>= 1.0' } as const;
+/**
+ * Targets, as ratios to the in-run node:http + pg ceiling (and absolute for memory): issue 13's for the lists,
+ * the sync, the page depth and the memory (issue 7 had 0.75, 0.8, 1.2 and 300 MB), issue 7's for POST against
+ * the pg ceiling, issue 13's against the one-statement ceiling, issue 18's through the pooler. A list page's
+ * p99 must also be no worse than the ceiling's (issue 13): `met` of those rows holds both.
+ */
+export const TARGETS = { list: '>= 1.0', sync: '>= 1.0', post: '>= 0.7', depth: '<= 1.1', rssMb: '<= 200', pooler: '>= 0.85', postOneStatement: '>= 1.0' } as const;
+const LIST_P99 = ', p99 <= ceiling';
 
 const ONE_STATEMENT = ' (ceiling: one statement a request)';
 
@@ -152,16 +158,17 @@ export function poolerSummary(m: Measurements, skipped: PoolerSkipped, seen: Poo
   };
 }
 
-function throughput(scenario: string, ours: LoadFigures, ceiling: LoadFigures | null, bare: LoadFigures | null, target: string | null, ratiosByRound: readonly number[] = []): ScenarioResult {
+function throughput(scenario: string, ours: LoadFigures, ceiling: LoadFigures | null, bare: LoadFigures | null, target: string | null, ratiosByRound: readonly number[] = [], p99NoWorse = false): ScenarioResult {
   const ratio = ceiling === null ? null : round(ours.requestsPerSecond / ceiling.requestsPerSecond, 2);
+  const ratioMet = judge(ratio, target);
   return {
     scenario,
     metric: 'req/s',
     ours: ours.requestsPerSecond,
     ceiling: ceiling?.requestsPerSecond ?? null,
     ratio,
-    target,
-    met: judge(ratio, target),
+    target: p99NoWorse && target !== null ? `${target}${LIST_P99}` : target,
+    met: p99NoWorse && ratioMet !== null && ceiling !== null ? ratioMet && ours.p99Ms <= ceiling.p99Ms : ratioMet,
     bare: bare?.requestsPerSecond ?? null,
     oursLatencyMs: [ours.p50Ms, ours.p99Ms],
     ceilingLatencyMs: ceiling === null ? null : [ceiling.p50Ms, ceiling.p99Ms],
@@ -195,9 +202,9 @@ export function collectResults(m: Measurements, settings: Settings): ScenarioRes
   const syncRatio = round(ours.sync.itemsPerSecond / ceiling.sync.itemsPerSecond, 2);
   const pooled = m.pooled;
   const results: (ScenarioResult | null)[] = [
-    throughput(`GET /vacancies?limit=100, ${c} conn`, ours.vacancies, ceiling.vacancies, bare.vacancies, TARGETS.list, m.ratiosByRound.vacancies),
+    throughput(`GET /vacancies?limit=100, ${c} conn`, ours.vacancies, ceiling.vacancies, bare.vacancies, TARGETS.list, m.ratiosByRound.vacancies, true),
     pooled && viaPooler(`GET /vacancies?limit=100, ${c} conn`, pooled.vacancies),
-    throughput(`GET /candidates?limit=100, ${c} conn`, ours.candidates, ceiling.candidates, bare.candidates, TARGETS.list, m.ratiosByRound.candidates),
+    throughput(`GET /candidates?limit=100, ${c} conn`, ours.candidates, ceiling.candidates, bare.candidates, TARGETS.list, m.ratiosByRound.candidates, true),
     pooled && viaPooler(`GET /candidates?limit=100, ${c} conn`, pooled.candidates),
     compressed('br', ours.brotli, ours.brotliIdentity),
     compressed('gzip', ours.gzip, ours.gzipIdentity),
