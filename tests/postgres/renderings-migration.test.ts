@@ -1,19 +1,27 @@
 import { expect } from 'chai';
 import type pg from 'pg';
 import { Migration20261127000000Renderings } from '../../adapters/persistence/postgres/migrations/business/Migration20261127000000Renderings.js';
+import { MikroOrmFeedLedger } from '../../adapters/persistence/postgres/mikro-orm-feed-ledger.js';
 import { mikroOrmPersistence } from '../../adapters/persistence/postgres/mikro-orm-persistence.js';
 import { candidateColumns, toCandidateRow } from '../../adapters/persistence/postgres/row-mapping/candidate-row-mapping.js';
 import { toVacancyRow } from '../../adapters/persistence/postgres/row-mapping/vacancy-row-mapping.js';
-import { presentCandidate, renderCandidateRest, spliceCandidate } from '../../adapters/presenters/candidate.presenter.js';
-import { renderVacancy } from '../../adapters/presenters/vacancy.presenter.js';
+import { presentCandidate } from '../../adapters/presenters/candidate.presenter.js';
+import { presentVacancy } from '../../adapters/presenters/vacancy.presenter.js';
+import { ADMIN_CLI_ACTOR } from '../../application/use-cases/actor.js';
 import { toCandidateView } from '../../application/views/candidate-view.js';
 import { toVacancyView } from '../../application/views/vacancy-view.js';
 import type { CandidateCard } from '../../domain/candidate/candidate-card.js';
 import type { Vacancy } from '../../domain/vacancy/vacancy.js';
 import { migrateDatabases } from '../../infrastructure/database/migrate-databases.js';
-import { openDatabases } from '../../infrastructure/database/open-databases.js';
-import { aManualCard, anApplicationCard, aPerson, aResume, aVacancy, at } from '../support/builders.js';
+import { openDatabases, type Databases } from '../../infrastructure/database/open-databases.js';
+import { jsonOf, runAdmin } from '../cli/support/run-admin.js';
+import type { PersistenceAdapters } from '../contract/persistence-adapters.js';
+import { aManualCard, anApplicationCard, aPerson, aResume, aVacancy, aVacancyInput, at } from '../support/builders.js';
+import { ALL_SCOPES } from '../support/http-fixtures.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { migrationTestDatabase } from '../support/migration-test-database.js';
+import { SequentialIds } from '../support/sequential-ids.js';
+import { startServiceOnAdapters, type ServiceOnAdapters } from '../support/service-on-adapters.js';
 
 const MIGRATION = 'Migration20261127000000Renderings';
 
@@ -51,6 +59,19 @@ function cardColumnsOf(card: CandidateCard): Record<string, unknown> {
   return columns;
 }
 
+interface CheckOutput {
+  vacancies: { checked: number; differing: number };
+  candidates: { checked: number; differing: number };
+  repaired: number;
+  stillDiffering: number;
+  differing: unknown[];
+}
+
+/**
+ * The migration is expand-only (docs/running-at-scale.md): during a rolling upgrade instances of the previous
+ * version keep inserting and updating rows without renderings, and the lists must serve those rows as the
+ * presenters print them; `admin check renderings --repair` is the backfill, run after the rollout.
+ */
 describe(`Migration ${MIGRATION}`, function () {
   this.timeout(120_000);
   // Back to the schema before the read model, through the migration's own down().
@@ -60,105 +81,130 @@ describe(`Migration ${MIGRATION}`, function () {
   });
 
   const migrate = () => migrateDatabases({ businessUrl: database.url, registryUrl: database.url });
+  const sql = async <T extends pg.QueryResultRow>(text: string, params: unknown[] = []) => (await database.client.query<T>(text, params)).rows;
 
-  async function withAdapters<T>(work: (adapters: ReturnType<typeof mikroOrmPersistence>) => Promise<T>): Promise<T> {
-    const databases = await openDatabases({ databaseUrl: database.url, keysDatabaseUrl: database.url, dataDir: '', poolMax: 2 });
-    try {
-      return await work(mikroOrmPersistence(databases));
-    } finally {
-      await databases.close();
-    }
-  }
-
-  it('down() leaves the tables as they were before: no rendering column, no check', async () => {
-    const columns = await database.client.query<{ table_name: string }>(
-      "select table_name from information_schema.columns where table_name in ('vacancies', 'candidates') and column_name = 'rendering'",
-    );
-    expect(columns.rows).to.deep.equal([]);
-    const checks = await database.client.query("select conname from pg_constraint where conname = 'candidates_rendering_check'");
-    expect(checks.rows).to.deep.equal([]);
+  it('down() leaves the tables as they were before: no rendering column', async () => {
+    expect(await sql("select table_name from information_schema.columns where table_name in ('vacancies', 'candidates') and column_name = 'rendering'")).to.deep.equal([]);
   });
 
-  it('renders every row stored before it, across batches and companies, as the presenters render the rows now', async () => {
-    const main = aVacancy({ companyId: 'co-a', id: 'main', now: at(1), input: { title: 'Кассир «Ночной» \\ 24/7', skills: ['"q"', 'Алматы', '😀', ''] } });
-    const bare = aVacancy({ companyId: 'co-a', id: 'bare', now: at(2), input: { city: null, skills: [], salaryFrom: null, salaryTo: null, publishedAt: new Date('0001-01-01T00:00:00.000Z') } });
-    const other = aVacancy({ companyId: 'co-b', id: 'main', now: at(3), input: { title: 'Другая компания' } });
-    await insertRows(database.client, 'vacancies', [main, bare, other].map(vacancyColumnsOf));
-    // A vacancy row as the first version could leave it: the lists at their defaults.
-    await database.client.query(
-      "insert into vacancies (company_id, id, title, status, created_at, updated_at) values ('co-a', 'legacy', 'Старая', 'archived', $1, $1)",
-      [at(4)],
-    );
-
-    // More cards than one batch holds, in two companies, so that the keyset crosses batches and companies.
-    const many = Array.from({ length: 1_150 }, (_, i) =>
-      aManualCard({ companyId: i % 3 === 0 ? 'co-b' : 'co-a', vacancyId: 'main', id: `card-${String(i).padStart(5, '0')}`, now: at(10 + i) }),
-    );
-    const applied = anApplicationCard({ companyId: 'co-a', vacancyId: 'main', externalId: 'ext-1', id: 'applied', now: at(5) });
-    applied.replaceResume(aResume({ summary: 'Строка\nс "кавычками" и \\ ', skills: ['C\\C++'] }), at(6_000));
-    const detached = aManualCard({ companyId: 'co-a', vacancyId: 'bare', id: 'detached', now: at(6), person: aPerson({ name: 'Ёжик 😀' }) });
-    detached.detachFromVacancy(at(7));
-    const technical = (many[1] as CandidateCard).technicalCopy({ id: 'technical', vacancyId: 'bare', stage: 'NEW', now: at(8) });
-    const written = [...many, applied, detached, technical];
-    for (let start = 0; start < written.length; start += 500) await insertRows(database.client, 'candidates', written.slice(start, start + 500).map(cardColumnsOf));
-    // A card row as the first version could leave it: documents with fields missing, one unknown to the mapping.
-    await database.client.query(
-      `insert into candidates (company_id, id, vacancy_id, stage, source, person, resume, created_at, card_updated_at, resume_updated_at)
-       values ('co-a', 'legacy', 'main', 'NEW', 'manual', '{"name": "Старый"}', '{"skills": ["x"], "unknown": 1}', $1, $1, $1)`,
-      [at(9)],
-    );
-
+  it('adds the two columns nullable, with no constraint on them and no rendering written', async () => {
+    await sql("insert into vacancies (company_id, id, title, status, created_at, updated_at) values ('co-a', 'v', 'Старая', 'open', $1, $1)", [at(0)]);
     expect((await migrate()).business).to.deep.equal([MIGRATION]);
-
-    const stored = await database.client.query<{ company_id: string; id: string; rendering: string | null }>(
-      'select company_id, id, rendering from candidates order by company_id, id',
+    const columns = await sql<{ table_name: string; is_nullable: string; data_type: string }>(
+      `select table_name, is_nullable, data_type from information_schema.columns
+        where table_name in ('vacancies', 'candidates') and column_name = 'rendering' order by table_name`,
     );
-    expect(stored.rows).to.have.length(written.length + 1);
-    const renderingOf = new Map(stored.rows.map((row) => [`${row.company_id}/${row.id}`, row.rendering]));
-    // The cards written in JS: what the service writes for them now.
-    for (const card of written) {
-      const expected = card.technical ? null : renderCandidateRest(toCandidateView(card, null));
-      expect(renderingOf.get(`${card.companyId}/${card.id}`), card.id).to.equal(expected);
-    }
-    await withAdapters(async ({ vacancies, candidates }) => {
-      // The legacy card: what the presenters make of it as the adapter reads it back.
-      const legacy = (await candidates.findById('co-a', 'legacy'))!;
-      expect(renderingOf.get('co-a/legacy')).to.equal(renderCandidateRest(toCandidateView(legacy, null)));
-      expect(JSON.parse(`{${renderingOf.get('co-a/legacy')}`)).to.deep.include({ candidate: { ...legacy.toSnapshot().person, name: 'Старый' } });
-
-      const vacancyRows = await database.client.query<{ company_id: string; id: string; rendering: string }>('select company_id, id, rendering from vacancies');
-      expect(vacancyRows.rows).to.have.length(4);
-      for (const row of vacancyRows.rows) {
-        const vacancy = (await vacancies.findById(row.company_id, row.id))!;
-        expect(row.rendering, `${row.company_id}/${row.id}`).to.equal(renderVacancy(toVacancyView(vacancy)));
-      }
-      expect(vacancyRows.rows.find((row) => row.company_id === 'co-a' && row.id === 'main')?.rendering).to.equal(renderVacancy(toVacancyView(main)));
-
-      // And the list sends, for every card, what the presenters make of it with its vacancy's title now.
-      for (const companyId of ['co-a', 'co-b']) {
-        const listed = await candidates.list({ companyId, since: null, vacancyId: null, after: null, limit: 5_000 });
-        expect(listed).to.have.length(written.filter((card) => card.companyId === companyId && !card.technical).length + (companyId === 'co-a' ? 1 : 0));
-        for (const item of listed) {
-          const card = (await candidates.findById(companyId, item.id))!;
-          const title = card.vacancyId === null ? null : ((await vacancies.findById(companyId, card.vacancyId))?.title ?? null);
-          expect(spliceCandidate(item.id, item.vacancyId, item.vacancyTitle, item.rendering), item.id).to.equal(JSON.stringify(presentCandidate(toCandidateView(card, title))));
-        }
-      }
-    });
+    expect(columns).to.deep.equal([
+      { table_name: 'candidates', is_nullable: 'YES', data_type: 'text' },
+      { table_name: 'vacancies', is_nullable: 'YES', data_type: 'text' },
+    ]);
+    const constraints = await sql(
+      "select conname from pg_constraint where conrelid in ('vacancies'::regclass, 'candidates'::regclass) and pg_get_constraintdef(oid) like '%rendering%'",
+    );
+    expect(constraints).to.deep.equal([]);
+    expect(await sql('select rendering from vacancies')).to.deep.equal([{ rendering: null }]);
   });
 
-  it('then requires renderings: a vacancy or a listed card without one is refused, a technical card needs none', async () => {
-    await migrate();
-    const failure = (sql: string, params: unknown[]) => database.client.query(sql, params).then(() => null, (error: { code?: string }) => error.code);
-    const vacancy = vacancyColumnsOf(aVacancy({ companyId: 'co-a', id: 'v' }));
-    expect(await failure(`insert into vacancies (${Object.keys(vacancy).join(', ')}) values (${Object.keys(vacancy).map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(vacancy))).to.equal('23502');
-    const card = (id: string, technical: boolean) =>
-      failure(
-        `insert into candidates (company_id, id, vacancy_id, stage, source, person, resume, technical, origin_card_id, created_at, card_updated_at, resume_updated_at)
-         values ('co-a', $1, 'v', 'NEW', 'manual', '{}', '{}', $2, $3, now(), now(), now())`,
-        [id, technical, technical ? 'origin' : null],
+  describe('with instances of the previous version writing beside it', () => {
+    let databases: Databases;
+    let adapters: PersistenceAdapters;
+    let service: ServiceOnAdapters;
+    let companyId: string;
+    let key: string;
+    const clock = new ManualClock(at(100_000));
+
+    beforeEach(async () => {
+      databases = await openDatabases({ databaseUrl: database.url, keysDatabaseUrl: database.url, dataDir: '', poolMax: 4 });
+      adapters = { ...mikroOrmPersistence(databases, { clock }), feedLedger: new MikroOrmFeedLedger(databases.business) };
+      service = await startServiceOnAdapters(adapters, { clock, ids: new SequentialIds() });
+      companyId = (await service.use('createCompany').execute({ name: 'ТОО «До миграции»' })).id;
+      key = (await service.use('issueKey').execute({ companyId, scopes: ALL_SCOPES, name: 'lists', expiresAt: null, actor: ADMIN_CLI_ACTOR })).key;
+    });
+    afterEach(async () => {
+      await service?.close();
+      await databases?.close();
+    });
+
+    /** What the presenters print for the company's records as stored now, in the lists' order: the expected pages. */
+    async function presented(): Promise<{ vacancies: string; candidates: string }> {
+      const vacancyIds = await sql<{ id: string }>('select id from vacancies where company_id = $1 order by updated_at, id', [companyId]);
+      const cardIds = await sql<{ id: string }>('select id from candidates where company_id = $1 and not technical order by modified_at, id', [companyId]);
+      const vacancy = async (id: string) => (await adapters.vacancies.findById(companyId, id)) as Vacancy;
+      const vacancies = await Promise.all(vacancyIds.map(async ({ id }) => presentVacancy(toVacancyView(await vacancy(id)))));
+      const candidates = await Promise.all(
+        cardIds.map(async ({ id }) => {
+          const card = (await adapters.candidates.findById(companyId, id)) as CandidateCard;
+          const title = card.vacancyId === null ? null : ((await adapters.vacancies.findById(companyId, card.vacancyId))?.title ?? null);
+          return presentCandidate(toCandidateView(card, title));
+        }),
       );
-    expect(await card('listed', false), 'a listed card without a rendering').to.equal('23514');
-    expect(await card('technical', true), 'a technical card without one').to.equal(null);
+      return { vacancies: JSON.stringify({ items: vacancies, nextCursor: null }), candidates: JSON.stringify({ items: candidates, nextCursor: null }) };
+    }
+
+    /** Both lists through the real Koa app, each byte for byte what the presenters print. */
+    async function expectListsPresented(what: string): Promise<void> {
+      const expected = await presented();
+      const vacancies = await service.get('/vacancies?status=all&limit=100', key);
+      const candidates = await service.get('/candidates?limit=100', key);
+      expect(vacancies.status, what).to.equal(200);
+      expect(candidates.status, what).to.equal(200);
+      expect(vacancies.body.toString('utf8'), `${what}: GET /vacancies`).to.equal(expected.vacancies);
+      expect(candidates.body.toString('utf8'), `${what}: GET /candidates`).to.equal(expected.candidates);
+    }
+
+    const renderingOf = async (table: 'vacancies' | 'candidates', id: string) =>
+      (await sql<{ rendering: string | null }>(`select rendering from ${table} where company_id = $1 and id = $2`, [companyId, id]))[0]?.rendering;
+
+    it('lists rows stored before it, rows the previous version inserts and updates after it, as the presenters print them; --repair then fills every rendering', async () => {
+      // Stored by the previous version, before the migration.
+      const main = aVacancy({ companyId, id: 'main', now: at(1), input: { title: 'Кассир «Ночной» \\ 24/7', skills: ['"q"', 'Алматы', '😀', ''] } });
+      const bare = aVacancy({ companyId, id: 'bare', now: at(2), input: { city: null, skills: [], salaryFrom: null, salaryTo: null } });
+      await insertRows(database.client, 'vacancies', [main, bare].map(vacancyColumnsOf));
+      const applied = anApplicationCard({ companyId, vacancyId: 'main', externalId: 'ext-1', id: 'applied', now: at(5) });
+      applied.replaceResume(aResume({ summary: 'Строка\nс "кавычками" и \\ ', skills: ['C\\C++'] }), at(6_000));
+      const detached = aManualCard({ companyId, vacancyId: 'bare', id: 'detached', now: at(6), person: aPerson({ name: 'Ёжик 😀' }) });
+      detached.detachFromVacancy(at(7));
+      const manual = aManualCard({ companyId, vacancyId: 'main', id: 'manual', now: at(8) });
+      const technical = manual.technicalCopy({ id: 'technical', vacancyId: 'bare', stage: 'NEW', now: at(9) });
+      const moved = aManualCard({ companyId, vacancyId: 'bare', id: 'moved', now: at(10) });
+      await insertRows(database.client, 'candidates', [applied, detached, manual, technical, moved].map(cardColumnsOf));
+
+      expect((await migrate()).business).to.deep.equal([MIGRATION]);
+      await expectListsPresented('rows stored before the migration, none rendered');
+
+      // The new version writes a card and a vacancy, with renderings; the previous version then changes them and
+      // leaves the renderings as they were, stale.
+      clock.set(at(200_000));
+      await service.use('moveCandidate').execute({ companyId, id: 'moved', stage: 'INTERVIEW' });
+      await service.use('upsertVacancies').execute({ companyId, vacancies: [{ ...aVacancyInput({ title: 'Переименована' }), id: 'bare' }] });
+      const staleCard = await renderingOf('candidates', 'moved');
+      const staleVacancy = await renderingOf('vacancies', 'bare');
+      expect(staleCard).to.contain('"stage":"INTERVIEW"');
+      await sql("update candidates set stage = 'OFFER', card_updated_at = $3 where company_id = $1 and id = $2", [companyId, 'moved', at(300_000)]);
+      await sql("update vacancies set title = 'Снова переименована', updated_at = $3 where company_id = $1 and id = $2", [companyId, 'bare', at(300_001)]);
+      // And inserts rows without renderings, which the migration did not make it fail to.
+      const late = aManualCard({ companyId, vacancyId: 'bare', id: 'late', now: at(300_002) });
+      await insertRows(database.client, 'candidates', [cardColumnsOf(late)]);
+      await insertRows(database.client, 'vacancies', [vacancyColumnsOf(aVacancy({ companyId, id: 'late', now: at(300_003), input: { title: 'Новая' } }))]);
+
+      await expectListsPresented('rows the previous version wrote after the migration');
+      const page = JSON.parse((await service.get('/candidates?limit=100', key)).body.toString('utf8')) as { items: { id: string; stage: string }[] };
+      expect(page.items.find((item) => item.id === 'moved')?.stage).to.equal('OFFER');
+      expect(await renderingOf('candidates', 'moved'), 'reads write nothing back').to.equal(staleCard);
+      expect(await renderingOf('vacancies', 'bare')).to.equal(staleVacancy);
+
+      // The backfill, once the previous version is gone.
+      const env = { STORE: 'postgres', DATABASE_URL: database.url, KEYS_DATABASE_URL: database.url };
+      const repair = await runAdmin(['check', 'renderings', '--repair'], { env });
+      expect(repair.status, repair.stderr).to.equal(0);
+      // Stale: 3 vacancies (main, late: none; bare: old text) and 5 cards (applied, detached, manual, late: none; moved: old text).
+      expect(jsonOf<CheckOutput>(repair)).to.deep.include({ vacancies: { checked: 3, differing: 3 }, candidates: { checked: 5, differing: 5 }, repaired: 8, stillDiffering: 0 });
+      expect(await sql('select id from vacancies where rendering is null')).to.deep.equal([]);
+      expect(await sql('select id from candidates where rendering is null')).to.deep.equal([{ id: 'technical' }]);
+      const again = await runAdmin(['check', 'renderings'], { env });
+      expect(again.status, again.stderr).to.equal(0);
+      expect(jsonOf<CheckOutput>(again)).to.deep.include({ repaired: 0, stillDiffering: 0, differing: [] });
+      await expectListsPresented('after the repair, every rendering stored');
+    });
   });
 });

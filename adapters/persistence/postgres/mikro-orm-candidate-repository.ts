@@ -3,10 +3,9 @@ import type { CandidateListQuery, CandidateRepository, ListedCandidate } from '.
 import type { CandidateCard } from '../../../domain/candidate/candidate-card.js';
 import { executeBound } from './bound-statement.js';
 import { listedCandidates } from './candidate-list-query.js';
-import { readCandidateRow, readCandidateRowsByExternalIds, readTechnicalCardRow } from './point-reads.js';
+import { CANDIDATE_ROW_SELECT, candidateRowOf, readCandidateRow, readCandidateRowsByExternalIds, readTechnicalCardRow } from './point-reads.js';
 import type { RenderedCandidateRow } from './entities/candidate.entity.js';
 import { candidateColumns, fromCandidateRow, toCandidateRow } from './row-mapping/candidate-row-mapping.js';
-import { CANDIDATE_ROW_SELECT, candidateRowOfColumns } from './row-mapping/stored-rows.js';
 import { TIMESTAMP_PARAM, jsonb, timestampParams } from './sql-values.js';
 import { activeTransaction, withEntityManager } from './transaction-scope.js';
 
@@ -202,7 +201,7 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
         );
         if (stored.length === 0) return detached;
         const rows = stored.map((columns) => {
-          const card = fromCandidateRow(candidateRowOfColumns(columns));
+          const card = fromCandidateRow(candidateRowOf(columns));
           card.detachFromVacancy(now);
           return toCandidateRow(card);
         });

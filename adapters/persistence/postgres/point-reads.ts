@@ -4,27 +4,31 @@ import type { VacancyRow } from './entities/vacancy.entity.js';
 import { dateFromMs, epochMs, nullableDateFromMs } from './sql-values.js';
 
 /**
- * Reads of one row by a unique key, in hand-written SQL like the list queries. They serve every POST
- * /applications (the repeat check, the vacancy, its board), inside the company's write lock: em.findOne
- * spent about 1 ms of CPU per call there on building the query and hydrating the entity (profiled under
- * bench/), time during which every other write of the company waits.
+ * Stored rows read whole, in hand-written SQL like the list queries, with the one select list and row reader
+ * per table that every such read uses: the point reads that serve every POST /applications (the repeat
+ * check, the vacancy, its board, inside the company's write lock, where em.findOne spent about 1 ms of CPU
+ * per call on building the query and hydrating the entity, profiled under bench/), the cards a deleted
+ * vacancy detaches, the rows a list re-renders (ADR 18) and the rendering check. Timestamps travel as epoch
+ * milliseconds, exact and independent of the session's time zone; jsonb arrives parsed, and the row mapping
+ * reads it.
  */
 type Raw = Record<string, any>;
 
-const CANDIDATE_COLUMNS = `company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral, technical,
+/** The select list of a candidates row, everything a card is restored from (candidateRowOf reads it). */
+export const CANDIDATE_ROW_SELECT = `company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral, technical,
   origin_card_id, request_fingerprint, source_ref, ${epochMs('created_at')} as created_at_ms,
   ${epochMs('card_updated_at')} as card_updated_at_ms, ${epochMs('resume_updated_at')} as resume_updated_at_ms`;
 
 /** The card with this id, externalId or board reference, of the company; technical cards included. */
 export async function readCandidateRow(em: EntityManager, companyId: string, key: 'id' | 'external_id' | 'source_ref', value: string): Promise<CandidateRow | null> {
-  const rows = await em.execute<Raw[]>(`select ${CANDIDATE_COLUMNS} from candidates where company_id = ? and ${key} = ?`, [companyId, value]);
+  const rows = await em.execute<Raw[]>(`select ${CANDIDATE_ROW_SELECT} from candidates where company_id = ? and ${key} = ?`, [companyId, value]);
   return rows[0] === undefined ? null : candidateRowOf(rows[0]);
 }
 
 /** The technical card transferred from this card to this vacancy (at most one: a unique index). */
 export async function readTechnicalCardRow(em: EntityManager, companyId: string, originCardId: string, vacancyId: string): Promise<CandidateRow | null> {
   const rows = await em.execute<Raw[]>(
-    `select ${CANDIDATE_COLUMNS} from candidates where company_id = ? and origin_card_id = ? and vacancy_id = ?`,
+    `select ${CANDIDATE_ROW_SELECT} from candidates where company_id = ? and origin_card_id = ? and vacancy_id = ?`,
     [companyId, originCardId, vacancyId],
   );
   return rows[0] === undefined ? null : candidateRowOf(rows[0]);
@@ -35,14 +39,24 @@ export async function readCandidateRowsByExternalIds(em: EntityManager, companyI
   if (externalIds.length === 0) return [];
   // The ids travel as one JSON parameter: no quoting of our own, and one statement shape whatever their number.
   const rows = await em.execute<Raw[]>(
-    `select ${CANDIDATE_COLUMNS} from candidates
+    `select ${CANDIDATE_ROW_SELECT} from candidates
       where company_id = ? and external_id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
     [companyId, JSON.stringify(externalIds)],
   );
   return rows.map(candidateRowOf);
 }
 
-function candidateRowOf(r: Raw): CandidateRow {
+/** The company's cards of these ids (in no particular order; ids not stored are missing). */
+export async function readCandidateRowsByIds(em: EntityManager, companyId: string, ids: readonly string[]): Promise<CandidateRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await em.execute<Raw[]>(
+    `select ${CANDIDATE_ROW_SELECT} from candidates where company_id = ? and id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
+    [companyId, JSON.stringify(ids)],
+  );
+  return rows.map(candidateRowOf);
+}
+
+export function candidateRowOf(r: Raw): CandidateRow {
   return {
     companyId: r.company_id, id: r.id, vacancyId: r.vacancy_id, stage: r.stage, source: r.source, externalId: r.external_id,
     coverLetter: r.cover_letter, person: r.person, resume: r.resume, referral: r.referral, technical: r.technical,
@@ -51,15 +65,28 @@ function candidateRowOf(r: Raw): CandidateRow {
   };
 }
 
-const VACANCY_COLUMNS = `company_id, id, title, status, city, office_address, experience, work_format, work_formats, salary_from, salary_to,
+/** The select list of a vacancies row, everything a vacancy is restored from (vacancyRowOf reads it). */
+export const VACANCY_ROW_SELECT = `company_id, id, title, status, city, office_address, experience, work_format, work_formats, salary_from, salary_to,
   salary_currency, salary_gross, employment_form, work_schedule, skills, languages, professional_roles, description, responsibilities,
   positions_count, source_url, recruiter, source_ref, ${epochMs('published_at')} as published_at_ms, ${epochMs('created_at')} as created_at_ms,
   ${epochMs('updated_at')} as updated_at_ms`;
 
 export async function readVacancyRow(em: EntityManager, companyId: string, key: 'id' | 'source_ref', value: string): Promise<VacancyRow | null> {
-  const rows = await em.execute<Raw[]>(`select ${VACANCY_COLUMNS} from vacancies where company_id = ? and ${key} = ?`, [companyId, value]);
-  const r = rows[0];
-  if (r === undefined) return null;
+  const rows = await em.execute<Raw[]>(`select ${VACANCY_ROW_SELECT} from vacancies where company_id = ? and ${key} = ?`, [companyId, value]);
+  return rows[0] === undefined ? null : vacancyRowOf(rows[0]);
+}
+
+/** The company's vacancies of these ids (in no particular order; ids not stored are missing). */
+export async function readVacancyRowsByIds(em: EntityManager, companyId: string, ids: readonly string[]): Promise<VacancyRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await em.execute<Raw[]>(
+    `select ${VACANCY_ROW_SELECT} from vacancies where company_id = ? and id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
+    [companyId, JSON.stringify(ids)],
+  );
+  return rows.map(vacancyRowOf);
+}
+
+export function vacancyRowOf(r: Raw): VacancyRow {
   return {
     companyId: r.company_id, id: r.id, title: r.title, status: r.status, city: r.city, officeAddress: r.office_address, experience: r.experience,
     workFormat: r.work_format, workFormats: r.work_formats, salaryFrom: r.salary_from, salaryTo: r.salary_to, salaryCurrency: r.salary_currency,

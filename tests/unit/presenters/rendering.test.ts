@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { presentCandidate, renderCandidateRest, spliceCandidate } from '../../../adapters/presenters/candidate.presenter.js';
 import { PAGE_CHUNK_CHARS, renderPage } from '../../../adapters/presenters/page.presenter.js';
+import { isRenderingCurrent } from '../../../adapters/presenters/rendering-currency.js';
 import { presentVacancy, renderVacancy } from '../../../adapters/presenters/vacancy.presenter.js';
 import type { CandidateView } from '../../../application/ports/candidate-repository.port.js';
 import type { VacancyView } from '../../../application/ports/vacancy-repository.port.js';
@@ -167,5 +168,62 @@ describe('The renderings the lists are assembled from (ADR 18)', () => {
   it('an empty page is the empty list and its cursor', () => {
     expect(renderPage([], null).toString('utf8')).to.equal('{"items":[],"nextCursor":null}');
     expect(renderPage([], 'c"\\').equals(bytesOf({ items: [], nextCursor: 'c"\\' }))).to.equal(true);
+  });
+});
+
+/**
+ * The rule by which a list tells a rendering that an instance of the previous version left behind (none, or
+ * the text of the record before its last change) from a current one during a rolling upgrade (ADR 18).
+ */
+describe('isRenderingCurrent: a stored rendering against the updatedAt of its row', () => {
+  const later = (date: Date) => new Date(date.getTime() === 8.64e15 ? date.getTime() - 1 : date.getTime() + 1);
+  const RENDERINGS = [
+    ['vacancy', vacancyView.map((view) => ({ rendering: renderVacancy(view), updatedAt: view.updatedAt }))],
+    ['card', candidateView.map((view) => ({ rendering: renderCandidateRest(view), updatedAt: view.updatedAt }))],
+  ] as const;
+
+  for (const [kind, rendered] of RENDERINGS) {
+    it(`holds a ${kind}'s rendering current at its own updatedAt, and at no other, whatever the record's text holds`, () => {
+      fc.assert(
+        fc.property(rendered, instant, ({ rendering, updatedAt }, other) => {
+          expect(isRenderingCurrent(rendering, updatedAt)).to.equal(true);
+          expect(isRenderingCurrent(rendering, later(updatedAt))).to.equal(false);
+          expect(isRenderingCurrent(rendering, other)).to.equal(other.getTime() === updatedAt.getTime());
+        }),
+        RUNS,
+      );
+    });
+  }
+
+  it('holds a missing rendering stale at any updatedAt', () => {
+    fc.assert(
+      fc.property(instant, (updatedAt) => {
+        expect(isRenderingCurrent(null, updatedAt)).to.equal(false);
+      }),
+      RUNS,
+    );
+  });
+
+  it('is not fooled by a field that ends with an updatedAt of its own: the presenters print the record\'s last', () => {
+    const at = new Date('2026-11-27T10:00:00.000Z');
+    const decoy = '"updatedAt":"2026-11-27T10:00:00.000Z"}';
+    fc.assert(
+      fc.property(vacancyView, candidateView, (vacancy, card) => {
+        const older = new Date(at.getTime() - 1);
+        expect(isRenderingCurrent(renderVacancy({ ...vacancy, description: decoy, updatedAt: older }), at)).to.equal(false);
+        expect(isRenderingCurrent(renderCandidateRest({ ...card, coverLetter: decoy, updatedAt: older }), at)).to.equal(false);
+      }),
+      { ...RUNS, numRuns: 50 },
+    );
+  });
+
+  it('relies on updatedAt being the last key of both presenters', () => {
+    fc.assert(
+      fc.property(vacancyView, candidateView, (vacancy, card) => {
+        expect(Object.keys(presentVacancy(vacancy)).at(-1)).to.equal('updatedAt');
+        expect(Object.keys(presentCandidate(card)).at(-1)).to.equal('updatedAt');
+      }),
+      { ...RUNS, numRuns: 20 },
+    );
   });
 });
