@@ -19,6 +19,11 @@ export interface RenderingBatch {
   readonly stale: readonly StaleRendering[];
   /** With repair: the stale renderings rewritten (fewer when a record was written meanwhile, its writer rendering it anew); else 0. */
   readonly repaired: number;
+  /**
+   * With repair: the stale records that still differ when read again after the rewrite (a write came in between
+   * and stored another text, or none: an instance of the previous version during a rolling upgrade); else empty.
+   */
+  readonly stillDiffering: readonly StaleRendering[];
 }
 
 /**
@@ -32,7 +37,8 @@ export interface RenderingCheck {
   /**
    * Compares the kind's records in batches in the order (companyId, id), each batch read on its own (no long
    * transaction, whatever the size of the store). With `repair`, a batch's stale renderings are rewritten before
-   * it is handed over, each only while it is still the one that was compared.
+   * it is handed over, each only while it is still the one that was compared, and those records are read and
+   * compared again.
    */
   scan(kind: RenderedKind, options: { readonly repair: boolean }): AsyncIterable<RenderingBatch>;
 }

@@ -29,6 +29,12 @@ export interface CheckRenderingsResult {
   readonly candidates: RenderingTally;
   /** Renderings rewritten (with repair; 0 without). */
   readonly repaired: number;
+  /**
+   * With repair: differing records that still differ when read again after the repair (0 without). A write
+   * that came in between stored a text of its own: one of the previous version during a rolling upgrade
+   * stores none, so the repair is run again once no instance of it is left.
+   */
+  readonly stillDiffering: number;
   /** The first STALE_RENDERINGS_LISTED differing records: vacancies first, each kind in the order (companyId, id). */
   readonly differing: readonly StaleRendering[];
 }
@@ -45,6 +51,7 @@ export class CheckRenderings {
   async execute(command: CheckRenderingsCommand): Promise<CheckRenderingsResult> {
     const differing: StaleRendering[] = [];
     let repaired = 0;
+    let stillDiffering = 0;
     const tally = async (kind: RenderedKind): Promise<RenderingTally> => {
       command.progress?.begin(kind, await this.renderings.count(kind));
       let checked = 0;
@@ -54,6 +61,7 @@ export class CheckRenderings {
           checked += batch.checked;
           stale += batch.stale.length;
           repaired += batch.repaired;
+          stillDiffering += batch.stillDiffering.length;
           differing.push(...batch.stale.slice(0, STALE_RENDERINGS_LISTED - differing.length));
           command.progress?.advance(batch.checked);
         }
@@ -64,6 +72,6 @@ export class CheckRenderings {
     };
     const vacancies = await tally('vacancy');
     const candidates = await tally('candidate');
-    return { vacancies, candidates, repaired, differing };
+    return { vacancies, candidates, repaired, stillDiffering, differing };
   }
 }

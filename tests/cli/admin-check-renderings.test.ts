@@ -9,6 +9,7 @@ interface CheckOutput {
   vacancies: { checked: number; differing: number };
   candidates: { checked: number; differing: number };
   repaired: number;
+  stillDiffering: number;
   differing: { kind: string; companyId: string; id: string }[];
 }
 
@@ -26,8 +27,8 @@ describe('admin CLI: check renderings (processes on PostgreSQL)', function () {
   it('prints the counts and exits 0 when every stored rendering is what the service renders now, progress on stderr', async () => {
     const run = await admin().run(['check', 'renderings']);
     const output = jsonOf<CheckOutput>(run);
-    expect(Object.keys(output)).to.deep.equal(['vacancies', 'candidates', 'repaired', 'differing']);
-    expect(output).to.deep.equal({ vacancies: { checked: 4, differing: 0 }, candidates: { checked: 60, differing: 0 }, repaired: 0, differing: [] });
+    expect(Object.keys(output)).to.deep.equal(['vacancies', 'candidates', 'repaired', 'stillDiffering', 'differing']);
+    expect(output).to.deep.equal({ vacancies: { checked: 4, differing: 0 }, candidates: { checked: 60, differing: 0 }, repaired: 0, stillDiffering: 0, differing: [] });
     // Not a terminal: plain lines, none redrawn.
     expect(run.stderr).to.match(/^vacancies: 4\/4 \(100%\)/m).and.match(/^candidates: 60\/60 \(100%\)/m);
     expect(run.stderr).to.match(/^checked 4 vacancies \(0 differing\) and 60 candidates \(0 differing\)$/m);
@@ -54,9 +55,32 @@ describe('admin CLI: check renderings (processes on PostgreSQL)', function () {
     );
 
     const repaired = await admin().run(['check', 'renderings', '--repair']);
-    expect(jsonOf<CheckOutput>(repaired)).to.deep.include({ repaired: 1, differing: found.differing });
+    expect(jsonOf<CheckOutput>(repaired)).to.deep.include({ repaired: 1, stillDiffering: 0, differing: found.differing });
     expect(repaired.stderr).to.match(/^checked 4 vacancies \(0 differing\) and 60 candidates \(1 differing\); rewrote 1$/m);
     expect(jsonOf<CheckOutput>(await admin().runInProcess(['check', 'renderings']))).to.deep.include({ repaired: 0, differing: [] });
+  });
+
+  it('--repair exits 1 when a record it rewrote still differs when read again (a writer of the previous version in between)', async () => {
+    const [card] = await sql<{ id: string }[]>('select id from candidates where company_id = ? and not technical order by id desc limit 1', [companyId]);
+    await sql('update candidates set rendering = null where company_id = ? and id = ?', [companyId, card?.id]);
+    await sql('create function forget_rendering() returns trigger language plpgsql as $$ begin new.rendering := null; return new; end $$');
+    await sql(`create trigger previous_version before update on candidates for each row when (new.id = '${card?.id}') execute function forget_rendering()`);
+    try {
+      const run = await admin().run(['check', 'renderings', '--repair']);
+      expect(run.status).to.equal(1);
+      expect(JSON.parse(run.stdout) as CheckOutput).to.deep.include({ repaired: 1, stillDiffering: 1, differing: [{ kind: 'candidate', companyId, id: card?.id }] });
+      const lines = run.stderr.split('\n').filter((line) => line !== '');
+      expect(lines.at(-2)).to.equal('checked 4 vacancies (0 differing) and 60 candidates (1 differing); rewrote 1, 1 still differing');
+      expect(lines.at(-1)).to.equal(
+        'error: 1 rendering still differs after the repair: written meanwhile, by an instance of the previous version if a rolling upgrade is under way; run it again once none is left.',
+      );
+    } finally {
+      await sql('drop trigger previous_version on candidates');
+      await sql('drop function forget_rendering()');
+    }
+    const again = await admin().run(['check', 'renderings', '--repair']);
+    expect(again.status, again.stderr).to.equal(0);
+    expect(jsonOf<CheckOutput>(again)).to.deep.include({ repaired: 1, stillDiffering: 0 });
   });
 
   it('answers --help without a database, and refuses STORE=memory', async () => {

@@ -99,6 +99,7 @@ describe('Stored renderings against the presenters (PostgreSQL)', function () {
       vacancies: { checked: counts?.vacancies, differing: 0 },
       candidates: { checked: counts?.listed, differing: 0 },
       repaired: 0,
+      stillDiffering: 0,
       differing: [],
     });
   });
@@ -123,7 +124,7 @@ describe('Stored renderings against the presenters (PostgreSQL)', function () {
     expect(clean(await check()), 'a check without repair changes nothing').to.equal(false);
 
     const repaired = await check(true);
-    expect(repaired).to.deep.include({ repaired: 2, differing: found.differing });
+    expect(repaired).to.deep.include({ repaired: 2, stillDiffering: 0, differing: found.differing });
     expect(await check()).to.deep.include({ repaired: 0, differing: [] });
 
     const [rendering] = await sql<{ rendering: string }[]>('select rendering from candidates where company_id = ? and id = ?', [companyId, card?.id]);
@@ -161,6 +162,43 @@ describe('Stored renderings against the presenters (PostgreSQL)', function () {
     ]);
 
     expect((await check(true)).repaired).to.equal(vacancies + 25);
+    expect(clean(await check())).to.equal(true);
+  });
+
+  it('finds rows without renderings (the previous version\'s, before the backfill) past the first batch, and repair fills every one', async () => {
+    await sql('update vacancies set rendering = null where company_id = ?', [companyId]);
+    await sql('update candidates set rendering = null where company_id = ?', [companyId]);
+    const [{ vacancies, listed } = { vacancies: 0, listed: 0 }] = await sql<{ vacancies: number; listed: number }[]>(
+      'select (select count(*)::int from vacancies) as vacancies, (select count(*)::int from candidates where not technical) as listed',
+    );
+
+    const found = await check();
+    expect(found).to.deep.include({ vacancies: { checked: vacancies, differing: vacancies }, candidates: { checked: listed, differing: listed }, repaired: 0 });
+    const repaired = await check(true);
+    expect(repaired).to.deep.include({ repaired: vacancies + listed, stillDiffering: 0 });
+    const [left] = await sql<{ vacancies: number; listed: number; technical: number }[]>(
+      `select (select count(*)::int from vacancies where rendering is null) as vacancies,
+              (select count(*)::int from candidates where not technical and rendering is null) as listed,
+              (select count(*)::int from candidates where technical and rendering is not null) as technical`,
+    );
+    expect(left).to.deep.equal({ vacancies: 0, listed: 0, technical: 0 });
+    expect(clean(await check())).to.equal(true);
+  });
+
+  it('reads the repaired records again and counts those a writer without renderings changed meanwhile as still differing', async () => {
+    const [card] = await sql<{ id: string }[]>('select id from candidates where company_id = ? and not technical order by id limit 1', [companyId]);
+    await sql('update candidates set rendering = null where company_id = ? and id = ?', [companyId, card?.id]);
+    // An instance of the previous version writing the card as the repair does: the rendering it rewrites is lost.
+    await sql(`create function forget_rendering() returns trigger language plpgsql as $$ begin new.rendering := null; return new; end $$`);
+    await sql(`create trigger previous_version before update on candidates for each row when (new.id = '${card?.id}') execute function forget_rendering()`);
+    try {
+      const repaired = await check(true);
+      expect(repaired).to.deep.include({ repaired: 1, stillDiffering: 1, differing: [{ kind: 'candidate', companyId, id: card?.id }] });
+    } finally {
+      await sql('drop trigger previous_version on candidates');
+      await sql('drop function forget_rendering()');
+    }
+    expect(await check(true)).to.deep.include({ repaired: 1, stillDiffering: 0 });
     expect(clean(await check())).to.equal(true);
   });
 });

@@ -6,7 +6,7 @@ import { renderCandidateRest } from '../../presenters/candidate.presenter.js';
 import { renderVacancy } from '../../presenters/vacancy.presenter.js';
 import { fromCandidateRow } from './row-mapping/candidate-row-mapping.js';
 import { fromVacancyRow } from './row-mapping/vacancy-row-mapping.js';
-import { CANDIDATE_ROW_SELECT, VACANCY_ROW_SELECT, candidateRowOfColumns, vacancyRowOfColumns } from './row-mapping/stored-rows.js';
+import { CANDIDATE_ROW_SELECT, VACANCY_ROW_SELECT, candidateRowOf, vacancyRowOf } from './point-reads.js';
 import { withFreshEntityManager } from './transaction-scope.js';
 
 /** Records a statement reads (or rewrites) at most: a few MB of rows with their renderings. */
@@ -35,7 +35,7 @@ const SOURCES: Readonly<Record<RenderedKind, Source>> = {
     table: 'vacancies',
     filter: 'true',
     columns: `${VACANCY_ROW_SELECT}, rendering`,
-    render: (columns) => renderVacancy(toVacancyView(fromVacancyRow(vacancyRowOfColumns(columns)))),
+    render: (columns) => renderVacancy(toVacancyView(fromVacancyRow(vacancyRowOf(columns)))),
   },
   // Technical cards are never listed and keep no rendering. The vacancy's title is no part of a card's: it is
   // joined when a page is read.
@@ -43,14 +43,16 @@ const SOURCES: Readonly<Record<RenderedKind, Source>> = {
     table: 'candidates',
     filter: 'not technical',
     columns: `${CANDIDATE_ROW_SELECT}, rendering`,
-    render: (columns) => renderCandidateRest(toCandidateView(fromCandidateRow(candidateRowOfColumns(columns)), null)),
+    render: (columns) => renderCandidateRest(toCandidateView(fromCandidateRow(candidateRowOf(columns)), null)),
   },
 };
 
 /**
  * The rendering check on PostgreSQL: keyset batches over the primary key (company_id, id), each one autocommit
  * statement, so that a check of millions of cards holds no transaction open and no more than a batch in memory.
- * A row is mapped as the repositories map it and rendered with the presenter functions the writes use.
+ * A row is mapped as the repositories map it and rendered with the presenter functions the writes use. A null
+ * rendering (a row written before the read model, or by an instance of the previous version during a rolling
+ * upgrade) differs like any other, so that `--repair` after an upgrade is the backfill.
  */
 export class MikroOrmRenderingCheck implements RenderingCheck {
   constructor(private readonly orm: MikroORM) {}
@@ -67,14 +69,24 @@ export class MikroOrmRenderingCheck implements RenderingCheck {
       const position = after;
       const compared = await withFreshEntityManager(this.orm, (em) => readBatch(em, SOURCES[kind], position));
       if (compared.length === 0) return;
-      const stale = compared.filter((record) => record.stored !== record.rendered);
-      const repaired = options.repair && stale.length > 0 ? await withFreshEntityManager(this.orm, (em) => rewrite(em, SOURCES[kind], stale)) : 0;
-      yield { checked: compared.length, stale: stale.map(({ companyId, id }) => ({ kind, companyId, id })), repaired };
+      const stale = compared.filter(differs);
+      const named = (records: readonly Compared[]) => records.map(({ companyId, id }) => ({ kind, companyId, id }));
+      if (!options.repair || stale.length === 0) {
+        yield { checked: compared.length, stale: named(stale), repaired: 0, stillDiffering: [] };
+      } else {
+        const repaired = await withFreshEntityManager(this.orm, (em) => rewrite(em, SOURCES[kind], stale));
+        const again = await withFreshEntityManager(this.orm, (em) => readAgain(em, SOURCES[kind], stale));
+        yield { checked: compared.length, stale: named(stale), repaired, stillDiffering: named(again.filter(differs)) };
+      }
       if (compared.length < BATCH) return;
       after = compared[compared.length - 1] as Compared;
     }
   }
 }
+
+const differs = (record: Compared) => record.stored !== record.rendered;
+
+const compare = (source: Source) => (row: Raw): Compared => ({ companyId: row.company_id, id: row.id, stored: row.rendering, rendered: source.render(row) });
 
 async function readBatch(em: EntityManager, source: Source, after: Compared | null): Promise<Compared[]> {
   const position = after === null ? '' : 'and (company_id, id) > (?, ?)';
@@ -82,7 +94,22 @@ async function readBatch(em: EntityManager, source: Source, after: Compared | nu
     `select ${source.columns} from ${source.table} where ${source.filter} ${position} order by company_id, id limit ?`,
     after === null ? [BATCH] : [after.companyId, after.id, BATCH],
   );
-  return rows.map((row) => ({ companyId: row.company_id, id: row.id, stored: row.rendering, rendered: source.render(row) }));
+  return rows.map(compare(source));
+}
+
+/**
+ * The records just repaired, or skipped since a write came in between, read and compared again: a writer that
+ * renders otherwise (an instance of the previous version, still running, stores none) leaves them differing.
+ * Records deleted meanwhile are gone, and differ no more. In (company_id, id) order, as the batch was.
+ */
+async function readAgain(em: EntityManager, source: Source, records: readonly Compared[]): Promise<Compared[]> {
+  const rows = await em.execute<Raw[]>(
+    `select ${source.columns} from ${source.table}
+      where (company_id, id) in (select k.company_id, k.id from jsonb_to_recordset(?::jsonb) as k(company_id text, id text))
+      order by company_id, id`,
+    [JSON.stringify(records.map(({ companyId, id }) => ({ company_id: companyId, id })))],
+  );
+  return rows.map(compare(source));
 }
 
 /**
