@@ -27,8 +27,9 @@ export interface CandidateRow {
 
 /**
  * A row as it is written: the card and its rendering (ADR 18), the presenters' JSON of the card after
- * `vacancyTitle`, which the list sends as it is. Null for a technical card, which is never listed
- * (a check constraint: `technical or rendering is not null`).
+ * `vacancyTitle`, which the list sends as it is. Null for a technical card, which is never listed. The
+ * column is nullable (rows of the previous version have none until `admin check renderings --repair`); a
+ * later release adds `check (technical or rendering is not null)` once no writer of that version runs.
  */
 export interface RenderedCandidateRow extends CandidateRow {
   rendering: string | null;

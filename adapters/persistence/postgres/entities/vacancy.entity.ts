@@ -34,7 +34,10 @@ export interface VacancyRow {
   updatedAt: Date;
 }
 
-/** A row as it is written: the vacancy and its rendering, the presenters' JSON of it that the list sends (ADR 18). */
+/**
+ * A row as it is written: the vacancy and its rendering, the presenters' JSON of it that the list sends (ADR 18).
+ * This service always writes one; the column is nullable for the rows of the previous version (ADR 18).
+ */
 export interface RenderedVacancyRow extends VacancyRow {
   rendering: string;
 }
@@ -74,6 +77,6 @@ export const VacancyRowSchema = new EntitySchema<RenderedVacancyRow>({
     sourceRef: nullableText,
     createdAt: { type: 'datetime', columnType: 'timestamptz(3)' },
     updatedAt: { type: 'datetime', columnType: 'timestamptz(3)' },
-    rendering: text,
+    rendering: nullableText,
   },
 });
