@@ -28,6 +28,18 @@ export interface ListedCandidate {
   readonly rendering: string;
 }
 
+/**
+ * What a repeated application is answered with (spec 4.3): the card its externalId was first stored as, and
+ * the fingerprint of that first request's body, to tell a replay from a reused externalId. Not the card:
+ * a repeat needs nothing else of it, and reading its documents cost the repeat most of its CPU.
+ */
+export interface StoredApplication {
+  readonly externalId: string;
+  /** The card's id. */
+  readonly id: string;
+  readonly requestFingerprint: string | null;
+}
+
 export interface CandidateListQuery {
   readonly companyId: string;
   /** Only cards whose card or resume was modified strictly later than this. */
@@ -42,8 +54,8 @@ export interface CandidateRepository {
   /** Any card of the company, technical ones included. */
   findById(companyId: string, id: string): Promise<CandidateCard | null>;
   findByExternalId(companyId: string, externalId: string): Promise<CandidateCard | null>;
-  /** The company's cards that hold these externalIds, in no particular order (one read for many). */
-  findByExternalIds(companyId: string, externalIds: readonly string[]): Promise<CandidateCard[]>;
+  /** The company's stored applications of these externalIds, in no particular order (one read for many). */
+  findStoredApplications(companyId: string, externalIds: readonly string[]): Promise<StoredApplication[]>;
   findBySourceRef(companyId: string, sourceRef: string): Promise<CandidateCard | null>;
   insert(card: CandidateCard): Promise<void>;
   /**
@@ -54,10 +66,10 @@ export interface CandidateRepository {
   /**
    * Inserts applications' cards (of one company, each with an externalId) in one go, except where the
    * company already has a card with the externalId: for each card, in order, null when it was inserted,
-   * else the earlier card that holds its externalId (also one earlier in the same call). Concurrent calls
-   * can never insert two cards with one externalId.
+   * else the earlier stored application of its externalId (also one earlier in the same call). Concurrent
+   * calls can never insert two cards with one externalId.
    */
-  insertApplications(cards: readonly CandidateCard[]): Promise<(CandidateCard | null)[]>;
+  insertApplications(cards: readonly CandidateCard[]): Promise<(StoredApplication | null)[]>;
   /**
    * Inserts a technical card unless the company already has one transferred from the same card to the
    * same vacancy: null when it was inserted, else that earlier technical card, unchanged. Concurrent calls

@@ -4,7 +4,7 @@ import { Board } from '../../domain/board/board.js';
 import { CandidateCard } from '../../domain/candidate/candidate-card.js';
 import { NotFoundError } from '../../domain/shared/domain-error.js';
 import type { BoardRepository } from '../ports/board-repository.port.js';
-import type { CandidateRepository } from '../ports/candidate-repository.port.js';
+import type { CandidateRepository, StoredApplication } from '../ports/candidate-repository.port.js';
 import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { Secrets } from '../ports/secrets.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
@@ -45,7 +45,7 @@ interface PendingApplication {
  */
 export class SubmitApplication {
   private readonly batches: CompanyBatches<PendingApplication, SubmitApplicationResult>;
-  private readonly lookups: CompanyBatches<string, CandidateCard | null>;
+  private readonly lookups: CompanyBatches<string, StoredApplication | null>;
 
   constructor(
     private readonly boards: BoardRepository,
@@ -58,9 +58,9 @@ export class SubmitApplication {
     this.lookups = new CompanyBatches((companyId, externalIds) => this.findStored(companyId, externalIds), { concurrency: CONCURRENT_LOOKUPS, maxItems: MAX_BATCH });
   }
 
-  /** The stored card of each externalId, or null: one read for the batch. */
-  private async findStored(companyId: string, externalIds: readonly string[]): Promise<ItemOutcome<CandidateCard | null>[]> {
-    const stored = new Map((await this.candidates.findByExternalIds(companyId, externalIds)).map((card) => [card.externalId, card]));
+  /** The stored application of each externalId, or null: one read for the batch. */
+  private async findStored(companyId: string, externalIds: readonly string[]): Promise<ItemOutcome<StoredApplication | null>[]> {
+    const stored = new Map((await this.candidates.findStoredApplications(companyId, externalIds)).map((earlier) => [earlier.externalId, earlier]));
     return externalIds.map((externalId) => ({ value: stored.get(externalId) ?? null }));
   }
 
@@ -68,8 +68,8 @@ export class SubmitApplication {
     const { companyId, application } = command;
     checkApplicationKeys(application);
     const fingerprint = this.secrets.sha256(canonicalApplication(application));
-    // A repeat usually finds its card already stored: answer it without taking the company's lock at all
-    // (a stored card does not stop being the answer). Concurrent lookups of a company share one read.
+    // A repeat usually finds its application already stored: answer it without taking the company's lock at
+    // all (a stored card does not stop being the answer). Concurrent lookups of a company share one read.
     const known = await this.lookups.submit(companyId, application.externalId);
     if (known !== null) return duplicateOf(known, fingerprint);
     return this.batches.submit(companyId, { application, fingerprint });
@@ -140,9 +140,9 @@ export class SubmitApplication {
       // A repeat stays a duplicate after its vacancy was deleted, also when its first copy was stored meanwhile.
       for (const index of missingVacancy) {
         const { application, fingerprint } = pending[index] as PendingApplication;
-        const stored = await this.candidates.findByExternalId(companyId, application.externalId);
+        const [stored] = await this.candidates.findStoredApplications(companyId, [application.externalId]);
         outcomes[index] =
-          stored !== null
+          stored !== undefined
             ? { value: duplicateOf(stored, fingerprint) }
             : { error: new NotFoundError('vacancy', `Vacancy ${application.vacancyId} not found.`) };
       }
@@ -168,6 +168,6 @@ export class SubmitApplication {
   }
 }
 
-function duplicateOf(earlier: CandidateCard, fingerprint: string): SubmitApplicationResult {
+function duplicateOf(earlier: StoredApplication, fingerprint: string): SubmitApplicationResult {
   return { status: 'duplicate', id: earlier.id, bodyDiffers: earlier.requestFingerprint !== fingerprint };
 }

@@ -27,31 +27,37 @@ export function candidateRepositoryContract(factory: AdapterFactory): void {
       expect(await adapters().candidates.findByExternalId(nextId('co'), 'portal-1')).to.equal(null);
     });
 
-    it('inserts an application once per externalId and company, and hands back the earlier card', async () => {
+    it('inserts an application once per externalId and company, and hands back the earlier one', async () => {
       const { companyId, vacancyId } = await aCompanyWithVacancy();
-      const first = anApplicationCard({ companyId, vacancyId, externalId: 'same' });
-      const second = anApplicationCard({ companyId, vacancyId, externalId: 'same' });
+      const first = anApplicationCard({ companyId, vacancyId, externalId: 'same', requestFingerprint: 'fp-first' });
+      const second = anApplicationCard({ companyId, vacancyId, externalId: 'same', requestFingerprint: 'fp-second' });
       expect(await adapters().candidates.insertApplications([first])).to.deep.equal([null]);
-      expect((await adapters().candidates.insertApplications([second])).map((earlier) => earlier?.id)).to.deep.equal([first.id]);
+      expect(await adapters().candidates.insertApplications([second])).to.deep.equal([{ externalId: 'same', id: first.id, requestFingerprint: 'fp-first' }]);
       const other = await aCompanyWithVacancy();
       expect(await adapters().candidates.insertApplications([anApplicationCard({ ...other, externalId: 'same' })])).to.deep.equal([null]);
       const listed = await adapters().candidates.list({ companyId, since: null, vacancyId: null, after: null, limit: 10 });
       expect(listed.map((c) => c.id)).to.deep.equal([first.id]);
     });
 
-    it('inserts a batch of applications, answering each with null or the earlier card of its externalId', async () => {
+    it('inserts a batch of applications, answering each with null or the earlier application of its externalId', async () => {
       const { companyId, vacancyId } = await aCompanyWithVacancy();
-      const stored = anApplicationCard({ companyId, vacancyId, externalId: 'stored' });
+      const stored = anApplicationCard({ companyId, vacancyId, externalId: 'stored', requestFingerprint: 'fp-stored' });
       await adapters().candidates.insertApplications([stored]);
       const batch = [
-        anApplicationCard({ companyId, vacancyId, externalId: 'new-1' }),
-        anApplicationCard({ companyId, vacancyId, externalId: 'stored' }),
+        anApplicationCard({ companyId, vacancyId, externalId: 'new-1', requestFingerprint: 'fp-new-1' }),
+        anApplicationCard({ companyId, vacancyId, externalId: 'stored', requestFingerprint: 'fp-other' }),
         anApplicationCard({ companyId, vacancyId, externalId: 'new-2' }),
-        anApplicationCard({ companyId, vacancyId, externalId: 'new-1' }),
+        anApplicationCard({ companyId, vacancyId, externalId: 'new-1', requestFingerprint: 'fp-later' }),
         anApplicationCard({ companyId, vacancyId, externalId: "o'; drop table candidates; --\\\"{}" }),
       ];
       const results = await adapters().candidates.insertApplications(batch);
-      expect(results.map((earlier) => earlier?.id ?? null)).to.deep.equal([null, stored.id, null, batch[0]?.id, null]);
+      expect(results).to.deep.equal([
+        null,
+        { externalId: 'stored', id: stored.id, requestFingerprint: 'fp-stored' },
+        null,
+        { externalId: 'new-1', id: batch[0]?.id, requestFingerprint: 'fp-new-1' },
+        null,
+      ]);
       const listed = await adapters().candidates.list({ companyId, since: null, vacancyId: null, after: null, limit: 10 });
       expect(listed.map((c) => candidateJsonOf(c).externalId).sort()).to.deep.equal(["o'; drop table candidates; --\\\"{}", 'new-1', 'new-2', 'stored'].sort());
       expect((await adapters().candidates.insertApplications([batch[4] as CandidateCard])).map((earlier) => earlier?.id)).to.deep.equal([batch[4]?.id]);
@@ -67,15 +73,23 @@ export function candidateRepositoryContract(factory: AdapterFactory): void {
       expect((await adapters().candidates.insertApplications([again])).map((earlier) => earlier?.id)).to.deep.equal([card.id]);
     });
 
-    it('finds the cards of many externalIds in one call, of the company only', async () => {
+    it('finds the stored applications of many externalIds in one call, of the company only', async () => {
       const { companyId, vacancyId } = await aCompanyWithVacancy();
       const cards = ['x-1', 'x-2', "x'3\\"].map((externalId) => anApplicationCard({ companyId, vacancyId, externalId }));
       await adapters().candidates.insertApplications(cards);
       const other = await aCompanyWithVacancy();
       await adapters().candidates.insertApplications([anApplicationCard({ ...other, externalId: 'x-4' })]);
-      const found = await adapters().candidates.findByExternalIds(companyId, ['x-1', "x'3\\", 'x-4', 'absent']);
-      expect(found.map((card) => card.id).sort()).to.deep.equal([cards[0]?.id, cards[2]?.id].sort());
-      expect(await adapters().candidates.findByExternalIds(companyId, [])).to.deep.equal([]);
+      // A card whose vacancy was deleted still answers its repeats.
+      const detached = anApplicationCard({ companyId, vacancyId, externalId: 'x-5' });
+      detached.detachFromVacancy(at(60_000));
+      await adapters().candidates.insertApplications([detached]);
+      const found = await adapters().candidates.findStoredApplications(companyId, ['x-1', "x'3\\", 'x-4', 'x-5', 'absent']);
+      expect([...found].sort((a, b) => (a.externalId < b.externalId ? -1 : 1))).to.deep.equal([
+        { externalId: "x'3\\", id: cards[2]?.id, requestFingerprint: "fp-x'3\\" },
+        { externalId: 'x-1', id: cards[0]?.id, requestFingerprint: 'fp-x-1' },
+        { externalId: 'x-5', id: detached.id, requestFingerprint: 'fp-x-5' },
+      ]);
+      expect(await adapters().candidates.findStoredApplications(companyId, [])).to.deep.equal([]);
     });
 
     it('never inserts two cards for concurrent applications with one externalId', async () => {

@@ -96,7 +96,7 @@ export function aManualCard(params: { companyId: string; vacancyId: string; id?:
   });
 }
 
-export function anApplicationCard(params: { companyId: string; vacancyId: string; externalId: string; id?: string; now?: Date }): CandidateCard {
+export function anApplicationCard(params: { companyId: string; vacancyId: string; externalId: string; id?: string; now?: Date; requestFingerprint?: string }): CandidateCard {
   return CandidateCard.fromApplication({
     id: params.id ?? nextId('card'),
     companyId: params.companyId,
@@ -108,7 +108,7 @@ export function anApplicationCard(params: { companyId: string; vacancyId: string
     person: aPerson(),
     resume: aResume(),
     referral: aReferral(),
-    requestFingerprint: 'fp-' + params.externalId,
+    requestFingerprint: params.requestFingerprint ?? 'fp-' + params.externalId,
     now: params.now ?? T0,
   });
 }

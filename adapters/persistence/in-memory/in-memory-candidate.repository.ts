@@ -1,4 +1,4 @@
-import type { CandidateListQuery, CandidateRepository, ListedCandidate } from '../../../application/ports/candidate-repository.port.js';
+import type { CandidateListQuery, CandidateRepository, ListedCandidate, StoredApplication } from '../../../application/ports/candidate-repository.port.js';
 import { toCandidateView } from '../../../application/views/candidate-view.js';
 import { renderCandidateRest } from '../../presenters/candidate.presenter.js';
 import { CandidateCard, type CandidateCardSnapshot } from '../../../domain/candidate/candidate-card.js';
@@ -17,11 +17,11 @@ export class InMemoryCandidateRepository implements CandidateRepository {
     return this.findWhere(companyId, (row) => row.externalId === externalId);
   }
 
-  async findByExternalIds(companyId: string, externalIds: readonly string[]): Promise<CandidateCard[]> {
+  async findStoredApplications(companyId: string, externalIds: readonly string[]): Promise<StoredApplication[]> {
     const wanted = new Set(externalIds);
-    const found: CandidateCard[] = [];
+    const found: StoredApplication[] = [];
     for (const row of this.db.candidates.values()) {
-      if (row.companyId === companyId && row.externalId !== null && wanted.has(row.externalId)) found.push(CandidateCard.restore(row));
+      if (row.companyId === companyId && row.externalId !== null && wanted.has(row.externalId)) found.push(storedApplicationOf(row));
     }
     return found;
   }
@@ -48,13 +48,13 @@ export class InMemoryCandidateRepository implements CandidateRepository {
     }
   }
 
-  async insertApplications(cards: readonly CandidateCard[]): Promise<(CandidateCard | null)[]> {
+  async insertApplications(cards: readonly CandidateCard[]): Promise<(StoredApplication | null)[]> {
     // Check and insert in one synchronous step, as the unique index makes them one step in PostgreSQL.
     return cards.map((card) => {
       const externalId = card.externalId;
       if (externalId === null) throw new Error('insertApplications needs cards with an externalId.');
       const earlier = this.findWhere(card.companyId, (row) => row.externalId === externalId);
-      if (earlier !== null) return earlier;
+      if (earlier !== null) return storedApplicationOf(earlier.toSnapshot());
       this.insertNow(card);
       return null;
     });
@@ -156,6 +156,10 @@ export class InMemoryCandidateRepository implements CandidateRepository {
     }
     return null;
   }
+}
+
+function storedApplicationOf(row: CandidateCardSnapshot): StoredApplication {
+  return { externalId: row.externalId as string, id: row.id, requestFingerprint: row.requestFingerprint };
 }
 
 /**

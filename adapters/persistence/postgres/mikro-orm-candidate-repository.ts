@@ -1,9 +1,9 @@
 import type { EntityManager, Knex, MikroORM } from '@mikro-orm/postgresql';
-import type { CandidateListQuery, CandidateRepository, ListedCandidate } from '../../../application/ports/candidate-repository.port.js';
+import type { CandidateListQuery, CandidateRepository, ListedCandidate, StoredApplication } from '../../../application/ports/candidate-repository.port.js';
 import type { CandidateCard } from '../../../domain/candidate/candidate-card.js';
 import { executeBound } from './bound-statement.js';
 import { listedCandidates } from './candidate-list-query.js';
-import { CANDIDATE_ROW_SELECT, candidateRowOf, readCandidateRow, readCandidateRowsByExternalIds, readTechnicalCardRow } from './point-reads.js';
+import { CANDIDATE_ROW_SELECT, candidateRowOf, readCandidateRow, readStoredApplications, readTechnicalCardRow } from './point-reads.js';
 import type { RenderedCandidateRow } from './entities/candidate.entity.js';
 import { candidateColumns, fromCandidateRow, toCandidateRow } from './row-mapping/candidate-row-mapping.js';
 import { TIMESTAMP_PARAM, jsonb, timestampParams } from './sql-values.js';
@@ -82,9 +82,8 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
     return this.findOne(companyId, 'external_id', externalId);
   }
 
-  async findByExternalIds(companyId: string, externalIds: readonly string[]): Promise<CandidateCard[]> {
-    const rows = await withEntityManager(this.orm, (em) => readCandidateRowsByExternalIds(em, companyId, externalIds));
-    return rows.map(fromCandidateRow);
+  findStoredApplications(companyId: string, externalIds: readonly string[]): Promise<StoredApplication[]> {
+    return withEntityManager(this.orm, (em) => readStoredApplications(em, companyId, externalIds));
   }
 
   findBySourceRef(companyId: string, sourceRef: string): Promise<CandidateCard | null> {
@@ -120,7 +119,7 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
    * that one, and a read in the next statement sees it (READ COMMITTED). A card whose earlier holder was
    * deleted between the two statements is tried again.
    */
-  insertApplications(cards: readonly CandidateCard[]): Promise<(CandidateCard | null)[]> {
+  insertApplications(cards: readonly CandidateCard[]): Promise<(StoredApplication | null)[]> {
     const rows = cards.map(toCandidateRow);
     const companyId = rows[0]?.companyId;
     if (companyId === undefined) return Promise.resolve([]);
@@ -134,20 +133,20 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
       if (!firstOf.has(externalIdOf(index))) firstOf.set(externalIdOf(index), index);
     });
     return withEntityManager(this.orm, async (em) => {
-      const earlier = new Map<string, CandidateCard>();
+      const earlier = new Map<string, StoredApplication>();
       let pending = [...firstOf.values()];
       for (let attempt = 0; attempt < 3 && pending.length > 0; attempt++) {
         const inserted = await insertApplicationRows(em, pending.map((index) => rows[index] as RenderedCandidateRow));
         const lost = pending.filter((index) => !inserted.has(externalIdOf(index)));
-        const holders = await readCandidateRowsByExternalIds(em, companyId, lost.map(externalIdOf));
-        for (const holder of holders) earlier.set(holder.externalId as string, fromCandidateRow(holder));
+        for (const holder of await readStoredApplications(em, companyId, lost.map(externalIdOf))) earlier.set(holder.externalId, holder);
         pending = lost.filter((index) => !earlier.has(externalIdOf(index)));
       }
       if (pending.length > 0) throw new Error(`Could not insert or find the applications with externalIds ${pending.map(externalIdOf).join(', ')}.`);
       return rows.map((row, index) => {
         const externalId = row.externalId as string;
         const first = firstOf.get(externalId) as number;
-        return earlier.get(externalId) ?? (first === index ? null : (cards[first] as CandidateCard));
+        const winner = rows[first] as RenderedCandidateRow;
+        return earlier.get(externalId) ?? (first === index ? null : { externalId, id: winner.id, requestFingerprint: winner.requestFingerprint });
       });
     });
   }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { StoredApplication } from '../../../application/ports/candidate-repository.port.js';
 import type { CandidateRow } from './entities/candidate.entity.js';
 import type { VacancyRow } from './entities/vacancy.entity.js';
 import { dateFromMs, epochMs, nullableDateFromMs } from './sql-values.js';
@@ -115,4 +116,18 @@ export async function readVacancyBoards(em: EntityManager, companyId: string, va
 export async function readBoardColumns(em: EntityManager, companyId: string, vacancyId: string): Promise<{ readonly columns: unknown } | null> {
   const rows = await em.execute<Raw[]>('select columns from boards where company_id = ? and vacancy_id = ?', [companyId, vacancyId]);
   return rows[0] === undefined ? null : { columns: rows[0].columns };
+}
+
+/**
+ * The company's stored applications of these externalIds (in no particular order): the three columns a
+ * repeat is answered with, not the row, whose person, resume and referral pg would parse as jsonb for nothing.
+ */
+export async function readStoredApplications(em: EntityManager, companyId: string, externalIds: readonly string[]): Promise<StoredApplication[]> {
+  if (externalIds.length === 0) return [];
+  const rows = await em.execute<Raw[]>(
+    `select external_id, id, request_fingerprint from candidates
+      where company_id = ? and external_id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
+    [companyId, JSON.stringify(externalIds)],
+  );
+  return rows.map((r) => ({ externalId: r.external_id, id: r.id, requestFingerprint: r.request_fingerprint }));
 }
