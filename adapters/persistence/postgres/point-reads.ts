@@ -35,18 +35,6 @@ export async function readTechnicalCardRow(em: EntityManager, companyId: string,
   return rows[0] === undefined ? null : candidateRowOf(rows[0]);
 }
 
-/** The company's cards with these externalIds (in no particular order). */
-export async function readCandidateRowsByExternalIds(em: EntityManager, companyId: string, externalIds: readonly string[]): Promise<CandidateRow[]> {
-  if (externalIds.length === 0) return [];
-  // The ids travel as one JSON parameter: no quoting of our own, and one statement shape whatever their number.
-  const rows = await em.execute<Raw[]>(
-    `select ${CANDIDATE_ROW_SELECT} from candidates
-      where company_id = ? and external_id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
-    [companyId, JSON.stringify(externalIds)],
-  );
-  return rows.map(candidateRowOf);
-}
-
 /** The company's cards of these ids (in no particular order; ids not stored are missing). */
 export async function readCandidateRowsByIds(em: EntityManager, companyId: string, ids: readonly string[]): Promise<CandidateRow[]> {
   if (ids.length === 0) return [];
