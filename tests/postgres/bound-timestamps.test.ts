@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { isRenderingCurrent } from '../../adapters/presenters/rendering-currency.js';
 import { aManualCard, aVacancy, nextId } from '../support/builders.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 
@@ -51,10 +52,37 @@ describe('Timestamps written inside a unit of work (PostgreSQL)', () => {
     expect(rendered.publishedAt).to.equal('1900-06-01T00:00:00.000Z');
     expect(rendered.createdAt).to.equal(NOW.toISOString());
 
-    const [storedCard] = await sql.execute<{ card_updated_at_ms: number }[]>(
-      'select round(extract(epoch from card_updated_at) * 1000)::float8 as card_updated_at_ms from candidates where company_id = ? and id = ?',
-      [companyId, card.id],
-    );
-    expect(storedCard?.card_updated_at_ms).to.equal(NOW.getTime());
+    await expectCardStoredAt(companyId, card.id, NOW);
   });
+
+  it(`keeps the instants of cards inserted many at once exact in a process running in ${ZONE}, and their renderings current`, async () => {
+    const { vacancies, candidates } = database().adapters();
+    const companyId = nextId('co');
+    const vacancy = aVacancy({ companyId, now: NOW });
+    await vacancies.insert(vacancy);
+    const cards = [aManualCard({ companyId, vacancyId: vacancy.id, now: NOW }), aManualCard({ companyId, vacancyId: vacancy.id, now: PUBLISHED_AT })];
+    await candidates.insertMany(cards);
+
+    for (const card of cards) {
+      expect((await candidates.findById(companyId, card.id))?.toSnapshot()).to.deep.equal(card.toSnapshot());
+      await expectCardStoredAt(companyId, card.id, card.toSnapshot().cardUpdatedAt);
+    }
+  });
+
+  /** The card's timestamps as stored, and its rendering current for the position stored (a list sends it as it is). */
+  async function expectCardStoredAt(companyId: string, id: string, when: Date): Promise<void> {
+    const sql = database().databases.business.em.getConnection();
+    const [stored] = await sql.execute<{ created_at_ms: number; card_updated_at_ms: number; modified_at_ms: number; rendering: string }[]>(
+      `select round(extract(epoch from created_at) * 1000)::float8 as created_at_ms,
+              round(extract(epoch from card_updated_at) * 1000)::float8 as card_updated_at_ms,
+              round(extract(epoch from modified_at) * 1000)::float8 as modified_at_ms, rendering
+         from candidates where company_id = ? and id = ?`,
+      [companyId, id],
+    );
+    expect(stored?.created_at_ms).to.equal(when.getTime());
+    expect(stored?.card_updated_at_ms).to.equal(when.getTime());
+    expect(stored?.modified_at_ms).to.equal(when.getTime());
+    expect(isRenderingCurrent(stored!.rendering, new Date(stored!.modified_at_ms)), stored!.rendering).to.equal(true);
+    expect((JSON.parse(`{${stored!.rendering}`) as { createdAt: string }).createdAt).to.equal(when.toISOString());
+  }
 });

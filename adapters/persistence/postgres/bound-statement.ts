@@ -1,4 +1,5 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import { boundValue } from './sql-values.js';
 
 /**
  * Runs a statement with `?` placeholders whose values travel bound (the extended protocol: parse, bind and
@@ -14,14 +15,10 @@ import type { EntityManager, Knex } from '@mikro-orm/postgresql';
  * Like em.execute, `?` stands for one value; a `?` that is no placeholder is written `\?`, as knex wants.
  * Errors come out as em.execute's do (MikroORM's driver exceptions), for storeCall to translate.
  *
- * A Date goes as its ISO 8601 text in UTC, as em.execute inlines it: pg would format it in the process's
- * local time with the offset cut to whole minutes, which moves an instant of an offset with seconds (local
- * mean time before about 1920: Asia/Almaty's 1900-06-01T00:00:00Z was stored as 00:00:48Z), so that the
- * stored timestamp and the rendering written with it disagree. The ISO text holds years 0001..9999, publishedAt's
- * limit in the domain; TIMESTAMP_PARAM (sql-values.ts) is for instants a request chooses, which may lie beyond.
+ * A Date goes as its ISO 8601 text in UTC, as em.execute inlines it (boundValue, sql-values.ts, says why).
  */
 export async function executeBound<T>(em: EntityManager, sql: string, params: readonly unknown[]): Promise<T[]> {
-  const values = params.map((value) => (value instanceof Date ? value.toISOString() : value));
+  const values = params.map(boundValue);
   const transaction = em.getTransactionContext<Knex.Transaction>();
   if (transaction === undefined) return em.execute<T[]>(sql, values);
   try {

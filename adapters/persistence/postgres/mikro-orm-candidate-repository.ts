@@ -6,7 +6,7 @@ import { listedCandidates } from './candidate-list-query.js';
 import { CANDIDATE_ROW_SELECT, candidateRowOf, readCandidateRow, readStoredApplications, readTechnicalCardRow } from './point-reads.js';
 import type { RenderedCandidateRow } from './entities/candidate.entity.js';
 import { candidateColumns, fromCandidateRow, toCandidateRow } from './row-mapping/candidate-row-mapping.js';
-import { TIMESTAMP_PARAM, jsonb, timestampParams } from './sql-values.js';
+import { TIMESTAMP_PARAM, boundColumns, jsonb, timestampParams } from './sql-values.js';
 import { activeTransaction, withEntityManager } from './transaction-scope.js';
 
 const CARD_COLUMNS = `company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral,
@@ -97,11 +97,12 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
   /**
    * Multi-row INSERTs in one transaction (the unit of work's, or one of its own), sent through knex with
    * bound parameters: for bulk loads that is about five times faster than em.insertMany, which inlines
-   * every value as an escaped literal (measured: 200 cards with 4 kB resumes, 68 ms against 367 ms).
+   * every value as an escaped literal (measured: 200 cards with 4 kB resumes, 68 ms against 367 ms). Dates go
+   * as executeBound sends them (boundValue), not as pg would format them.
    */
   async insertMany(cards: readonly CandidateCard[]): Promise<void> {
     if (cards.length === 0) return;
-    const rows = cards.map((card) => candidateColumns(toCandidateRow(card)));
+    const rows = cards.map((card) => boundColumns(candidateColumns(toCandidateRow(card))));
     const insertAll = async (em: EntityManager) => {
       const transaction = em.getTransactionContext<Knex.Transaction>();
       for (let start = 0; start < rows.length; start += INSERT_MANY_CHUNK) {

@@ -38,6 +38,23 @@ export function nullableDateFromMs(ms: number | null): Date | null {
   return ms === null ? null : new Date(ms);
 }
 
+/**
+ * A value as it is sent bound to pg (executeBound, insertMany's knex insert): a Date as its ISO 8601 text in
+ * UTC, as em.execute inlines it. pg itself would format a Date in the process's local time with the offset cut
+ * to whole minutes, which moves an instant of an offset with seconds (local mean time before about 1920:
+ * Asia/Almaty's 1900-06-01T00:00:00Z was stored as 00:00:48Z), so that the stored timestamp and the rendering
+ * written with it disagree. The ISO text holds years 0001..9999, publishedAt's limit in the domain;
+ * TIMESTAMP_PARAM is for instants a request chooses, which may lie beyond.
+ */
+export function boundValue(value: unknown): unknown {
+  return value instanceof Date ? value.toISOString() : value;
+}
+
+/** Columns and values for a knex insert, each value as boundValue sends it. */
+export function boundColumns(columns: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(columns).map(([column, value]) => [column, boundValue(value)]));
+}
+
 /** A value for a `?::jsonb` parameter. */
 export function jsonb(value: unknown): string {
   return JSON.stringify(value);
