@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type pg from 'pg';
+import pg from 'pg';
 import { Migration20261127000000Renderings } from '../../adapters/persistence/postgres/migrations/business/Migration20261127000000Renderings.js';
 import { MikroOrmFeedLedger } from '../../adapters/persistence/postgres/mikro-orm-feed-ledger.js';
 import { mikroOrmPersistence } from '../../adapters/persistence/postgres/mikro-orm-persistence.js';
@@ -59,6 +59,14 @@ function cardColumnsOf(card: CandidateCard): Record<string, unknown> {
   return columns;
 }
 
+/** The SQLSTATE of an error or of an error it was caused by (MikroORM wraps the driver's). */
+function sqlStateOf(error: unknown): string | undefined {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e !== undefined && e !== null; e = e.cause as typeof e) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
 interface CheckOutput {
   vacancies: { checked: number; differing: number };
   candidates: { checked: number; differing: number };
@@ -103,6 +111,32 @@ describe(`Migration ${MIGRATION}`, function () {
     );
     expect(constraints).to.deep.equal([]);
     expect(await sql('select rendering from vacancies')).to.deep.equal([{ rendering: null }]);
+  });
+
+  it('fails within seconds with a lock timeout while a transaction holds candidates, adding nothing, and succeeds once it ends', async () => {
+    const holder = new pg.Client({ connectionString: database.url });
+    await holder.connect();
+    try {
+      // A reader's ACCESS SHARE lock, as a long page or an import of the previous version holds it.
+      await holder.query('begin');
+      await holder.query('select count(*) from candidates');
+      // Without a lock timeout the migration would wait as long as the holder: the test gives up after 15 s.
+      let giveUp: NodeJS.Timeout | undefined;
+      const stalled = new Promise<Error>((resolve) => {
+        giveUp = setTimeout(() => resolve(new Error('the migration still waits for the lock after 15 s')), 15_000);
+      });
+      const failure = await Promise.race([migrate().then(() => null, (error: unknown) => error), stalled]);
+      clearTimeout(giveUp);
+      expect(sqlStateOf(failure), String(failure)).to.equal('55P03');
+      expect(await sql("select table_name from information_schema.columns where table_name in ('vacancies', 'candidates') and column_name = 'rendering'")).to.deep.equal([]);
+      expect(await sql('select name from mikro_orm_migrations_business where name = $1', [MIGRATION])).to.deep.equal([]);
+      // Nothing left waiting for the lock either.
+      expect(await sql("select pid from pg_stat_activity where wait_event_type = 'Lock'")).to.deep.equal([]);
+    } finally {
+      await holder.query('rollback');
+      await holder.end();
+    }
+    expect((await migrate()).business).to.deep.equal([MIGRATION]);
   });
 
   describe('with instances of the previous version writing beside it', () => {

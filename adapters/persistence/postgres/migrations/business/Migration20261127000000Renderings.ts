@@ -12,6 +12,15 @@ import { Migration } from '@mikro-orm/migrations';
  * the text must end with the row's updatedAt). Nothing here rewrites the tables, so the migration holds its
  * ACCESS EXCLUSIVE locks only for two catalogue changes.
  *
+ * Getting those locks is what can take long: an ALTER TABLE waits behind every open transaction that touched
+ * the table (a long sync page, a bulk import of the previous version), and while it waits in the queue every
+ * later read and write of the table waits behind it, which stalls the service running beside the migration.
+ * So both statements run under `lock_timeout = 5s` (SET LOCAL: the set's one transaction, migrate-databases.ts,
+ * set back to the default after them so later migrations keep theirs): on a busy table the migration fails
+ * with 55P03 lock_not_available, the transaction rolls back (neither column is added, no history row), the
+ * instance cannot start and exits 1, and its supervisor starts it again, which tries again; the previous
+ * version keeps serving meanwhile.
+ *
  * The backfill is `admin check renderings --repair`, run once the last instance of the previous version is
  * gone: it renders every null or stale rendering in keyset batches of short statements, with no long lock,
  * and exits 1 if any still differ. The constraints (`vacancies.rendering` not null; `check (technical or
@@ -25,8 +34,10 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261127000000Renderings extends Migration {
   override async up(): Promise<void> {
+    this.addSql("set local lock_timeout = '5s'");
     this.addSql('alter table vacancies add column rendering text');
     this.addSql('alter table candidates add column rendering text');
+    this.addSql('set local lock_timeout to default');
   }
 
   override async down(): Promise<void> {
