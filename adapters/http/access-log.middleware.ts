@@ -25,6 +25,10 @@ export function accessLogMiddleware<S extends HttpState = HttpState>(
     try {
       await next();
     } finally {
+      // LOG_LEVEL above info: a line that would not be written is not built (the route's template is two router matches).
+      if (ctx.status < 500 ? logger.isLevelEnabled('info') : logger.isLevelEnabled('error')) logLine();
+    }
+    function logLine(): void {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       const line = {
         requestId: ctx.state.requestId,
