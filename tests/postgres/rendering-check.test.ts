@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import type { Container } from 'inversify';
 import { pino } from 'pino';
 import type { PortToken } from '../../application/ports/port-token.js';
-import type { RenderedKind } from '../../application/ports/rendering-check.port.js';
+import { MikroOrmRenderingCheck } from '../../adapters/persistence/postgres/mikro-orm-rendering-check.js';
+import type { RenderedKind, StaleRendering } from '../../application/ports/rendering-check.port.js';
 import type { CheckRenderingsResult } from '../../application/use-cases/check-renderings.use-case.js';
 import { buildContainer, disposeContainer } from '../../infrastructure/container/build-container.js';
 import { resolve } from '../../infrastructure/container/typed-binding.js';
@@ -199,6 +200,54 @@ describe('Stored renderings against the presenters (PostgreSQL)', function () {
       await sql('drop function forget_rendering()');
     }
     expect(await check(true)).to.deep.include({ repaired: 1, stillDiffering: 0 });
+    expect(clean(await check())).to.equal(true);
+  });
+
+  it('does not store a text rendered from columns that another writer changed between the read and the rewrite, and counts it still differing', async () => {
+    const [card] = await sql<{ id: string }[]>('select id from candidates where company_id = ? and not technical order by id limit 1', [companyId]);
+    const [vacancy] = await sql<{ id: string }[]>('select id from vacancies where company_id = ? order by id limit 1', [companyId]);
+    await sql("update candidates set rendering = rendering || ' ' where company_id = ? and id = ?", [companyId, card?.id]);
+    await sql("update vacancies set rendering = rendering || ' ' where company_id = ? and id = ?", [companyId, vacancy?.id]);
+    const renderingOf = async (table: string, id: string | undefined) =>
+      (await sql<{ rendering: string }[]>(`select rendering from ${table} where company_id = ? and id = ?`, [companyId, id]))[0]?.rendering;
+    const storedCard = await renderingOf('candidates', card?.id);
+    const storedVacancy = await renderingOf('vacancies', vacancy?.id);
+
+    // An instance of the previous version, between the check's read and its rewrite: the columns and the
+    // position change, the rendering stays.
+    const written: string[] = [];
+    const previousVersionWrites = async () => {
+      if (written.length === 0) {
+        await sql("update candidates set stage = 'OFFER', card_updated_at = card_updated_at + interval '1 second' where company_id = ? and id = ?", [companyId, card?.id]);
+        written.push('candidate');
+      } else if (written.length === 1) {
+        await sql("update vacancies set title = 'Переименована по-старому', updated_at = updated_at + interval '1 second' where company_id = ? and id = ?", [companyId, vacancy?.id]);
+        written.push('vacancy');
+      }
+    };
+    const checker = new MikroOrmRenderingCheck(database().databases.business, previousVersionWrites);
+    const scanned = { repaired: 0, stillDiffering: [] as StaleRendering[] };
+    for (const kind of ['candidate', 'vacancy'] as const) {
+      for await (const batch of checker.scan(kind, { repair: true })) {
+        scanned.repaired += batch.repaired;
+        scanned.stillDiffering.push(...batch.stillDiffering);
+      }
+    }
+    expect(written).to.deep.equal(['candidate', 'vacancy']);
+    expect(scanned).to.deep.equal({
+      repaired: 0,
+      stillDiffering: [
+        { kind: 'candidate', companyId, id: card?.id },
+        { kind: 'vacancy', companyId, id: vacancy?.id },
+      ],
+    });
+    expect(await renderingOf('candidates', card?.id), 'the text rendered before the write is not stored').to.equal(storedCard);
+    expect(await renderingOf('vacancies', vacancy?.id)).to.equal(storedVacancy);
+
+    // Run again, it renders them from the columns as they are now.
+    expect(await check(true)).to.deep.include({ repaired: 2, stillDiffering: 0 });
+    expect(JSON.parse(`{${await renderingOf('candidates', card?.id)}`)).to.include({ stage: 'OFFER' });
+    expect(JSON.parse((await renderingOf('vacancies', vacancy?.id)) as string)).to.include({ title: 'Переименована по-старому' });
     expect(clean(await check())).to.equal(true);
   });
 });

@@ -14,18 +14,31 @@ const BATCH = 1_000;
 
 type Raw = Record<string, any>;
 
-/** A record as compared: its key, the rendering stored and the one the presenters give now. */
+/** A record as compared: its key, its position when read, the rendering stored and the one the presenters give now. */
 interface Compared {
   readonly companyId: string;
   readonly id: string;
+  /** The row's position (updated_at, modified_at) as read, as exact text: see rewrite. */
+  readonly position: string;
   readonly stored: string | null;
   readonly rendered: string;
+}
+
+/**
+ * A timestamptz as text that two reads give equal only for the same instant, to the microsecond, whatever
+ * the session's time zone (the epoch's seconds, numeric since PostgreSQL 14, a float8 printed shortest-exact
+ * before).
+ */
+function exactPosition(column: string): string {
+  return `extract(epoch from ${column})::text`;
 }
 
 /** Where a kind's records live, and how a row is rendered: restored by the row mapping, then presented as a write presents it. */
 interface Source {
   readonly table: string;
   readonly filter: string;
+  /** The column every write of a record moves (the record's updatedAt). */
+  readonly position: string;
   readonly columns: string;
   render(row: Raw): string;
 }
@@ -34,7 +47,8 @@ const SOURCES: Readonly<Record<RenderedKind, Source>> = {
   vacancy: {
     table: 'vacancies',
     filter: 'true',
-    columns: `${VACANCY_ROW_SELECT}, rendering`,
+    position: 'updated_at',
+    columns: `${VACANCY_ROW_SELECT}, rendering, ${exactPosition('updated_at')} as position`,
     render: (columns) => renderVacancy(toVacancyView(fromVacancyRow(vacancyRowOf(columns)))),
   },
   // Technical cards are never listed and keep no rendering. The vacancy's title is no part of a card's: it is
@@ -42,7 +56,8 @@ const SOURCES: Readonly<Record<RenderedKind, Source>> = {
   candidate: {
     table: 'candidates',
     filter: 'not technical',
-    columns: `${CANDIDATE_ROW_SELECT}, rendering`,
+    position: 'modified_at',
+    columns: `${CANDIDATE_ROW_SELECT}, rendering, ${exactPosition('modified_at')} as position`,
     render: (columns) => renderCandidateRest(toCandidateView(fromCandidateRow(candidateRowOf(columns)), null)),
   },
 };
@@ -55,7 +70,11 @@ const SOURCES: Readonly<Record<RenderedKind, Source>> = {
  * upgrade) differs like any other, so that `--repair` after an upgrade is the backfill.
  */
 export class MikroOrmRenderingCheck implements RenderingCheck {
-  constructor(private readonly orm: MikroORM) {}
+  /** `beforeRewrite` runs between a batch's read and its rewrite: a seam for tests to write in between, as another writer may. */
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly beforeRewrite: () => Promise<void> = async () => {},
+  ) {}
 
   async count(kind: RenderedKind): Promise<number> {
     const { table, filter } = SOURCES[kind];
@@ -74,6 +93,7 @@ export class MikroOrmRenderingCheck implements RenderingCheck {
       if (!options.repair || stale.length === 0) {
         yield { checked: compared.length, stale: named(stale), repaired: 0, stillDiffering: [] };
       } else {
+        await this.beforeRewrite();
         const repaired = await withFreshEntityManager(this.orm, (em) => rewrite(em, SOURCES[kind], stale));
         const again = await withFreshEntityManager(this.orm, (em) => readAgain(em, SOURCES[kind], stale));
         yield { checked: compared.length, stale: named(stale), repaired, stillDiffering: named(again.filter(differs)) };
@@ -86,7 +106,13 @@ export class MikroOrmRenderingCheck implements RenderingCheck {
 
 const differs = (record: Compared) => record.stored !== record.rendered;
 
-const compare = (source: Source) => (row: Raw): Compared => ({ companyId: row.company_id, id: row.id, stored: row.rendering, rendered: source.render(row) });
+const compare = (source: Source) => (row: Raw): Compared => ({
+  companyId: row.company_id,
+  id: row.id,
+  position: row.position,
+  stored: row.rendering,
+  rendered: source.render(row),
+});
 
 async function readBatch(em: EntityManager, source: Source, after: Compared | null): Promise<Compared[]> {
   const position = after === null ? '' : 'and (company_id, id) > (?, ?)';
@@ -113,18 +139,22 @@ async function readAgain(em: EntityManager, source: Source, records: readonly Co
 }
 
 /**
- * One statement for the batch's stale renderings. A row is rewritten only while its rendering is still the one
- * compared: a write that came in between (under its company's lock, which the check does not take) stored a
- * rendering of its own, from newer data than this one; PostgreSQL checks the condition again on the row a
- * concurrent write leaves. How many rows were rewritten.
+ * One statement for the batch's stale renderings. A row is rewritten only while it is still the one compared:
+ * its rendering the one read, and its position too. A write of this version that came in between (under its
+ * company's lock, which the check does not take) stored a rendering of its own, from newer data than this
+ * one; one of the previous version changed the columns and left the rendering, but moved the position, so
+ * the text rendered here from the columns before it is known outdated and is not stored (the re-read reports
+ * the record). PostgreSQL checks the condition again on the row a concurrent write leaves. How many rows were
+ * rewritten.
  */
 async function rewrite(em: EntityManager, source: Source, stale: readonly Compared[]): Promise<number> {
   const rows = await em.execute<unknown[]>(
     `update ${source.table} as t set rendering = u.rendering
-       from jsonb_to_recordset(?::jsonb) as u(company_id text, id text, stored text, rendering text)
+       from jsonb_to_recordset(?::jsonb) as u(company_id text, id text, position text, stored text, rendering text)
       where t.company_id = u.company_id and t.id = u.id and t.rendering is not distinct from u.stored
+        and ${exactPosition(`t.${source.position}`)} = u.position
       returning 1`,
-    [JSON.stringify(stale.map(({ companyId, id, stored, rendered }) => ({ company_id: companyId, id, stored, rendering: rendered })))],
+    [JSON.stringify(stale.map(({ companyId, id, position, stored, rendered }) => ({ company_id: companyId, id, position, stored, rendering: rendered })))],
   );
   return rows.length;
 }
