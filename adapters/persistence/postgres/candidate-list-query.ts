@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CandidateListQuery, ListedCandidate } from '../../../application/ports/candidate-repository.port.js';
-import { withCurrentRenderings, type Rerendered } from './current-renderings.js';
-import { readCandidateRowsByIds } from './point-reads.js';
+import { withCurrentRenderings } from './current-renderings.js';
+import { candidateRowOf, candidateRowSelect } from './point-reads.js';
 import { fromCandidateRow, toCandidateRow } from './row-mapping/candidate-row-mapping.js';
 import { TIMESTAMP_PARAM, dateFromMs, epochMs, timestampParams } from './sql-values.js';
 
@@ -17,8 +17,8 @@ interface CandidateListRow {
  * One page of the keyset scan of listed (non-technical) cards in the order (modified_at, id): each card's
  * stored rendering (ADR 18) with the vacancy's title joined at read time. modified_at is the stored, indexed
  * greatest(card_updated_at, resume_updated_at), the card's updatedAt; ids compare in the "C" collation, by
- * code unit. A rendering that a writer of the previous version left missing or stale is rendered from the row
- * (withCurrentRenderings).
+ * code unit. A rendering that a writer of the previous version left missing or stale is rendered from the row,
+ * read with the page once more (withCurrentRenderings).
  */
 export async function listedCandidates(em: EntityManager, query: CandidateListQuery): Promise<ListedCandidate[]> {
   const where = ['c.company_id = ?', 'not c.technical'];
@@ -39,33 +39,23 @@ export async function listedCandidates(em: EntityManager, query: CandidateListQu
   // The page is cut first and only its rows are joined: with the join inside, near the end of a long list the
   // planner expects few rows after the cursor and hash-joins and sorts all of them (a page at 99% of a million
   // cards read every card after it); on its own the page is always the short walk of the sync index.
-  const readPage = async () => {
-    const rows = await em.execute<CandidateListRow[]>(
-      `select c.id, c.vacancy_id, v.title as vacancy_title, c.rendering, ${epochMs('c.modified_at')} as modified_at_ms
-       from (select c.company_id, c.id, c.vacancy_id, c.rendering, c.modified_at
+  const page = (columns: string) =>
+    `select c.vacancy_id, v.title as vacancy_title, c.rendering, ${epochMs('c.modified_at')} as modified_at_ms, ${columns}
+       from (select ${columns === 'c.id' ? 'c.company_id, c.id, c.vacancy_id, c.rendering, c.modified_at' : 'c.*'}
                from candidates c
               where ${where.join(' and ')}
               order by c.modified_at, c.id
               limit ?) c
        left join vacancies v on v.company_id = c.company_id and v.id = c.vacancy_id
-      order by c.modified_at, c.id`,
-      params,
-    );
-    return rows.map(toListed);
+      order by c.modified_at, c.id`;
+  const readPage = async () => (await em.execute<CandidateListRow[]>(page('c.id'), params)).map(toListed);
+  // The same page with every column of the card, for the rows whose rendering is not current (withCurrentRenderings).
+  const readWholePage = async () => {
+    const rows = await em.execute<(CandidateListRow & Record<string, unknown>)[]>(page(candidateRowSelect('c')), params);
+    // A card listed is not technical, and stays so: its rendering is never null.
+    return rows.map((r) => ({ listed: toListed(r), render: () => toCandidateRow(fromCandidateRow(candidateRowOf(r))).rendering as string }));
   };
-  return withCurrentRenderings(readPage, (ids) => rerenderCandidates(em, query.companyId, ids));
-}
-
-/** The cards of these ids rendered as a write renders them, by the row mapping; their position is modified_at. */
-async function rerenderCandidates(em: EntityManager, companyId: string, ids: readonly string[]): Promise<Map<string, Rerendered>> {
-  const rows = await readCandidateRowsByIds(em, companyId, ids);
-  return new Map(
-    rows.map((row) => {
-      const card = fromCandidateRow(row);
-      // A card listed is not technical, and stays so: its rendering is never null.
-      return [row.id, { updatedAt: card.modifiedAt, rendering: toCandidateRow(card).rendering as string }];
-    }),
-  );
+  return withCurrentRenderings(readPage, readWholePage);
 }
 
 function toListed(r: CandidateListRow): Omit<ListedCandidate, 'rendering'> & { readonly rendering: string | null } {

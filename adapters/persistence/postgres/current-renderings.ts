@@ -7,36 +7,32 @@ export interface RenderedPageRow {
   readonly rendering: string | null;
 }
 
-/** A row rendered again from its columns: the position it has now, and its text as the row mapping renders it. */
-export interface Rerendered {
-  readonly updatedAt: Date;
-  readonly rendering: string;
+/** A page's row read whole: as listed, and its text as the row mapping renders it from the same row's columns. */
+export interface WholePageRow<T extends RenderedPageRow> {
+  readonly listed: T;
+  render(): string;
 }
-
-/** Page reads before giving up when writes keep changing the rows re-read between the two statements. */
-const PAGE_READS = 3;
 
 /**
  * A page whose every rendering is current (ADR 18). During a rolling upgrade an instance of the previous
  * version writes rows without renderings, or changes them and leaves the old text; until `admin check
- * renderings --repair` has run after the upgrade, and whenever such a row is met, the rows whose rendering
- * fails isRenderingCurrent are read whole in one more statement and rendered as a write renders them. Reads
- * stay read-only: the repair is the check's, not the list's.
+ * renderings --repair` has run after the upgrade, and whenever such a row is met, the page is read once more,
+ * whole: the same statement that also selects every column, and the rows whose rendering fails
+ * isRenderingCurrent are rendered from that same row, as a write renders them. Reads stay read-only: the
+ * repair is the check's, not the list's.
  *
- * That statement runs after the page's: a write in between (a row now at another position, or deleted) would
- * put a record's newer state at its older place, or leave an item without a text, so the page is read again.
+ * The second read replaces the first entirely, so the items, their positions, their texts and the cursor all
+ * come from one snapshot, however the rows changed in between (a row moved, deleted, written anew): no item
+ * can show a record's newer state at its older place, and no page fails for writes going on under it.
  */
 export async function withCurrentRenderings<T extends RenderedPageRow>(
   readPage: () => Promise<T[]>,
-  rerender: (ids: readonly string[]) => Promise<ReadonlyMap<string, Rerendered>>,
+  readWholePage: () => Promise<WholePageRow<T>[]>,
 ): Promise<(T & { readonly rendering: string })[]> {
-  for (let read = 1; ; read++) {
-    const rows = await readPage();
-    const stale = rows.filter((row) => !isRenderingCurrent(row.rendering, row.updatedAt));
-    if (stale.length === 0) return rows as (T & { rendering: string })[];
-    const fresh = await rerender(stale.map((row) => row.id));
-    const unchanged = stale.every((row) => fresh.get(row.id)?.updatedAt.getTime() === row.updatedAt.getTime());
-    if (unchanged) return rows.map((row) => ({ ...row, rendering: fresh.get(row.id)?.rendering ?? (row.rendering as string) }));
-    if (read === PAGE_READS) throw new Error(`A list page's records kept changing between its read and their re-rendering (${PAGE_READS} reads).`);
-  }
+  const rows = await readPage();
+  if (rows.every(isCurrent)) return rows as (T & { rendering: string })[];
+  const whole = await readWholePage();
+  return whole.map(({ listed, render }) => (isCurrent(listed) ? (listed as T & { rendering: string }) : { ...listed, rendering: render() }));
 }
+
+const isCurrent = (row: RenderedPageRow) => isRenderingCurrent(row.rendering, row.updatedAt);

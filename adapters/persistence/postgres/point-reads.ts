@@ -9,16 +9,24 @@ import { dateFromMs, epochMs, nullableDateFromMs } from './sql-values.js';
  * per table that every such read uses: the point reads that serve every POST /applications (the repeat
  * check, the vacancy, its board, inside the company's write lock, where em.findOne spent about 1 ms of CPU
  * per call on building the query and hydrating the entity, profiled under bench/), the cards a deleted
- * vacancy detaches, the rows a list re-renders (ADR 18) and the rendering check. Timestamps travel as epoch
+ * vacancy detaches, the pages a list reads whole (ADR 18) and the rendering check. Timestamps travel as epoch
  * milliseconds, exact and independent of the session's time zone; jsonb arrives parsed, and the row mapping
  * reads it.
  */
 type Raw = Record<string, any>;
 
-/** The select list of a candidates row, everything a card is restored from (candidateRowOf reads it). */
-export const CANDIDATE_ROW_SELECT = `company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral, technical,
-  origin_card_id, request_fingerprint, source_ref, ${epochMs('created_at')} as created_at_ms,
-  ${epochMs('card_updated_at')} as card_updated_at_ms, ${epochMs('resume_updated_at')} as resume_updated_at_ms`;
+/**
+ * The select list of a candidates row, everything a card is restored from (candidateRowOf reads it), its
+ * columns prefixed with `alias.` when given (a query that joins other tables).
+ */
+export function candidateRowSelect(alias?: string): string {
+  const c = (column: string) => (alias === undefined ? column : `${alias}.${column}`);
+  const columns = ['company_id', 'id', 'vacancy_id', 'stage', 'source', 'external_id', 'cover_letter', 'person', 'resume', 'referral', 'technical', 'origin_card_id', 'request_fingerprint', 'source_ref'];
+  const timestamps = ['created_at', 'card_updated_at', 'resume_updated_at'];
+  return [...columns.map(c), ...timestamps.map((column) => `${epochMs(c(column))} as ${column}_ms`)].join(', ');
+}
+
+export const CANDIDATE_ROW_SELECT = candidateRowSelect();
 
 /** The card with this id, externalId or board reference, of the company; technical cards included. */
 export async function readCandidateRow(em: EntityManager, companyId: string, key: 'id' | 'external_id' | 'source_ref', value: string): Promise<CandidateRow | null> {
@@ -33,16 +41,6 @@ export async function readTechnicalCardRow(em: EntityManager, companyId: string,
     [companyId, originCardId, vacancyId],
   );
   return rows[0] === undefined ? null : candidateRowOf(rows[0]);
-}
-
-/** The company's cards of these ids (in no particular order; ids not stored are missing). */
-export async function readCandidateRowsByIds(em: EntityManager, companyId: string, ids: readonly string[]): Promise<CandidateRow[]> {
-  if (ids.length === 0) return [];
-  const rows = await em.execute<Raw[]>(
-    `select ${CANDIDATE_ROW_SELECT} from candidates where company_id = ? and id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
-    [companyId, JSON.stringify(ids)],
-  );
-  return rows.map(candidateRowOf);
 }
 
 export function candidateRowOf(r: Raw): CandidateRow {
@@ -63,16 +61,6 @@ export const VACANCY_ROW_SELECT = `company_id, id, title, status, city, office_a
 export async function readVacancyRow(em: EntityManager, companyId: string, key: 'id' | 'source_ref', value: string): Promise<VacancyRow | null> {
   const rows = await em.execute<Raw[]>(`select ${VACANCY_ROW_SELECT} from vacancies where company_id = ? and ${key} = ?`, [companyId, value]);
   return rows[0] === undefined ? null : vacancyRowOf(rows[0]);
-}
-
-/** The company's vacancies of these ids (in no particular order; ids not stored are missing). */
-export async function readVacancyRowsByIds(em: EntityManager, companyId: string, ids: readonly string[]): Promise<VacancyRow[]> {
-  if (ids.length === 0) return [];
-  const rows = await em.execute<Raw[]>(
-    `select ${VACANCY_ROW_SELECT} from vacancies where company_id = ? and id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
-    [companyId, JSON.stringify(ids)],
-  );
-  return rows.map(vacancyRowOf);
 }
 
 export function vacancyRowOf(r: Raw): VacancyRow {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ListedVacancy, VacancyListQuery } from '../../../application/ports/vacancy-repository.port.js';
-import { withCurrentRenderings, type Rerendered } from './current-renderings.js';
-import { readVacancyRowsByIds } from './point-reads.js';
+import { withCurrentRenderings } from './current-renderings.js';
+import { VACANCY_ROW_SELECT, vacancyRowOf } from './point-reads.js';
 import { fromVacancyRow, toVacancyRow } from './row-mapping/vacancy-row-mapping.js';
 import { TIMESTAMP_PARAM, dateFromMs, epochMs, timestampParams } from './sql-values.js';
 
@@ -16,7 +16,7 @@ interface VacancyListRow {
  * as text and sent as it is, with its place in the order. Served by the indexes (company_id, [status,]
  * updated_at, id); ids use the "C" collation, so they compare by code unit as the in-memory adapter compares
  * JS strings. A rendering that a writer of the previous version left missing or stale is rendered from the
- * row (withCurrentRenderings).
+ * row, read with the page once more (withCurrentRenderings).
  */
 export async function listedVacancies(em: EntityManager, query: VacancyListQuery): Promise<ListedVacancy[]> {
   const where = ['company_id = ?'];
@@ -34,19 +34,19 @@ export async function listedVacancies(em: EntityManager, query: VacancyListQuery
     params.push(...timestampParams(query.after.modifiedAt), query.after.id);
   }
   params.push(query.limit);
+  const page = `from vacancies where ${where.join(' and ')} order by updated_at, id limit ?`;
   const readPage = async () => {
-    const rows = await em.execute<VacancyListRow[]>(
-      `select id, rendering, ${epochMs('updated_at')} as updated_at_ms
-         from vacancies where ${where.join(' and ')} order by updated_at, id limit ?`,
-      params,
-    );
-    return rows.map((r) => ({ id: r.id, updatedAt: dateFromMs(r.updated_at_ms), rendering: r.rendering }));
+    const rows = await em.execute<VacancyListRow[]>(`select id, rendering, ${epochMs('updated_at')} as updated_at_ms ${page}`, params);
+    return rows.map(toListed);
   };
-  return withCurrentRenderings(readPage, (ids) => rerenderVacancies(em, query.companyId, ids));
+  // The same page with every column, for the rows whose rendering is not current (withCurrentRenderings).
+  const readWholePage = async () => {
+    const rows = await em.execute<(VacancyListRow & Record<string, unknown>)[]>(`select ${VACANCY_ROW_SELECT}, rendering ${page}`, params);
+    return rows.map((r) => ({ listed: toListed(r), render: () => toVacancyRow(fromVacancyRow(vacancyRowOf(r))).rendering }));
+  };
+  return withCurrentRenderings(readPage, readWholePage);
 }
 
-/** The vacancies of these ids rendered as a write renders them, by the row mapping. */
-async function rerenderVacancies(em: EntityManager, companyId: string, ids: readonly string[]): Promise<Map<string, Rerendered>> {
-  const rows = await readVacancyRowsByIds(em, companyId, ids);
-  return new Map(rows.map((row) => [row.id, { updatedAt: row.updatedAt, rendering: toVacancyRow(fromVacancyRow(row)).rendering }]));
+function toListed(r: VacancyListRow): Omit<ListedVacancy, 'rendering'> & { readonly rendering: string | null } {
+  return { id: r.id, updatedAt: dateFromMs(r.updated_at_ms), rendering: r.rendering };
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { withCurrentRenderings, type RenderedPageRow, type Rerendered } from '../../../adapters/persistence/postgres/current-renderings.js';
+import { withCurrentRenderings, type RenderedPageRow, type WholePageRow } from '../../../adapters/persistence/postgres/current-renderings.js';
 
 const at = (ms: number) => new Date(Date.UTC(2026, 10, 27) + ms);
 /** A rendering as the presenters end it, current at `updatedAt`. */
@@ -10,56 +10,64 @@ describe('withCurrentRenderings: a list page whose rows an instance of the previ
   const missing: RenderedPageRow = { id: 'b', updatedAt: at(2), rendering: null };
   const stale: RenderedPageRow = { id: 'c', updatedAt: at(3), rendering: renderedAt('"c old"', at(0)) };
 
-  /** A store whose pages and re-reads are scripted, recording what is asked of it. */
-  function store(pages: RenderedPageRow[][], rows: ReadonlyMap<string, Rerendered>[]) {
-    const asked: string[][] = [];
-    let pageReads = 0;
+  /** A row read whole, rendered from its columns as `text` at its position; `rendered` records which rows were. */
+  const whole = (row: RenderedPageRow, text: string, rendered: string[]): WholePageRow<RenderedPageRow> => ({
+    listed: row,
+    render: () => {
+      rendered.push(row.id);
+      return renderedAt(text, row.updatedAt);
+    },
+  });
+
+  /** A store whose two reads of the page are scripted, counting them. */
+  function store(page: RenderedPageRow[], wholePage: (rendered: string[]) => WholePageRow<RenderedPageRow>[]) {
+    const reads = { page: 0, whole: 0 };
+    const rendered: string[] = [];
     return {
-      asked,
-      pageReads: () => pageReads,
-      readPage: async () => pages[Math.min(pageReads++, pages.length - 1)] as RenderedPageRow[],
-      rerender: async (ids: readonly string[]) => {
-        asked.push([...ids]);
-        return rows[Math.min(asked.length - 1, rows.length - 1)] as ReadonlyMap<string, Rerendered>;
+      reads,
+      rendered,
+      readPage: async () => {
+        reads.page++;
+        return page;
+      },
+      readWholePage: async () => {
+        reads.whole++;
+        return wholePage(rendered);
       },
     };
   }
 
   it('sends current renderings as stored and reads nothing more', async () => {
-    const s = store([[current]], []);
-    expect(await withCurrentRenderings(s.readPage, s.rerender)).to.deep.equal([current]);
-    expect(s.asked).to.deep.equal([]);
+    const s = store([current], () => []);
+    expect(await withCurrentRenderings(s.readPage, s.readWholePage)).to.deep.equal([current]);
+    expect(s.reads).to.deep.equal({ page: 1, whole: 0 });
   });
 
-  it('renders the missing and stale ones from their rows, read in one call, in the page\'s order', async () => {
-    const fresh = new Map([
-      ['b', { updatedAt: at(2), rendering: renderedAt('"b"', at(2)) }],
-      ['c', { updatedAt: at(3), rendering: renderedAt('"c"', at(3)) }],
-    ]);
-    const s = store([[current, missing, stale]], [fresh]);
-    const page = await withCurrentRenderings(s.readPage, s.rerender);
+  it('reads the page whole once more and renders the missing and stale ones from those rows, in the page\'s order', async () => {
+    const s = store([current, missing, stale], (rendered) => [whole(current, '"a again"', rendered), whole(missing, '"b"', rendered), whole(stale, '"c"', rendered)]);
+    const page = await withCurrentRenderings(s.readPage, s.readWholePage);
     expect(page.map((row) => row.rendering)).to.deep.equal([current.rendering, renderedAt('"b"', at(2)), renderedAt('"c"', at(3))]);
     expect(page.map((row) => row.updatedAt)).to.deep.equal([at(1), at(2), at(3)]);
-    expect(s.asked).to.deep.equal([['b', 'c']]);
+    expect(s.rendered, 'a current row is not rendered again').to.deep.equal(['b', 'c']);
+    expect(s.reads).to.deep.equal({ page: 1, whole: 1 });
   });
 
-  it('reads the page again when a row re-read was written or deleted after the page was read', async () => {
-    const moved = new Map([['b', { updatedAt: at(9), rendering: renderedAt('"b"', at(9)) }]]);
-    const gone = new Map<string, Rerendered>();
-    const after: RenderedPageRow = { id: 'b', updatedAt: at(9), rendering: renderedAt('"b"', at(9)) };
-    for (const rows of [moved, gone]) {
-      const s = store([[current, missing], [current]], [rows]);
-      expect(await withCurrentRenderings(s.readPage, s.rerender)).to.deep.equal([current]);
-      expect(s.pageReads()).to.equal(2);
-      const t = store([[missing, current], [current, after]], [rows]);
-      expect(await withCurrentRenderings(t.readPage, t.rerender)).to.deep.equal([current, after]);
-    }
+  it('takes the whole page as the second read finds it when rows were written, moved or deleted in between: one snapshot, no third read', async () => {
+    const moved: RenderedPageRow = { id: 'b', updatedAt: at(9), rendering: null };
+    const rewritten: RenderedPageRow = { id: 'c', updatedAt: at(4), rendering: renderedAt('"c new"', at(4)) };
+    const s = store([current, missing, stale], (rendered) => [whole(current, '"a"', rendered), whole(rewritten, '"c"', rendered), whole(moved, '"b moved"', rendered)]);
+    const page = await withCurrentRenderings(s.readPage, s.readWholePage);
+    expect(page).to.deep.equal([current, rewritten, { ...moved, rendering: renderedAt('"b moved"', at(9)) }]);
+    expect(s.rendered).to.deep.equal(['b']);
+
+    const gone = store([current, missing], (rendered) => [whole(current, '"a"', rendered)]);
+    expect(await withCurrentRenderings(gone.readPage, gone.readWholePage)).to.deep.equal([current]);
+    expect(gone.reads).to.deep.equal({ page: 1, whole: 1 });
   });
 
-  it('gives up after three reads of a page whose rows keep changing under it', async () => {
-    const s = store([[missing]], [new Map()]);
-    const failure = await withCurrentRenderings(s.readPage, s.rerender).then(() => null, (error: Error) => error.message);
-    expect(failure).to.match(/kept changing/);
-    expect(s.pageReads()).to.equal(3);
+  it('serves a page whose rows the second read still finds without a current rendering, rendering each from its row', async () => {
+    const s = store([missing], (rendered) => [whole({ ...missing, updatedAt: at(7) }, '"b"', rendered)]);
+    expect(await withCurrentRenderings(s.readPage, s.readWholePage)).to.deep.equal([{ id: 'b', updatedAt: at(7), rendering: renderedAt('"b"', at(7)) }]);
+    expect(s.reads).to.deep.equal({ page: 1, whole: 1 });
   });
 });
