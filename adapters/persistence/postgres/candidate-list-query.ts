@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CandidateListQuery, ListedCandidate } from '../../../application/ports/candidate-repository.port.js';
 import { withCurrentRenderings } from './current-renderings.js';
 import { candidateRowOf, candidateRowSelect } from './point-reads.js';
-import { fromCandidateRow, toCandidateRow } from './row-mapping/candidate-row-mapping.js';
+import { cardRendering, fromCandidateRow } from './row-mapping/candidate-row-mapping.js';
 import { TIMESTAMP_PARAM, dateFromMs, epochMs, timestampParams } from './sql-values.js';
 
 interface CandidateListRow {
@@ -39,21 +39,22 @@ export async function listedCandidates(em: EntityManager, query: CandidateListQu
   // The page is cut first and only its rows are joined: with the join inside, near the end of a long list the
   // planner expects few rows after the cursor and hash-joins and sorts all of them (a page at 99% of a million
   // cards read every card after it); on its own the page is always the short walk of the sync index.
-  const page = (columns: string) =>
-    `select c.vacancy_id, v.title as vacancy_title, c.rendering, ${epochMs('c.modified_at')} as modified_at_ms, ${columns}
-       from (select ${columns === 'c.id' ? 'c.company_id, c.id, c.vacancy_id, c.rendering, c.modified_at' : 'c.*'}
+  // `whole`: with every column of the card, for the rows whose rendering is not current (withCurrentRenderings).
+  const page = (whole: boolean) =>
+    `select c.vacancy_id, v.title as vacancy_title, c.rendering, ${epochMs('c.modified_at')} as modified_at_ms,
+            ${whole ? candidateRowSelect('c') : 'c.id'}
+       from (select ${whole ? 'c.*' : 'c.company_id, c.id, c.vacancy_id, c.rendering, c.modified_at'}
                from candidates c
               where ${where.join(' and ')}
               order by c.modified_at, c.id
               limit ?) c
        left join vacancies v on v.company_id = c.company_id and v.id = c.vacancy_id
       order by c.modified_at, c.id`;
-  const readPage = async () => (await em.execute<CandidateListRow[]>(page('c.id'), params)).map(toListed);
-  // The same page with every column of the card, for the rows whose rendering is not current (withCurrentRenderings).
+  const readPage = async () => (await em.execute<CandidateListRow[]>(page(false), params)).map(toListed);
   const readWholePage = async () => {
-    const rows = await em.execute<(CandidateListRow & Record<string, unknown>)[]>(page(candidateRowSelect('c')), params);
+    const rows = await em.execute<(CandidateListRow & Record<string, unknown>)[]>(page(true), params);
     // A card listed is not technical, and stays so: its rendering is never null.
-    return rows.map((r) => ({ listed: toListed(r), render: () => toCandidateRow(fromCandidateRow(candidateRowOf(r))).rendering as string }));
+    return rows.map((r) => ({ listed: toListed(r), render: () => cardRendering(fromCandidateRow(candidateRowOf(r))) as string }));
   };
   return withCurrentRenderings(readPage, readWholePage);
 }

@@ -1,11 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { RenderedKind, RenderingBatch, RenderingCheck } from '../../../application/ports/rendering-check.port.js';
-import { toCandidateView } from '../../../application/views/candidate-view.js';
-import { toVacancyView } from '../../../application/views/vacancy-view.js';
-import { renderCandidateRest } from '../../presenters/candidate.presenter.js';
-import { renderVacancy } from '../../presenters/vacancy.presenter.js';
-import { fromCandidateRow } from './row-mapping/candidate-row-mapping.js';
-import { fromVacancyRow } from './row-mapping/vacancy-row-mapping.js';
+import { cardRendering, fromCandidateRow } from './row-mapping/candidate-row-mapping.js';
+import { fromVacancyRow, vacancyRendering } from './row-mapping/vacancy-row-mapping.js';
 import { CANDIDATE_ROW_SELECT, VACANCY_ROW_SELECT, candidateRowOf, vacancyRowOf } from './point-reads.js';
 import { withFreshEntityManager } from './transaction-scope.js';
 
@@ -49,7 +45,7 @@ const SOURCES: Readonly<Record<RenderedKind, Source>> = {
     filter: 'true',
     position: 'updated_at',
     columns: `${VACANCY_ROW_SELECT}, rendering, ${exactPosition('updated_at')} as position`,
-    render: (columns) => renderVacancy(toVacancyView(fromVacancyRow(vacancyRowOf(columns)))),
+    render: (columns) => vacancyRendering(fromVacancyRow(vacancyRowOf(columns))),
   },
   // Technical cards are never listed and keep no rendering. The vacancy's title is no part of a card's: it is
   // joined when a page is read.
@@ -58,7 +54,7 @@ const SOURCES: Readonly<Record<RenderedKind, Source>> = {
     filter: 'not technical',
     position: 'modified_at',
     columns: `${CANDIDATE_ROW_SELECT}, rendering, ${exactPosition('modified_at')} as position`,
-    render: (columns) => renderCandidateRest(toCandidateView(fromCandidateRow(candidateRowOf(columns)), null)),
+    render: (columns) => cardRendering(fromCandidateRow(candidateRowOf(columns))) as string,
   },
 };
 

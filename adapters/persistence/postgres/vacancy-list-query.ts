@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ListedVacancy, VacancyListQuery } from '../../../application/ports/vacancy-repository.port.js';
 import { withCurrentRenderings } from './current-renderings.js';
 import { VACANCY_ROW_SELECT, vacancyRowOf } from './point-reads.js';
-import { fromVacancyRow, toVacancyRow } from './row-mapping/vacancy-row-mapping.js';
+import { fromVacancyRow, vacancyRendering } from './row-mapping/vacancy-row-mapping.js';
 import { TIMESTAMP_PARAM, dateFromMs, epochMs, timestampParams } from './sql-values.js';
 
 interface VacancyListRow {
@@ -42,7 +42,7 @@ export async function listedVacancies(em: EntityManager, query: VacancyListQuery
   // The same page with every column, for the rows whose rendering is not current (withCurrentRenderings).
   const readWholePage = async () => {
     const rows = await em.execute<(VacancyListRow & Record<string, unknown>)[]>(`select ${VACANCY_ROW_SELECT}, rendering ${page}`, params);
-    return rows.map((r) => ({ listed: toListed(r), render: () => toVacancyRow(fromVacancyRow(vacancyRowOf(r))).rendering }));
+    return rows.map((r) => ({ listed: toListed(r), render: () => vacancyRendering(fromVacancyRow(vacancyRowOf(r))) }));
   };
   return withCurrentRenderings(readPage, readWholePage);
 }

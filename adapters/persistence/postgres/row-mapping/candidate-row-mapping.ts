@@ -5,6 +5,14 @@ import type { CandidateRow, RenderedCandidateRow } from '../entities/candidate.e
 import { readPerson, readReferral, readResume } from './json-documents.js';
 
 /**
+ * A listed card's rendering (ADR 18), as every write stores it and as a list or the check renders a row
+ * without one; a technical card, never listed, has none. The vacancy's title is no part of it.
+ */
+export function cardRendering(card: CandidateCard): string | null {
+  return card.technical ? null : renderCandidateRest(toCandidateView(card, null));
+}
+
+/**
  * The row to write, with the card's rendering (ADR 18): every write of a card goes through here, so the
  * read model cannot fall behind the card. The vacancy's title is no part of the rendering.
  */
@@ -28,7 +36,7 @@ export function toCandidateRow(card: CandidateCard): RenderedCandidateRow {
     createdAt: s.createdAt,
     cardUpdatedAt: s.cardUpdatedAt,
     resumeUpdatedAt: s.resumeUpdatedAt,
-    rendering: s.technical ? null : renderCandidateRest(toCandidateView(card, null)),
+    rendering: cardRendering(card),
   };
 }
 

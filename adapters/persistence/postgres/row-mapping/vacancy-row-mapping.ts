@@ -1,9 +1,15 @@
 import { renderVacancy } from '../../../presenters/vacancy.presenter.js';
+import { toVacancyView } from '../../../../application/views/vacancy-view.js';
 import { Vacancy } from '../../../../domain/vacancy/vacancy.js';
 import type { VacancyStatus } from '../../../../domain/vacancy/vacancy-status.js';
 import type { WorkFormat } from '../../../../domain/vacancy/work-format.js';
 import type { RenderedVacancyRow, VacancyRow } from '../entities/vacancy.entity.js';
 import { readStrings } from './json-documents.js';
+
+/** The vacancy's rendering (ADR 18), as every write stores it and as a list or the check renders a row without one. */
+export function vacancyRendering(vacancy: Vacancy): string {
+  return renderVacancy(toVacancyView(vacancy));
+}
 
 /** The row to write, with the vacancy's rendering (ADR 18): every write of a vacancy goes through here. */
 export function toVacancyRow(vacancy: Vacancy): RenderedVacancyRow {
@@ -36,7 +42,7 @@ export function toVacancyRow(vacancy: Vacancy): RenderedVacancyRow {
     sourceRef: s.sourceRef,
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
-    rendering: renderVacancy(s),
+    rendering: vacancyRendering(vacancy),
   };
 }
 
