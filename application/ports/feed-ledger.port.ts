@@ -32,10 +32,12 @@ export interface FeedLedger {
    */
   claimEvent(source: string, eventId: string, companyId: string, now: Date): Promise<boolean>;
   /**
-   * claimEvent and versionsOf of the event's entity at once (one statement on PostgreSQL): null when the event
-   * was recorded before, else the entity's versions.
+   * The claims of a batch of events at once (one statement on PostgreSQL), each as claimEvent would make it, in
+   * order: null for an event recorded before, or claimed earlier in the same call; else its
+   * entity's versions (none for a claim without an entity). The versions are those stored when the call is
+   * made: a batch that changes an entity keeps its later versions itself (ApplyPlatformEvent).
    */
-  claimEventReadingVersions(source: string, eventId: string, entity: FeedEntityRef, now: Date): Promise<FeedEntityVersions | null>;
+  claimEvents(claims: readonly FeedEventClaim[], now: Date): Promise<(FeedEntityVersions | null)[]>;
   /** The versions recorded for the entity; no aspects and no deletion when the feed never touched it. */
   versionsOf(entity: FeedEntityRef): Promise<FeedEntityVersions>;
   /** Records `version` for each of `aspects` of the entity, and forgets its tombstone (it lives again). */
@@ -43,10 +45,28 @@ export interface FeedLedger {
   /** The entity was deleted at `version`: its aspects are forgotten and a tombstone keeps the version. */
   recordDeletion(entity: FeedEntityRef, version: number, now: Date): Promise<void>;
   /**
+   * recordVersions and recordDeletion for each record, in their order, with the same effect as those calls
+   * one after another (one round trip on PostgreSQL).
+   */
+  recordAll(records: readonly FeedVersionRecord[], now: Date): Promise<void>;
+  /**
    * Forgets applied event ids and tombstones recorded before `before` (FEED_TOMBSTONE_DAYS): how many of
    * each. Not inside a unit of work: it touches every company.
    */
   purge(before: Date): Promise<{ readonly events: number; readonly tombstones: number }>;
 }
+
+/** One event to claim in `claimEvents`: its id, and the entity whose versions come with the claim (none for an application). */
+export interface FeedEventClaim {
+  readonly source: string;
+  readonly eventId: string;
+  readonly companyId: string;
+  readonly entity: FeedEntityRef | null;
+}
+
+/** A write of the ledger that `recordAll` makes: recordVersions' or recordDeletion's. */
+export type FeedVersionRecord =
+  | { readonly type: 'versions'; readonly entity: FeedEntityRef; readonly aspects: readonly string[]; readonly version: number }
+  | { readonly type: 'deletion'; readonly entity: FeedEntityRef; readonly version: number };
 
 export const FEED_LEDGER = portToken<FeedLedger>('FeedLedger');

@@ -2,7 +2,7 @@ import { CandidateCard } from '../../domain/candidate/candidate-card.js';
 import type { BoardRepository } from '../ports/board-repository.port.js';
 import type { CandidateRepository } from '../ports/candidate-repository.port.js';
 import type { CompanyRepository } from '../ports/company-repository.port.js';
-import type { FeedEntityKind, FeedEntityRef, FeedEntityVersions, FeedLedger } from '../ports/feed-ledger.port.js';
+import type { FeedEntityKind, FeedEntityRef, FeedEntityVersions, FeedEventClaim, FeedLedger } from '../ports/feed-ledger.port.js';
 import { StoreUnavailableError } from '../ports/store-unavailable.error.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { VacancyRepository } from '../ports/vacancy-repository.port.js';
@@ -11,6 +11,7 @@ import { boardOf } from './card-lookup.js';
 import type { ItemOutcome } from './company-batches.js';
 import type { DeleteCandidate } from './delete-candidate.use-case.js';
 import type { DeleteVacancy } from './delete-vacancy.use-case.js';
+import { FeedBatchVersions } from './feed-batch-versions.js';
 import type { MoveCandidate } from './move-candidate.use-case.js';
 import { ChangeNotYetApplicableError, type PlatformChange, type PlatformEventCommand, type PlatformEventOutcome } from './platform-change.js';
 import { requireCompany } from './require-company.js';
@@ -67,7 +68,9 @@ export class ApplyPlatformEvent {
     await requireCompany(this.companies, command.companyId);
     // An application is an append, as POST /applications: applications of a company are stored side by side.
     const mode = command.change.type === 'application.submitted' ? 'append' : 'write';
-    return this.unitOfWork.run(command.companyId, mode, ({ now }) => this.applyIn(command, now));
+    const [outcome] = await this.unitOfWork.run(command.companyId, mode, ({ now }) => this.applyAllIn([command], now, () => undefined));
+    if (outcome === undefined) throw new Error('An event was applied without an outcome.');
+    return outcome;
   }
 
   /**
@@ -93,15 +96,7 @@ export class ApplyPlatformEvent {
     let failedAt: number | null = null;
     try {
       await requireCompany(this.companies, companyId);
-      const outcomes = await this.unitOfWork.run(companyId, 'write', async ({ now }) => {
-        const applied: PlatformEventOutcome[] = [];
-        for (const [index, command] of commands.entries()) {
-          failedAt = index;
-          applied.push(await this.applyIn(command, now));
-        }
-        failedAt = null;
-        return applied;
-      });
+      const outcomes = await this.unitOfWork.run(companyId, 'write', ({ now }) => this.applyAllIn(commands, now, (index) => (failedAt = index)));
       return outcomes.map((value) => ({ value }));
     } catch (error) {
       if (isDatabaseAway(error)) return commands.map(() => ({ error }));
@@ -123,11 +118,32 @@ export class ApplyPlatformEvent {
     return outcomes;
   }
 
-  /** One event, inside the unit of work of its company (a `write`, or an `append` for an application). */
-  private async applyIn(command: PlatformEventCommand, now: Date): Promise<PlatformEventOutcome> {
-    const { source, eventId, companyId, change } = command;
+  /**
+   * Events of one company, in their order, inside its unit of work (a `write`, or an `append` for a lone
+   * application): every event claimed at once, with the versions of their entities (one statement), each
+   * checked and applied, and the versions they set written at the end (one more). `at` is told the index of the
+   * event being applied, and null once none is.
+   */
+  private async applyAllIn(commands: readonly PlatformEventCommand[], now: Date, at: (index: number | null) => void): Promise<PlatformEventOutcome[]> {
+    at(null);
+    const claims = await this.ledger.claimEvents(commands.map(claimOf), now);
+    const batch = new FeedBatchVersions();
+    const outcomes: PlatformEventOutcome[] = [];
+    for (const [index, command] of commands.entries()) {
+      at(index);
+      const claimed = claims[index];
+      if (claimed === undefined) throw new Error('The ledger answered a batch of claims with fewer outcomes.');
+      outcomes.push(claimed === null ? 'duplicate' : await this.applyIn(command, claimed, batch, now));
+    }
+    at(null);
+    await this.ledger.recordAll(batch.records, now);
+    return outcomes;
+  }
+
+  /** One claimed event, in the batch that `batch` keeps the versions of. */
+  private async applyIn(command: PlatformEventCommand, claimed: FeedEntityVersions, batch: FeedBatchVersions, now: Date): Promise<PlatformEventOutcome> {
+    const { companyId, change } = command;
     if (change.type === 'application.submitted') {
-      if (!(await this.ledger.claimEvent(source, eventId, companyId, now))) return 'duplicate';
       const submitted = { companyId, application: change.application };
       const result = await this.handlers.submitApplication.executeNow(submitted).catch(async (error: unknown) => {
         // A vacancy whose deletion was applied here: the platform took the application while the vacancy lived, and
@@ -135,27 +151,26 @@ export class ApplyPlatformEvent {
         // upsert still on its way) and took the application after that. Both look alike here, so the event waits
         // like any early event, and on its last attempt, the vacancy still deleted, is stored as the deletion left
         // the other cards rather than dead-lettered. A vacancy never seen is still to come.
-        if (command.lastAttempt === true && isMissingVacancy(error) && (await this.isDeleted(companyId, 'vacancy', change.application.vacancyId))) {
+        if (command.lastAttempt === true && isMissingVacancy(error) && (await this.isDeleted(batch, companyId, 'vacancy', change.application.vacancyId))) {
           return this.handlers.submitApplication.executeDetachedNow(submitted);
         }
         return notYetWhenMissing(error);
       });
       return result.status === 'created' ? 'applied' : 'duplicate';
     }
-    const entity: FeedEntityRef = { companyId, kind: entityKindOf(change), id: command.subject };
-    const versions = await this.ledger.claimEventReadingVersions(source, eventId, entity, now);
-    if (versions === null) return 'duplicate';
+    const entity = entityOf(command);
+    const versions = batch.current(entity, claimed);
     const aspects = aspectsOf(change);
     if (isStale(versions, aspects, command.version)) return 'stale';
     if (aspects === 'all') {
       await this.delete(entity, change);
-      await this.ledger.recordDeletion(entity, command.version, now);
+      batch.record({ type: 'deletion', entity, version: command.version });
       return 'applied';
     }
-    const outcome = await this.apply(command, now).catch(notYetWhenMissing);
+    const outcome = await this.apply(command, batch, now).catch(notYetWhenMissing);
     if (outcome !== 'applied') return outcome;
-    if (versions.deletedAt !== null) await this.ledger.recordVersions(entity, [REVIVED_AFTER], versions.deletedAt, now);
-    await this.ledger.recordVersions(entity, aspects, command.version, now);
+    if (versions.deletedAt !== null) batch.record({ type: 'versions', entity, aspects: [REVIVED_AFTER], version: versions.deletedAt });
+    batch.record({ type: 'versions', entity, aspects, version: command.version });
     return outcome;
   }
 
@@ -169,7 +184,7 @@ export class ApplyPlatformEvent {
     });
   }
 
-  private async apply({ companyId, subject: id, change }: PlatformEventCommand, now: Date): Promise<PlatformEventOutcome> {
+  private async apply({ companyId, subject: id, change }: PlatformEventCommand, batch: FeedBatchVersions, now: Date): Promise<PlatformEventOutcome> {
     const h = this.handlers;
     switch (change.type) {
       case 'vacancy.upserted':
@@ -179,14 +194,14 @@ export class ApplyPlatformEvent {
         await h.setBoardColumns.execute({ companyId, vacancyId: id, columns: change.columns });
         return 'applied';
       case 'candidate.added':
-        return this.addCard(companyId, id, change.card, now);
+        return this.addCard(batch, companyId, id, change.card, now);
       case 'candidate.moved':
         // A card whose vacancy was deleted stands in no column and can no longer move: the move was made
         // before the deletion, which undid it.
         return (await h.moveCandidate.apply({ companyId, id, stage: change.stage })) === 'detached' ? 'stale' : 'applied';
       case 'candidate.transferred':
         // The target was deleted after the transfer, with the technical card the transfer left there.
-        if (await this.isDeleted(companyId, 'vacancy', change.vacancyId)) return 'stale';
+        if (await this.isDeleted(batch, companyId, 'vacancy', change.vacancyId)) return 'stale';
         await h.transferCandidate.execute({ companyId, id, vacancyId: change.vacancyId });
         return 'applied';
       case 'candidate.resume-updated':
@@ -197,7 +212,7 @@ export class ApplyPlatformEvent {
     }
   }
 
-  private async addCard(companyId: string, id: string, card: Omit<ManualCandidate, 'id'>, now: Date): Promise<PlatformEventOutcome> {
+  private async addCard(batch: FeedBatchVersions, companyId: string, id: string, card: Omit<ManualCandidate, 'id'>, now: Date): Promise<PlatformEventOutcome> {
     // The card is there, and this event is newer than its creation (the version check said so): the card was
     // deleted and made again, the deletion still on its way. The newer card replaces the older whole, as the
     // deletion and the new card together would (its technical cards go with it); the late deletion is then stale.
@@ -205,7 +220,7 @@ export class ApplyPlatformEvent {
     const asPlaced = (stage: string) =>
       CandidateCard.manual({ id, companyId, vacancyId: card.vacancyId, stage, person: card.candidate, resume: card.resume, referral: card.referral, now });
     if ((await this.vacancies.findById(companyId, card.vacancyId)) === null) {
-      if (!(await this.isDeleted(companyId, 'vacancy', card.vacancyId))) {
+      if (!(await this.isDeleted(batch, companyId, 'vacancy', card.vacancyId))) {
         throw new ChangeNotYetApplicableError(`Vacancy ${card.vacancyId} of the card does not exist (yet).`);
       }
       // The vacancy was deleted after the card was made: the card stays, without a vacancy, as the deletion left it.
@@ -226,14 +241,26 @@ export class ApplyPlatformEvent {
     return 'applied';
   }
 
-  private async isDeleted(companyId: string, kind: FeedEntityKind, id: string | null): Promise<boolean> {
+  /** Whether the entity's deletion is recorded: as the batch knows it (its own records wait for its end), else as stored. */
+  private async isDeleted(batch: FeedBatchVersions, companyId: string, kind: FeedEntityKind, id: string | null): Promise<boolean> {
     if (id === null) return false;
-    return (await this.ledger.versionsOf({ companyId, kind, id })).deletedAt !== null;
+    const entity: FeedEntityRef = { companyId, kind, id };
+    return ((batch.known(entity) ?? (await this.ledger.versionsOf(entity))).deletedAt) !== null;
   }
 }
 
 function entityKindOf(change: PlatformChange): FeedEntityKind {
   return change.type.startsWith('candidate.') ? 'candidate' : 'vacancy';
+}
+
+/** The entity an event is about: none for an application, which is not versioned. */
+function entityOf({ companyId, change, subject }: PlatformEventCommand): FeedEntityRef {
+  return { companyId, kind: entityKindOf(change), id: subject };
+}
+
+function claimOf(command: PlatformEventCommand): FeedEventClaim {
+  const { source, eventId, companyId, change } = command;
+  return { source, eventId, companyId, entity: change.type === 'application.submitted' ? null : entityOf(command) };
 }
 
 /** The aspects of its entity a change sets; `all` for a deletion, which is newer than every aspect. */

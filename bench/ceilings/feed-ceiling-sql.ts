@@ -15,8 +15,10 @@ import { renderVacancy } from '../../adapters/presenters/vacancy.presenter.js';
  * statement as plain text with the values inlined (simple query protocol, as MikroORM inlines them). One
  * transaction per event (or per batch with lanes), its BEGIN in the message of its first statement behind the
  * SET LOCAL prefix (`SET LOCAL …; BEGIN …; <lock and clock>`, as boundEveryTransaction sends it: that statement
- * is never bound), then the claim with the version read (one statement), the change's statements (the reads of
- * the use cases included) and the versions' upsert. No ajv
+ * is never bound), then one claim of every event of the transaction that also reads their entities' versions
+ * (one statement), per event its check against the versions the batch keeps (those read, changed by what the
+ * batch's earlier events recorded) and its change's statements (the reads of the use cases included), and at
+ * the end every version record of the batch in one message (none when nothing was recorded). No ajv
  * (the event is JSON.parse'd), no Inversify, no MikroORM (no entity, identity map or query builder), no domain
  * objects: the values written are derived more simply than the domain derives them (bench/README.md, Feed). Each
  * record's rendering (ADR 18) is made here with the service's presenter functions, from a view of the values
@@ -104,8 +106,25 @@ const json = (value: unknown) => (value === null || value === undefined ? 'NULL'
 const doc = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** One transaction's connection and clock. */
+/** An entity's versions: per aspect, and the deletion's (its tombstone), as the service's FeedEntityVersions. */
+interface Versions {
+  readonly aspects: Map<string, number>;
+  deletedAt: number | null;
+}
+
+const kindOf = (event: CeilingEvent) => (event.type.startsWith('candidate.') ? 'candidate' : 'vacancy');
+/** An entity of the transaction's company, as a key of the versions its batch keeps. */
+const entityKey = (kind: string, id: string) => `${kind}\u0000${id}`;
+
+/**
+ * One transaction's connection and clock, and the versions of the entities its batch is about (the service's
+ * FeedBatchVersions: those the claim read, changed by the records of the batch's events so far), the records'
+ * statements waiting for the batch's end.
+ */
 class Tx {
+  private readonly versions = new Map<string, Versions>();
+  private readonly records: string[] = [];
+
   constructor(
     readonly client: pg.PoolClient,
     readonly companyId: string,
@@ -129,47 +148,116 @@ class Tx {
     return (rows[0]?.columns as string[] | undefined) ?? DEFAULT_COLUMNS;
   }
 
-  /** The claim and the read of the entity's versions in one statement (MikroOrmFeedLedger.claimEventReadingVersions); null: a duplicate. */
-  async claimReadingVersions(event: CeilingEvent, kind: string): Promise<{ aspects: Map<string, number>; deletedAt: number | null } | null> {
-    const c = lit(this.companyId);
+  /**
+   * Every event of the batch claimed at once, with the versions of the entities of those claimed
+   * (MikroOrmFeedLedger.claimEvents): a repeat of an id within the batch is not sent, and is a duplicate; the
+   * others go as a JSON array of rows, inserted in key order. Per event: null for a duplicate, else the
+   * versions read (none for an application).
+   */
+  async claimAll(events: readonly CeilingEvent[]): Promise<(Versions | null)[]> {
+    const firsts = new Map<string, number>();
+    events.forEach((event, n) => {
+      const key = JSON.stringify([event.companyid, event.source, event.id]);
+      if (!firsts.has(key)) firsts.set(key, n);
+    });
+    const given = [...firsts.values()].map((n) => {
+      const event = events[n] as CeilingEvent;
+      const versioned = event.type !== 'application.submitted';
+      return {
+        n, company_id: event.companyid, source: event.source, event_id: event.id,
+        kind: versioned ? kindOf(event) : null, entity_id: versioned ? event.subject : null,
+      };
+    });
     const rows = await this.rows(
-      `with claim as (insert into feed_applied_events (company_id, source, event_id, applied_at) values (${c}, ${lit(event.source)}, ${lit(event.id)}, ${lit(this.now)}::timestamptz)
-         on conflict (company_id, source, event_id) do nothing returning 1)
-       select claimed.n as claimed, v.aspect, v.version::text as version
-         from (select count(*)::int as n from claim) as claimed
-         left join feed_entity_versions as v on claimed.n > 0 and v.company_id = ${c} and v.entity_kind = ${lit(kind)} and v.entity_id = ${lit(event.subject)}`,
+      `with given as (
+         select * from jsonb_to_recordset(${json(given)}::jsonb)
+           as g(n int, company_id text collate "C", source text collate "C", event_id text collate "C", kind text collate "C", entity_id text collate "C")),
+       claim as (
+         insert into feed_applied_events (company_id, source, event_id, applied_at)
+         select company_id, source, event_id, ${lit(this.now)}::timestamptz from given order by company_id, source, event_id
+         on conflict (company_id, source, event_id) do nothing
+         returning company_id, source, event_id)
+       select g.n, v.aspect, v.version::text as version
+         from given as g
+         join claim as c on c.company_id = g.company_id and c.source = g.source and c.event_id = g.event_id
+         left join feed_entity_versions as v on v.company_id = g.company_id and v.entity_kind = g.kind and v.entity_id = g.entity_id`,
     );
-    if (Number(rows[0]?.claimed ?? 0) === 0) return null;
-    const aspects = new Map<string, number>();
-    let deletedAt: number | null = null;
+    const claimed = new Map<number, Versions>();
     for (const row of rows) {
-      if (row.aspect === null) continue;
-      if (row.aspect === TOMBSTONE) deletedAt = Number(row.version);
-      else aspects.set(row.aspect, Number(row.version));
+      const n = Number(row.n);
+      const versions = claimed.get(n) ?? { aspects: new Map<string, number>(), deletedAt: null };
+      claimed.set(n, versions);
+      if (row.aspect === null || row.version === null) continue;
+      if (row.aspect === TOMBSTONE) versions.deletedAt = Number(row.version);
+      else versions.aspects.set(row.aspect, Number(row.version));
     }
-    return { aspects, deletedAt };
+    return events.map((_, n) => claimed.get(n) ?? null);
   }
 
-  async recordVersions(kind: string, id: string, aspects: readonly string[], version: number): Promise<void> {
+  /**
+   * The versions an event of the entity is checked against (FeedBatchVersions.current): the batch's own once an
+   * earlier event of it was about the entity, else those its claim read, kept from now on.
+   */
+  current(kind: string, id: string, claimed: Versions): Versions {
+    const key = entityKey(kind, id);
+    const known = this.versions.get(key);
+    if (known !== undefined) return known;
+    this.versions.set(key, claimed);
+    return claimed;
+  }
+
+  /**
+   * Whether the entity's deletion is recorded (ApplyPlatformEvent.isDeleted): as the batch knows it, else as
+   * stored, read as MikroOrmFeedLedger.versionsOf reads it.
+   */
+  async isDeleted(kind: string, id: string): Promise<boolean> {
+    const known = this.versions.get(entityKey(kind, id));
+    if (known !== undefined) return known.deletedAt !== null;
+    const rows = await this.rows(
+      `select aspect, version::text as version from feed_entity_versions where company_id = ${lit(this.companyId)} and entity_kind = ${lit(kind)} and entity_id = ${lit(id)}`,
+    );
+    return rows.some((row) => row.aspect === TOMBSTONE);
+  }
+
+  /**
+   * recordVersions' statement, kept for the batch's end, and its effect on the versions the batch works with
+   * now: each aspect's version never goes down, the tombstone goes.
+   */
+  recordVersions(kind: string, id: string, aspects: readonly string[], version: number): void {
     const c = lit(this.companyId);
-    await this.client.query(
+    this.records.push(
       `with revived as (delete from feed_entity_versions where company_id = ${c} and entity_kind = ${lit(kind)} and entity_id = ${lit(id)} and aspect = ${lit(TOMBSTONE)})
        insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at)
        select ${c}, ${lit(kind)}, ${lit(id)}, aspect, ${version}, ${lit(this.now)}::timestamptz from jsonb_array_elements_text(${json(aspects)}::jsonb) as given(aspect)
        on conflict (company_id, entity_kind, entity_id, aspect)
        do update set version = greatest(feed_entity_versions.version, excluded.version), recorded_at = excluded.recorded_at`,
     );
+    const key = entityKey(kind, id);
+    const before = this.versions.get(key)?.aspects ?? new Map<string, number>();
+    const after = new Map(before);
+    for (const aspect of aspects) after.set(aspect, Math.max(after.get(aspect) ?? version, version));
+    this.versions.set(key, { aspects: after, deletedAt: null });
   }
 
-  async recordDeletion(kind: string, id: string, version: number): Promise<void> {
+  /** recordDeletion's statement, kept for the batch's end, and its effect now: the aspects go, the tombstone never goes down. */
+  recordDeletion(kind: string, id: string, version: number): void {
     const c = lit(this.companyId);
-    await this.client.query(
+    this.records.push(
       `with forgotten as (delete from feed_entity_versions where company_id = ${c} and entity_kind = ${lit(kind)} and entity_id = ${lit(id)} and aspect <> ${lit(TOMBSTONE)})
        insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at)
        values (${c}, ${lit(kind)}, ${lit(id)}, ${lit(TOMBSTONE)}, ${version}, ${lit(this.now)}::timestamptz)
        on conflict (company_id, entity_kind, entity_id, aspect)
        do update set version = greatest(feed_entity_versions.version, excluded.version), recorded_at = excluded.recorded_at`,
     );
+    const key = entityKey(kind, id);
+    const before = this.versions.get(key)?.deletedAt ?? null;
+    this.versions.set(key, { aspects: new Map(), deletedAt: Math.max(before ?? version, version) });
+  }
+
+  /** The batch's records, all in one message (MikroOrmFeedLedger.recordAll: simple query, run in order); none sent when there are none. */
+  async recordAll(): Promise<void> {
+    if (this.records.length === 0) return;
+    await this.client.query(this.records.join(';\n'));
   }
 
   /** The whole card written back, as the repository's update does (bound), with its new rendering. */
@@ -228,7 +316,7 @@ function aspectsOf(event: CeilingEvent): readonly string[] | 'all' {
   }
 }
 
-function isStale(versions: { aspects: Map<string, number>; deletedAt: number | null }, aspects: readonly string[] | 'all', version: number): boolean {
+function isStale(versions: Versions, aspects: readonly string[] | 'all', version: number): boolean {
   if (versions.deletedAt !== null && version <= versions.deletedAt) return true;
   if (aspects === 'all') return [...versions.aspects.values()].some((stored) => version <= stored);
   const floor = versions.aspects.get(REVIVED_AFTER) ?? -Infinity;
@@ -238,24 +326,24 @@ function isStale(versions: { aspects: Map<string, number>; deletedAt: number | n
 /** The service would retry such an event later (not yet applicable); the bench's events never get here. */
 export class NotYet extends Error {}
 
-async function versioned(tx: Tx, event: CeilingEvent): Promise<Outcome> {
-  const kind = event.type.startsWith('candidate.') ? 'candidate' : 'vacancy';
+/** An event of a vacancy or card, claimed (`claimed`: the versions its claim read), as ApplyPlatformEvent.applyIn takes it. */
+async function versioned(tx: Tx, event: CeilingEvent, claimed: Versions): Promise<Outcome> {
+  const kind = kindOf(event);
   const id = event.subject;
   const version = event.entityversion as number;
-  const versions = await tx.claimReadingVersions(event, kind);
-  if (versions === null) return 'duplicate';
+  const versions = tx.current(kind, id, claimed);
   const aspects = aspectsOf(event);
   if (isStale(versions, aspects, version)) return 'stale';
   if (aspects === 'all') {
     if (kind === 'vacancy') await deleteVacancy(tx, id);
     else await deleteCard(tx, id);
-    await tx.recordDeletion(kind, id, version);
+    tx.recordDeletion(kind, id, version);
     return 'applied';
   }
   const outcome = await change(tx, event);
   if (outcome !== 'applied') return outcome;
-  if (versions.deletedAt !== null) await tx.recordVersions(kind, id, [REVIVED_AFTER], versions.deletedAt);
-  await tx.recordVersions(kind, id, aspects, version);
+  if (versions.deletedAt !== null) tx.recordVersions(kind, id, [REVIVED_AFTER], versions.deletedAt);
+  tx.recordVersions(kind, id, aspects, version);
   return outcome;
 }
 
@@ -300,11 +388,14 @@ async function change(tx: Tx, event: CeilingEvent): Promise<Outcome> {
 
 async function addCard(tx: Tx, id: string, data: any): Promise<Outcome> {
   if ((await tx.card(id)) !== undefined) return 'stale';
-  if ((await tx.vacancy(data.vacancyId)) === undefined) throw new NotYet(`vacancy ${data.vacancyId}`);
+  // A vacancy that is not there: one whose deletion is recorded leaves the card without a vacancy, as the
+  // deletion left the others (its read as the service's isDeleted); else it is still to come.
+  const detached = (await tx.vacancy(data.vacancyId)) === undefined;
+  if (detached && !(await tx.isDeleted('vacancy', data.vacancyId))) throw new NotYet(`vacancy ${data.vacancyId}`);
   // Placed where the event says (the schema requires a stage); the board's first column without one.
-  const stage = data.stage ?? (await tx.columns(data.vacancyId))[0];
+  const stage = detached ? null : (data.stage ?? (await tx.columns(data.vacancyId))[0]);
   const card = {
-    company_id: tx.companyId, id, vacancy_id: data.vacancyId, stage, source: 'manual', external_id: null, cover_letter: null, person: data.candidate,
+    company_id: tx.companyId, id, vacancy_id: detached ? null : data.vacancyId, stage, source: 'manual', external_id: null, cover_letter: null, person: data.candidate,
     resume: data.resume ?? {}, referral: data.referral ?? null, technical: false, origin_card_id: null, request_fingerprint: null, source_ref: null,
     created_at_ms: Date.parse(tx.now),
   };
@@ -379,14 +470,6 @@ async function detachCards(tx: Tx, vacancyId: string): Promise<void> {
     );
     if (cards.length < DETACH_BATCH) return;
   }
-}
-
-async function claimThenSubmit(tx: Tx, event: CeilingEvent): Promise<Outcome> {
-  const claimed = await tx.client.query(
-    `insert into feed_applied_events (company_id, source, event_id, applied_at) values (${lit(tx.companyId)}, ${lit(event.source)}, ${lit(event.id)}, ${lit(tx.now)}::timestamptz) ` +
-      'on conflict (company_id, source, event_id) do nothing returning 1 as claimed',
-  );
-  return claimed.rows.length === 0 ? 'duplicate' : submitApplication(tx, event.data);
 }
 
 /** POST /applications' insert for one application, in the append transaction: its vacancy and board read in one statement. */
@@ -470,7 +553,10 @@ async function applyBatch(pool: pg.Pool, knownCompanies: Set<string>, events: re
   }
 }
 
-/** The events (of one company) in one transaction: BEGIN with the company's lock and the clock, each event, COMMIT. */
+/**
+ * The events (of one company) in one transaction: BEGIN with the company's lock and the clock, the claim of them
+ * all, each event, the version records of them all, COMMIT.
+ */
 async function inTransaction(pool: pg.Pool, knownCompanies: Set<string>, events: readonly CeilingEvent[]): Promise<Outcome[]> {
   const companyId = (events[0] as CeilingEvent).companyid;
   if (!knownCompanies.has(companyId)) {
@@ -488,8 +574,16 @@ async function inTransaction(pool: pg.Pool, knownCompanies: Set<string>, events:
     )) as unknown as pg.QueryResult[];
     const clock = opened.at(-1) as pg.QueryResult;
     const tx = new Tx(client, companyId, new Date(clock.rows[0].now_ms as number).toISOString());
+    // One claim for the whole batch, each event checked against the versions the batch keeps and applied, then
+    // every version record of the batch in one message (ApplyPlatformEvent.applyAllIn).
+    const claims = await tx.claimAll(events);
     const outcomes: Outcome[] = [];
-    for (const event of events) outcomes.push(event.type === 'application.submitted' ? await claimThenSubmit(tx, event) : await versioned(tx, event));
+    for (const [index, event] of events.entries()) {
+      const claimed = claims[index] as Versions | null;
+      if (claimed === null) outcomes.push('duplicate');
+      else outcomes.push(event.type === 'application.submitted' ? await submitApplication(tx, event.data) : await versioned(tx, event, claimed));
+    }
+    await tx.recordAll();
     await client.query('COMMIT;');
     return outcomes;
   } catch (error) {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { FeedEntityRef, FeedEntityVersions } from '../../application/ports/feed-ledger.port.js';
+import type { FeedEntityRef, FeedEntityVersions, FeedVersionRecord } from '../../application/ports/feed-ledger.port.js';
 import { nextId, T0 } from '../support/builders.js';
 import { rejectionOf } from '../support/catching.js';
 import { withAdapters, type AdapterFactory } from './persistence-adapters.js';
@@ -103,39 +103,147 @@ export function feedLedgerContract(factory: AdapterFactory): void {
       }
     });
 
-    describe('claimEventReadingVersions', () => {
+    describe('claimEvents', () => {
+      const claimOne = async (eventId: string, entity: FeedEntityRef) =>
+        (await ledger().claimEvents([{ source: SOURCE, eventId, companyId: entity.companyId, entity }], T0))[0];
+
       it('claims like claimEvent and reads the versions of the entity: null once the event is recorded', async () => {
         const entity = card();
         await ledger().recordVersions(entity, ['card', 'stage'], 3, T0);
         await ledger().recordVersions({ ...entity, id: nextId('card') }, ['card'], 9, T0);
         const eventId = nextId('ev');
-        const first = await ledger().claimEventReadingVersions(SOURCE, eventId, entity, T0);
-        expect(first === null ? null : plain(first)).to.deep.equal({ aspects: { card: 3, stage: 3 }, deletedAt: null });
-        expect(await ledger().claimEventReadingVersions(SOURCE, eventId, entity, T0)).to.equal(null);
+        const first = await claimOne(eventId, entity);
+        expect(first === null || first === undefined ? first : plain(first)).to.deep.equal({ aspects: { card: 3, stage: 3 }, deletedAt: null });
+        expect(await claimOne(eventId, entity)).to.equal(null);
         expect(await ledger().claimEvent(SOURCE, eventId, entity.companyId, T0), 'one record for both ways of claiming').to.equal(false);
       });
 
       it('reads no versions of an untouched entity, and a tombstone as the deletion', async () => {
-        const untouched = await ledger().claimEventReadingVersions(SOURCE, nextId('ev'), card(), T0);
-        expect(untouched === null ? null : plain(untouched)).to.deep.equal({ aspects: {}, deletedAt: null });
+        const untouched = await claimOne(nextId('ev'), card());
+        expect(untouched === null || untouched === undefined ? untouched : plain(untouched)).to.deep.equal({ aspects: {}, deletedAt: null });
         const deleted = card();
         await ledger().recordVersions(deleted, ['card'], 2, T0);
         await ledger().recordDeletion(deleted, 4, T0);
-        const read = await ledger().claimEventReadingVersions(SOURCE, nextId('ev'), deleted, T0);
-        expect(read === null ? null : plain(read)).to.deep.equal({ aspects: {}, deletedAt: 4 });
+        const read = await claimOne(nextId('ev'), deleted);
+        expect(read === null || read === undefined ? read : plain(read)).to.deep.equal({ aspects: {}, deletedAt: 4 });
       });
 
-      it('forgets the claim with the unit of work that throws', async () => {
+      it('answers every claim of a batch in its order: versions of each entity, none without one, null for an id recorded before or earlier in the batch', async () => {
+        const companyId = nextId('co');
+        const first = card(companyId);
+        const second = { companyId, kind: 'vacancy' as const, id: nextId('vac') };
+        await ledger().recordVersions(first, ['card', 'stage'], 3, T0);
+        await ledger().recordVersions(second, ['vacancy'], 7, T0);
+        await ledger().recordDeletion(second, 8, T0);
+        const known = nextId('ev');
+        expect(await ledger().claimEvent(SOURCE, known, companyId, T0)).to.equal(true);
+        const [a, b, c] = [nextId('ev'), nextId('ev'), nextId('ev')];
+        const answers = await ledger().claimEvents(
+          [
+            { source: SOURCE, eventId: a, companyId, entity: first },
+            { source: SOURCE, eventId: known, companyId, entity: first },
+            { source: SOURCE, eventId: b, companyId, entity: null },
+            { source: SOURCE, eventId: a, companyId, entity: first },
+            { source: 'urn:platform:other', eventId: a, companyId, entity: second },
+            { source: SOURCE, eventId: c, companyId, entity: first },
+          ],
+          T0,
+        );
+        expect(answers.map((answer) => (answer === null ? null : plain(answer)))).to.deep.equal([
+          { aspects: { card: 3, stage: 3 }, deletedAt: null },
+          null,
+          { aspects: {}, deletedAt: null },
+          null,
+          { aspects: {}, deletedAt: 8 },
+          { aspects: { card: 3, stage: 3 }, deletedAt: null },
+        ]);
+        for (const [source, eventId] of [[SOURCE, a], [SOURCE, b], ['urn:platform:other', a], [SOURCE, c]] as const) {
+          expect(await ledger().claimEvent(source, eventId, companyId, T0), `${source} ${eventId} recorded`).to.equal(false);
+        }
+        expect(await ledger().claimEvents([], T0)).to.deep.equal([]);
+      });
+
+      it('forgets the claims with the unit of work that throws', async () => {
         const entity = card();
         const eventId = nextId('ev');
+        const other = nextId('ev');
         const failed = await rejectionOf(
           adapters().unitOfWork.run(entity.companyId, 'write', async () => {
-            expect(await ledger().claimEventReadingVersions(SOURCE, eventId, entity, T0)).to.not.equal(null);
+            const answers = await ledger().claimEvents(
+              [
+                { source: SOURCE, eventId, companyId: entity.companyId, entity },
+                { source: SOURCE, eventId: other, companyId: entity.companyId, entity: null },
+              ],
+              T0,
+            );
+            expect(answers.every((answer) => answer !== null)).to.equal(true);
             throw new Error('boom');
           }),
         );
         expect((failed as Error).message).to.equal('boom');
-        expect(await ledger().claimEventReadingVersions(SOURCE, eventId, entity, T0)).to.not.equal(null);
+        expect(await claimOne(eventId, entity)).to.not.equal(null);
+        expect(await ledger().claimEvent(SOURCE, other, entity.companyId, T0)).to.equal(true);
+      });
+
+      it('grants each event of two concurrent batches that share ids to exactly one of them', async () => {
+        const companyId = nextId('co');
+        const ids = [nextId('ev'), nextId('ev'), nextId('ev'), nextId('ev')];
+        const batch = (eventIds: readonly string[]) =>
+          adapters().unitOfWork.run(companyId, 'append', async () =>
+            ledger().claimEvents(eventIds.map((eventId) => ({ source: SOURCE, eventId, companyId, entity: null })), T0),
+          );
+        const [one, two] = await Promise.all([batch([ids[0], ids[1], ids[2]] as string[]), batch([ids[3], ids[2], ids[1]] as string[])]);
+        const grantedTo = (eventId: string) => [one[[ids[0], ids[1], ids[2]].indexOf(eventId)] ?? null, two[[ids[3], ids[2], ids[1]].indexOf(eventId)] ?? null].filter((answer) => answer !== null).length;
+        expect(ids.map(grantedTo)).to.deep.equal([1, 1, 1, 1]);
+      });
+    });
+
+    describe('recordAll', () => {
+      it('has the effect of recordVersions and recordDeletion called one after another, in order', async () => {
+        const companyId = nextId('co');
+        const [x, y] = [card(companyId), card(companyId)];
+        const [x2, y2] = [card(companyId), card(companyId)];
+        await ledger().recordVersions(x, ['card'], 1, T0);
+        await ledger().recordVersions(x2, ['card'], 1, T0);
+        const steps = (one: FeedEntityRef, two: FeedEntityRef): FeedVersionRecord[] => [
+          { type: 'versions', entity: one, aspects: ['stage', 'resume'], version: 4 },
+          { type: 'versions', entity: one, aspects: ['stage'], version: 2 },
+          { type: 'deletion', entity: two, version: 5 },
+          { type: 'deletion', entity: one, version: 6 },
+          { type: 'versions', entity: one, aspects: ['revived-after'], version: 6 },
+          { type: 'versions', entity: one, aspects: ['card', 'card'], version: 9 },
+          { type: 'deletion', entity: two, version: 3 },
+        ];
+        await ledger().recordAll(steps(x, y), T0);
+        for (const step of steps(x2, y2)) {
+          if (step.type === 'versions') await ledger().recordVersions(step.entity, step.aspects, step.version, T0);
+          else await ledger().recordDeletion(step.entity, step.version, T0);
+        }
+        expect(plain(await ledger().versionsOf(x))).to.deep.equal({ aspects: { 'revived-after': 6, card: 9 }, deletedAt: null });
+        expect(plain(await ledger().versionsOf(y))).to.deep.equal({ aspects: {}, deletedAt: 5 });
+        expect(plain(await ledger().versionsOf(x))).to.deep.equal(plain(await ledger().versionsOf(x2)));
+        expect(plain(await ledger().versionsOf(y))).to.deep.equal(plain(await ledger().versionsOf(y2)));
+        await ledger().recordAll([], T0);
+      });
+
+      it('refuses a batch with a version that is no safe integer, or a reserved aspect, recording none of it', async () => {
+        const entity = card();
+        const good: FeedVersionRecord = { type: 'versions', entity, aspects: ['card'], version: 2 };
+        expect(await rejectionOf(ledger().recordAll([good, { type: 'deletion', entity, version: 2 ** 53 }], T0))).to.be.instanceOf(RangeError);
+        expect(await rejectionOf(ledger().recordAll([good, { type: 'versions', entity, aspects: ['#deleted'], version: 3 }], T0))).to.be.instanceOf(Error);
+        expect(plain(await ledger().versionsOf(entity))).to.deep.equal({ aspects: {}, deletedAt: null });
+      });
+
+      it('undoes its records with the unit of work that throws', async () => {
+        const entity = card();
+        await ledger().recordVersions(entity, ['card'], 1, T0);
+        const failure = adapters().unitOfWork.run(entity.companyId, 'write', async () => {
+          await ledger().recordAll([{ type: 'versions', entity, aspects: ['stage'], version: 2 }, { type: 'deletion', entity, version: 3 }], T0);
+          expect(plain(await ledger().versionsOf(entity)), 'seen inside its own transaction').to.deep.equal({ aspects: {}, deletedAt: 3 });
+          throw new Error('boom');
+        });
+        expect(((await rejectionOf(failure)) as Error).message).to.equal('boom');
+        expect(plain(await ledger().versionsOf(entity))).to.deep.equal({ aspects: { card: 1 }, deletedAt: null });
       });
     });
 

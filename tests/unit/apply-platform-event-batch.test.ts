@@ -3,7 +3,7 @@ import type { UnitOfWork } from '../../application/ports/unit-of-work.port.js';
 import { BOARD_REPOSITORY } from '../../application/ports/board-repository.port.js';
 import { CANDIDATE_REPOSITORY } from '../../application/ports/candidate-repository.port.js';
 import { COMPANY_REPOSITORY } from '../../application/ports/company-repository.port.js';
-import { FEED_LEDGER } from '../../application/ports/feed-ledger.port.js';
+import { FEED_LEDGER, type FeedLedger } from '../../application/ports/feed-ledger.port.js';
 import { UNIT_OF_WORK } from '../../application/ports/unit-of-work.port.js';
 import { VACANCY_REPOSITORY } from '../../application/ports/vacancy-repository.port.js';
 import { ApplyPlatformEvent, type PlatformChangeHandlers } from '../../application/use-cases/apply-platform-event.use-case.js';
@@ -30,7 +30,11 @@ describe('ApplyPlatformEvent.executeAll: one unit of work for the events of a co
   let runs: string[];
 
   /** ApplyPlatformEvent on the world's adapters and use cases, with its own unit of work `around` the world's. */
-  function applierWith(unitOfWork: (inner: UnitOfWork) => UnitOfWork, replaced: Partial<PlatformChangeHandlers> = {}): ApplyPlatformEvent {
+  function applierWith(
+    unitOfWork: (inner: UnitOfWork) => UnitOfWork,
+    replaced: Partial<PlatformChangeHandlers> = {},
+    ledger: (inner: FeedLedger) => FeedLedger = (inner) => inner,
+  ): ApplyPlatformEvent {
     const { container } = world();
     const handlers: PlatformChangeHandlers = {
       upsertVacancies: world().use('upsertVacancies'),
@@ -48,7 +52,7 @@ describe('ApplyPlatformEvent.executeAll: one unit of work for the events of a co
       resolve(container, VACANCY_REPOSITORY),
       resolve(container, BOARD_REPOSITORY),
       resolve(container, CANDIDATE_REPOSITORY),
-      resolve(container, FEED_LEDGER),
+      ledger(resolve(container, FEED_LEDGER)),
       unitOfWork(resolve(container, UNIT_OF_WORK)),
       handlers,
     );
@@ -83,6 +87,47 @@ describe('ApplyPlatformEvent.executeAll: one unit of work for the events of a co
     expect(runs).to.deep.equal(['write']);
     const cards = await world().allCandidates(companyId);
     expect(cards.map((card) => [card.vacancyTitle, card.stage]).sort()).to.deep.equal([['Бэкенд', 'NEW'], ['Бэкенд', 'OFFER']]);
+  });
+
+  it('claims every event of the batch in one call, checks each against the versions the batch recorded before it, and writes the versions once, at the end', async () => {
+    const companyId = await world().company();
+    const calls: string[] = [];
+    const counted = (inner: FeedLedger): FeedLedger =>
+      new Proxy(inner, {
+        get(target, name, receiver) {
+          const value = Reflect.get(target, name, receiver) as unknown;
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => {
+            calls.push(String(name));
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      });
+    const apply = applierWith((inner) => inner, {}, counted);
+    const outcomes = await apply.executeAll([
+      command(companyId, 'vac-1', 1, { type: 'vacancy.upserted', vacancy: aVacancyInput({ title: 'Бэкенд' }) }),
+      command(companyId, 'card-1', 1, added('vac-1', 'NEW')),
+      command(companyId, 'card-1', 3, { type: 'candidate.deleted' }),
+      command(companyId, 'card-1', 2, { type: 'candidate.moved', stage: 'OFFER' }),
+      command(companyId, 'card-1', 4, added('vac-1', 'INTERVIEW')),
+      command(companyId, 'card-1', 3, { type: 'candidate.resume-updated', resume: aResume({ role: 'Старое' }) }),
+      command(companyId, 'vac-2', 1, { type: 'vacancy.upserted', vacancy: aVacancyInput({ title: 'Фронтенд' }) }),
+      command(companyId, 'vac-2', 2, { type: 'vacancy.deleted' }),
+      command(companyId, 'card-1', 5, { type: 'candidate.transferred', vacancyId: 'vac-2' }),
+    ]);
+    expect(outcomes.map((outcome) => ('value' in outcome ? outcome.value : outcome.error))).to.deep.equal([
+      'applied', 'applied', 'applied', 'stale', 'applied', 'stale', 'applied', 'applied', 'stale',
+    ]);
+    expect(calls, 'the target vacancy\'s deletion is known to the batch: no read of the ledger for it').to.deep.equal(['claimEvents', 'recordAll']);
+    const ledger = resolve(world().container, FEED_LEDGER);
+    const versions = await ledger.versionsOf({ companyId, kind: 'candidate', id: 'card-1' });
+    expect({ aspects: Object.fromEntries(versions.aspects), deletedAt: versions.deletedAt }).to.deep.equal({
+      aspects: { 'revived-after': 3, card: 4, stage: 4, resume: 4 },
+      deletedAt: null,
+    });
+    expect((await ledger.versionsOf({ companyId, kind: 'vacancy', id: 'vac-2' })).deletedAt).to.equal(2);
+    const cards = await world().allCandidates(companyId);
+    expect(cards.map((card) => [card.id, card.vacancyTitle, card.stage])).to.deep.equal([['card-1', 'Бэкенд', 'INTERVIEW']]);
   });
 
   it('takes the company\'s lock exclusively for a batch of applications too (inserted one event after another, they could deadlock with a POST batch); one alone is an append', async () => {

@@ -1,4 +1,4 @@
-import type { FeedEntityRef, FeedEntityVersions, FeedLedger } from '../../../application/ports/feed-ledger.port.js';
+import type { FeedEntityRef, FeedEntityVersions, FeedEventClaim, FeedLedger, FeedVersionRecord } from '../../../application/ports/feed-ledger.port.js';
 import type { FeedEntityVersionsRow, InMemoryDatabase } from './in-memory-database.js';
 
 type Recorded = { readonly version: number; readonly recordedAt: Date };
@@ -37,9 +37,32 @@ export class InMemoryFeedLedger implements FeedLedger {
     }
   }
 
-  async claimEventReadingVersions(source: string, eventId: string, entity: FeedEntityRef, now: Date): Promise<FeedEntityVersions | null> {
-    if (!(await this.claimEvent(source, eventId, entity.companyId, now))) return null;
-    return this.versionsOf(entity);
+  /**
+   * Claimed in the order of their keys, as PostgreSQL inserts them, so that two batches claiming the same ids
+   * never wait for each other both ways; answered in the order given.
+   */
+  async claimEvents(claims: readonly FeedEventClaim[], now: Date): Promise<(FeedEntityVersions | null)[]> {
+    const firsts = new Map<string, number>();
+    claims.forEach(({ companyId, source, eventId }, n) => {
+      const key = eventKey(companyId, source, eventId);
+      if (!firsts.has(key)) firsts.set(key, n);
+    });
+    const outcomes: (FeedEntityVersions | null)[] = claims.map(() => null);
+    for (const [, n] of [...firsts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const { source, eventId, companyId, entity } = claims[n] as FeedEventClaim;
+      if (!(await this.claimEvent(source, eventId, companyId, now))) continue;
+      outcomes[n] = entity === null ? { aspects: new Map(), deletedAt: null } : await this.versionsOf(entity);
+    }
+    return outcomes;
+  }
+
+  async recordAll(records: readonly FeedVersionRecord[], now: Date): Promise<void> {
+    // All or none, as PostgreSQL's one message: every record is checked before any is written.
+    for (const record of records) checkRecord(record);
+    for (const record of records) {
+      if (record.type === 'versions') await this.recordVersions(record.entity, record.aspects, record.version, now);
+      else await this.recordDeletion(record.entity, record.version, now);
+    }
   }
 
   async versionsOf(entity: FeedEntityRef): Promise<FeedEntityVersions> {
@@ -50,8 +73,7 @@ export class InMemoryFeedLedger implements FeedLedger {
   }
 
   async recordVersions(entity: FeedEntityRef, aspects: readonly string[], version: number, now: Date): Promise<void> {
-    requireVersion(version);
-    if (aspects.includes(RESERVED_ASPECT)) throw new Error(`The aspect name ${RESERVED_ASPECT} is reserved for tombstones.`);
+    checkRecord({ type: 'versions', entity, aspects, version });
     const key = entityKey(entity);
     const stored = this.db.feedEntityVersions.get(key);
     const next = new Map<string, Recorded>(stored?.aspects ?? []);
@@ -94,4 +116,9 @@ export class InMemoryFeedLedger implements FeedLedger {
 
 function requireVersion(version: number): void {
   if (!Number.isSafeInteger(version)) throw new RangeError(`An entity version must be a safe integer, not ${version}.`);
+}
+
+function checkRecord(record: FeedVersionRecord): void {
+  requireVersion(record.version);
+  if (record.type === 'versions' && record.aspects.includes(RESERVED_ASPECT)) throw new Error(`The aspect name ${RESERVED_ASPECT} is reserved for tombstones.`);
 }

@@ -1,5 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { FeedEntityRef, FeedEntityVersions, FeedLedger } from '../../../application/ports/feed-ledger.port.js';
+import type { FeedEntityRef, FeedEntityVersions, FeedEventClaim, FeedLedger, FeedVersionRecord } from '../../../application/ports/feed-ledger.port.js';
 import { jsonb } from './sql-values.js';
 import { withEntityManager, withFreshEntityManager } from './transaction-scope.js';
 
@@ -37,26 +37,6 @@ export class MikroOrmFeedLedger implements FeedLedger {
     return rows.length > 0;
   }
 
-  /**
-   * The claim and the read of the entity's versions in one statement: a data-modifying CTE claims, and the
-   * versions are read beside it, in the snapshot the statement took after the company's lock (so no write of
-   * the entity's versions can come between). One row at least: `claimed` 0 tells a duplicate.
-   */
-  async claimEventReadingVersions(source: string, eventId: string, entity: FeedEntityRef, now: Date): Promise<FeedEntityVersions | null> {
-    const rows = await withEntityManager(this.orm, (em) =>
-      em.execute<{ claimed: number; aspect: string | null; version: string | null }[]>(
-        `with claim as (insert into feed_applied_events (company_id, source, event_id, applied_at) values (?, ?, ?, ?::timestamptz)
-           on conflict (company_id, source, event_id) do nothing returning 1)
-         select claimed.n as claimed, v.aspect, v.version::text as version
-           from (select count(*)::int as n from claim) as claimed
-           left join feed_entity_versions as v on claimed.n > 0 and v.company_id = ? and v.entity_kind = ? and v.entity_id = ?`,
-        [entity.companyId, source, eventId, now, entity.companyId, entity.kind, entity.id],
-      ),
-    );
-    if (rows.length === 0 || Number(rows[0]?.claimed) === 0) return null;
-    return versionsFrom(rows.filter((row): row is { claimed: number; aspect: string; version: string } => row.aspect !== null && row.version !== null));
-  }
-
   async versionsOf(entity: FeedEntityRef): Promise<FeedEntityVersions> {
     const rows = await withEntityManager(this.orm, (em) =>
       em.execute<{ aspect: string; version: string }[]>(
@@ -67,44 +47,77 @@ export class MikroOrmFeedLedger implements FeedLedger {
     return versionsFrom(rows);
   }
 
-  /** The tombstone's removal and the upsert of every aspect: one statement (a data-modifying CTE). */
-  async recordVersions(entity: FeedEntityRef, aspects: readonly string[], version: number, now: Date): Promise<void> {
-    requireVersion(version);
-    if (aspects.includes(TOMBSTONE_ASPECT)) throw new Error(`The aspect name ${TOMBSTONE_ASPECT} is reserved for tombstones.`);
-    const distinct = [...new Set(aspects)];
-    await withEntityManager(this.orm, (em) =>
-      em.execute(
-        `with revived as (delete from feed_entity_versions where ${ENTITY} and aspect = ?)
-         insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at)
-         select ?, ?, ?, aspect, ?, ?::timestamptz from jsonb_array_elements_text(?::jsonb) as given(aspect)
-         on conflict (company_id, entity_kind, entity_id, aspect)
-         do update set version = greatest(feed_entity_versions.version, excluded.version), recorded_at = excluded.recorded_at`,
-        [
-          entity.companyId, entity.kind, entity.id, TOMBSTONE_ASPECT,
-          entity.companyId, entity.kind, entity.id, version, now, jsonb(distinct),
-        ],
-        'run',
+  /**
+   * Every claim of the batch in one statement: the new ids inserted (in key order, so that two batches never
+   * wait for each other's rows in opposite orders), and the versions of the entities of those claimed read
+   * beside them, in the snapshot the statement took after the company's lock. A repeat of an id within the
+   * call is a duplicate without being sent.
+   */
+  async claimEvents(claims: readonly FeedEventClaim[], now: Date): Promise<(FeedEntityVersions | null)[]> {
+    const firsts = new Map<string, number>();
+    claims.forEach(({ companyId, source, eventId }, n) => {
+      const key = JSON.stringify([companyId, source, eventId]);
+      if (!firsts.has(key)) firsts.set(key, n);
+    });
+    const sent = [...firsts.values()];
+    if (sent.length === 0) return [];
+    const given = sent.map((n) => {
+      const { companyId, source, eventId, entity } = claims[n] as FeedEventClaim;
+      if (entity !== null && entity.companyId !== companyId) throw new Error('A claim names an entity of another company than its own.');
+      return { n, company_id: companyId, source, event_id: eventId, kind: entity?.kind ?? null, entity_id: entity?.id ?? null };
+    });
+    const rows = await withEntityManager(this.orm, (em) =>
+      em.execute<{ n: number; aspect: string | null; version: string | null }[]>(
+        `with given as (
+           select * from jsonb_to_recordset(?::jsonb)
+             as g(n int, company_id text collate "C", source text collate "C", event_id text collate "C", kind text collate "C", entity_id text collate "C")),
+         claim as (
+           insert into feed_applied_events (company_id, source, event_id, applied_at)
+           select company_id, source, event_id, ?::timestamptz from given order by company_id, source, event_id
+           on conflict (company_id, source, event_id) do nothing
+           returning company_id, source, event_id)
+         select g.n, v.aspect, v.version::text as version
+           from given as g
+           join claim as c on c.company_id = g.company_id and c.source = g.source and c.event_id = g.event_id
+           left join feed_entity_versions as v on v.company_id = g.company_id and v.entity_kind = g.kind and v.entity_id = g.entity_id`,
+        [jsonb(given), now],
       ),
     );
+    const claimed = new Map<number, { aspect: string; version: string }[]>();
+    for (const row of rows) {
+      const n = Number(row.n);
+      const versions = claimed.get(n) ?? [];
+      if (row.aspect !== null && row.version !== null) versions.push({ aspect: row.aspect, version: row.version });
+      claimed.set(n, versions);
+    }
+    return claims.map((_, n) => {
+      const versions = claimed.get(n);
+      return versions === undefined ? null : versionsFrom(versions);
+    });
+  }
+
+  /** The tombstone's removal and the upsert of every aspect: one statement (a data-modifying CTE). */
+  async recordVersions(entity: FeedEntityRef, aspects: readonly string[], version: number, now: Date): Promise<void> {
+    const [sql, parameters] = recordStatement({ type: 'versions', entity, aspects, version }, now);
+    await withEntityManager(this.orm, (em) => em.execute(sql, parameters, 'run'));
   }
 
   /** The aspects' removal and the tombstone's upsert: one statement. */
   async recordDeletion(entity: FeedEntityRef, version: number, now: Date): Promise<void> {
-    requireVersion(version);
-    await withEntityManager(this.orm, (em) =>
-      em.execute(
-        `with forgotten as (delete from feed_entity_versions where ${ENTITY} and aspect <> ?)
-         insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at)
-         values (?, ?, ?, ?, ?, ?::timestamptz)
-         on conflict (company_id, entity_kind, entity_id, aspect)
-         do update set version = greatest(feed_entity_versions.version, excluded.version), recorded_at = excluded.recorded_at`,
-        [
-          entity.companyId, entity.kind, entity.id, TOMBSTONE_ASPECT,
-          entity.companyId, entity.kind, entity.id, TOMBSTONE_ASPECT, version, now,
-        ],
-        'run',
-      ),
-    );
+    const [sql, parameters] = recordStatement({ type: 'deletion', entity, version }, now);
+    await withEntityManager(this.orm, (em) => em.execute(sql, parameters, 'run'));
+  }
+
+  /**
+   * The statements of recordVersions and recordDeletion, one per record, sent in one message (the simple
+   * query protocol runs them in order, each seeing the ones before it; outside a unit of work, as one
+   * transaction). Every record is checked before anything is sent.
+   */
+  async recordAll(records: readonly FeedVersionRecord[], now: Date): Promise<void> {
+    if (records.length === 0) return;
+    const statements = records.map((record) => recordStatement(record, now));
+    const sql = statements.map(([text]) => text).join(';\n');
+    await withEntityManager(this.orm, (em) => em.execute(sql, statements.flatMap(([, parameters]) => parameters), 'run'));
   }
 
   /** Always on a connection of its own, in autocommit chunks, even when called inside a unit of work. */
@@ -120,6 +133,36 @@ export class MikroOrmFeedLedger implements FeedLedger {
       return { events, tombstones };
     });
   }
+}
+
+/**
+ * The statement of one record, with its parameters: recordVersions' removes the tombstone and upserts every
+ * aspect (a data-modifying CTE), recordDeletion's removes the aspects and upserts the tombstone. A version
+ * never goes down (greatest).
+ */
+function recordStatement(record: FeedVersionRecord, now: Date): [sql: string, parameters: unknown[]] {
+  const { entity, version } = record;
+  requireVersion(version);
+  const key = [entity.companyId, entity.kind, entity.id];
+  if (record.type === 'deletion') {
+    return [
+      `with forgotten as (delete from feed_entity_versions where ${ENTITY} and aspect <> ?)
+       insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at)
+       values (?, ?, ?, ?, ?, ?::timestamptz)
+       on conflict (company_id, entity_kind, entity_id, aspect)
+       do update set version = greatest(feed_entity_versions.version, excluded.version), recorded_at = excluded.recorded_at`,
+      [...key, TOMBSTONE_ASPECT, ...key, TOMBSTONE_ASPECT, version, now],
+    ];
+  }
+  if (record.aspects.includes(TOMBSTONE_ASPECT)) throw new Error(`The aspect name ${TOMBSTONE_ASPECT} is reserved for tombstones.`);
+  return [
+    `with revived as (delete from feed_entity_versions where ${ENTITY} and aspect = ?)
+     insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at)
+     select ?, ?, ?, aspect, ?, ?::timestamptz from jsonb_array_elements_text(?::jsonb) as given(aspect)
+     on conflict (company_id, entity_kind, entity_id, aspect)
+     do update set version = greatest(feed_entity_versions.version, excluded.version), recorded_at = excluded.recorded_at`,
+    [...key, TOMBSTONE_ASPECT, ...key, version, now, jsonb([...new Set(record.aspects)])],
+  ];
 }
 
 /** Deletes the rows `select` finds (by ctid, PURGE_CHUNK at a time, each chunk its own statement); how many. */
