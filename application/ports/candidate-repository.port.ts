@@ -53,6 +53,13 @@ export interface CandidateListQuery {
 export interface CandidateRepository {
   /** Any card of the company, technical ones included. */
   findById(companyId: string, id: string): Promise<CandidateCard | null>;
+  /**
+   * A hint, for a unit of work of the company in `write` mode about to read many cards by id (a batch of the
+   * platform feed): the cards are read in one go, and findById answers them from there for the rest of the unit
+   * of work, each as the unit of work has left it (a card written since is read again). It changes no answer.
+   * Outside such a unit of work, and where a read costs nothing, it does nothing.
+   */
+  preloadByIds(companyId: string, ids: readonly string[]): Promise<void>;
   findByExternalId(companyId: string, externalId: string): Promise<CandidateCard | null>;
   /** The company's stored applications of these externalIds, in no particular order (one read for many). */
   findStoredApplications(companyId: string, externalIds: readonly string[]): Promise<StoredApplication[]>;

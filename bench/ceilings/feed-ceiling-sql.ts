@@ -16,13 +16,15 @@ import { renderVacancy } from '../../adapters/presenters/vacancy.presenter.js';
  * transaction per event (or per batch with lanes), its BEGIN in the message of its first statement behind the
  * SET LOCAL prefix (`SET LOCAL …; BEGIN …; <lock and clock>`, as boundEveryTransaction sends it: that statement
  * is never bound), then one claim of every event of the transaction that also reads their entities' versions
- * (one statement), per event its check against the versions the batch keeps (those read, changed by what the
- * batch's earlier events recorded) and its change's statements (the reads of the use cases included), and at
- * the end every version record of the batch in one message (none when nothing was recorded). No ajv
- * (the event is JSON.parse'd), no Inversify, no MikroORM (no entity, identity map or query builder), no domain
- * objects: the values written are derived more simply than the domain derives them (bench/README.md, Feed). Each
- * record's rendering (ADR 18) is made here with the service's presenter functions, from a view of the values
- * written: the service renders every record it writes too, so it is the same work.
+ * (one statement), when more than one claimed event is a card's the cards they are about read ahead (one more,
+ * answering the card reads after it until a write of a card forgets them), per event its check against the
+ * versions the batch keeps (those read, changed by what the batch's earlier events recorded) and its change's
+ * statements (the reads of the use cases included), and at the end every version record of the batch in one
+ * message (none when nothing was recorded). No ajv (the event is JSON.parse'd), no Inversify, no MikroORM (no
+ * entity, identity map or query builder), no domain objects: the values written are derived more simply than
+ * the domain derives them (bench/README.md, Feed). Each record's rendering (ADR 18) is made here with the
+ * service's presenter functions, from a view of the values written: the service renders every record it writes
+ * too, so it is the same work.
  */
 
 /** What the service puts in front of a statement sent on an idle connection (ADR 15), with its default timeouts. */
@@ -34,9 +36,12 @@ const TOMBSTONE = '#deleted';
 const REVIVED_AFTER = 'revived-after';
 const DEFAULT_COLUMNS = ['NEW', 'AI_DIALOG', 'INTERVIEW', 'OFFER', 'ONBOARDING', 'REJECTION'];
 
-const CARD_COLUMNS = `company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral, technical, origin_card_id,
-  request_fingerprint, source_ref, round(extract(epoch from created_at) * 1000)::float8 as created_at_ms,
-  round(extract(epoch from card_updated_at) * 1000)::float8 as card_updated_at_ms, round(extract(epoch from resume_updated_at) * 1000)::float8 as resume_updated_at_ms`;
+/** The service's CANDIDATE_ROW_SELECT (point-reads.ts), character for character: one line, the names joined by `, `. */
+const CARD_COLUMNS =
+  'company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral, technical, origin_card_id, ' +
+  'request_fingerprint, source_ref, round(extract(epoch from created_at) * 1000)::float8 as created_at_ms, ' +
+  'round(extract(epoch from card_updated_at) * 1000)::float8 as card_updated_at_ms, ' +
+  'round(extract(epoch from resume_updated_at) * 1000)::float8 as resume_updated_at_ms';
 const VACANCY_COLUMNS = `company_id, id, title, status, city, office_address, experience, work_format, work_formats, salary_from, salary_to,
   salary_currency, salary_gross, employment_form, work_schedule, skills, languages, professional_roles, description, responsibilities,
   positions_count, source_url, recruiter, source_ref, round(extract(epoch from published_at) * 1000)::float8 as published_at_ms,
@@ -124,6 +129,11 @@ const entityKey = (kind: string, id: string) => `${kind}\u0000${id}`;
 class Tx {
   private readonly versions = new Map<string, Versions>();
   private readonly records: string[] = [];
+  /**
+   * The cards read ahead for the batch by id (null: known absent), as MikroOrmCandidateRepository keeps them in
+   * the unit of work's transaction: a card read answers from here, and a write forgets what it may change.
+   */
+  private readonly kept = new Map<string, Row | null>();
 
   constructor(
     readonly client: pg.PoolClient,
@@ -135,8 +145,34 @@ class Tx {
     return (await this.client.query(sql)).rows as Row[];
   }
 
+  /** The card by id: the one read ahead when kept (undefined when known absent), else read (findById). */
   card(id: string): Promise<Row | undefined> {
+    const kept = this.kept.get(id);
+    if (kept !== undefined) return Promise.resolve(kept ?? undefined);
     return this.rows(`select ${CARD_COLUMNS} from candidates where company_id = ${lit(this.companyId)} and id = ${lit(id)}`).then((r) => r[0]);
+  }
+
+  /**
+   * The repository's preloadByIds: the cards of these ids not kept yet (each once, in first-seen order) read in
+   * one statement, their ids inlined as a JSON array; every one of them kept, as its row or as absent.
+   */
+  async preload(ids: readonly string[]): Promise<void> {
+    const wanted = [...new Set(ids)].filter((id) => !this.kept.has(id));
+    if (wanted.length === 0) return;
+    const rows = await this.rows(
+      `select ${CARD_COLUMNS} from candidates where company_id = ${lit(this.companyId)} and id = any(array(select jsonb_array_elements_text(${json(wanted)}::jsonb)))`,
+    );
+    for (const id of wanted) this.kept.set(id, null);
+    for (const row of rows) this.kept.set(row.id as string, row);
+  }
+
+  /**
+   * What a write of the repository forgets before its statement: the written card (an insert or update), or
+   * every card kept (without an id: a deletion, which takes technical cards along, or a vacancy's detachment).
+   */
+  forget(id?: string): void {
+    if (id === undefined) this.kept.clear();
+    else this.kept.delete(id);
   }
 
   vacancy(id: string): Promise<Row | undefined> {
@@ -269,6 +305,7 @@ class Tx {
     const written = { ...card, stage, resume };
     // Every column but the key, then the key: the repository's order.
     const [companyId, id, ...fields] = cardParameters(written, iso(card.created_at_ms) as string, cardUpdatedAt, resumeUpdatedAt);
+    this.forget(card.id as string);
     await this.client.query(UPDATE_CARD_SQL, [...fields, companyId, id]);
   }
 }
@@ -399,6 +436,7 @@ async function addCard(tx: Tx, id: string, data: any): Promise<Outcome> {
     resume: data.resume ?? {}, referral: data.referral ?? null, technical: false, origin_card_id: null, request_fingerprint: null, source_ref: null,
     created_at_ms: Date.parse(tx.now),
   };
+  tx.forget(id);
   await tx.client.query(INSERT_CARD_SQL, cardParameters(card, tx.now, tx.now, tx.now));
   return 'applied';
 }
@@ -438,6 +476,7 @@ async function upsertVacancy(tx: Tx, id: string, v: any): Promise<void> {
 
 async function deleteCard(tx: Tx, id: string): Promise<void> {
   if ((await tx.card(id)) === undefined) return;
+  tx.forget();
   await tx.client.query(`delete from candidates where company_id = ${lit(tx.companyId)} and (id = ${lit(id)} or origin_card_id = ${lit(id)}) returning id`);
 }
 
@@ -447,6 +486,7 @@ const DETACH_BATCH = 1_000;
 async function deleteVacancy(tx: Tx, id: string): Promise<void> {
   if ((await tx.vacancy(id)) === undefined) return;
   const c = lit(tx.companyId);
+  tx.forget();
   await detachCards(tx, id);
   await tx.client.query(`delete from "boards" where "company_id" = ${c} and "vacancy_id" = ${lit(id)}`);
   await tx.client.query(`delete from "vacancies" where "company_id" = ${c} and "id" = ${lit(id)}`);
@@ -486,6 +526,7 @@ async function submitApplication(tx: Tx, data: any): Promise<Outcome> {
     cover_letter: data.coverLetter ?? null, person, resume: data.resume ?? {}, referral: data.referral ?? null, technical: false, origin_card_id: null,
     request_fingerprint: createHash('sha256').update(JSON.stringify(data)).digest('hex'), source_ref: null, created_at_ms: Date.parse(tx.now),
   };
+  tx.forget(card.id);
   const inserted = (await tx.client.query(INSERT_APPLICATION_SQL, cardParameters(card, tx.now, tx.now, tx.now))).rows;
   return inserted.length > 0 ? 'applied' : 'duplicate';
 }
@@ -555,7 +596,8 @@ async function applyBatch(pool: pg.Pool, knownCompanies: Set<string>, events: re
 
 /**
  * The events (of one company) in one transaction: BEGIN with the company's lock and the clock, the claim of them
- * all, each event, the version records of them all, COMMIT.
+ * all, the cards of their card events read ahead (when more than one is claimed), each event, the version records
+ * of them all, COMMIT.
  */
 async function inTransaction(pool: pg.Pool, knownCompanies: Set<string>, events: readonly CeilingEvent[]): Promise<Outcome[]> {
   const companyId = (events[0] as CeilingEvent).companyid;
@@ -574,9 +616,13 @@ async function inTransaction(pool: pg.Pool, knownCompanies: Set<string>, events:
     )) as unknown as pg.QueryResult[];
     const clock = opened.at(-1) as pg.QueryResult;
     const tx = new Tx(client, companyId, new Date(clock.rows[0].now_ms as number).toISOString());
-    // One claim for the whole batch, each event checked against the versions the batch keeps and applied, then
-    // every version record of the batch in one message (ApplyPlatformEvent.applyAllIn).
+    // One claim for the whole batch, the cards read ahead, each event checked against the versions the batch keeps
+    // and applied, then every version record of the batch in one message (ApplyPlatformEvent.applyAllIn).
     const claims = await tx.claimAll(events);
+    // More than one claimed event of a card: their cards read ahead in one statement (only ever in a batch, so in
+    // a write: the repository reads ahead in nothing else).
+    const cardEvents = events.filter((event, index) => claims[index] !== null && event.type.startsWith('candidate.'));
+    if (cardEvents.length > 1) await tx.preload(cardEvents.map((event) => event.subject));
     const outcomes: Outcome[] = [];
     for (const [index, event] of events.entries()) {
       const claimed = claims[index] as Versions | null;

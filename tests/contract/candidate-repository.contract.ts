@@ -235,6 +235,44 @@ export function candidateRepositoryContract(factory: AdapterFactory): void {
       );
     });
 
+    it('answers findById after preloadByIds in a write unit of work as without it, after every kind of write in that unit of work', async () => {
+      const { companyId, vacancyId } = await aCompanyWithVacancy();
+      const target = aVacancy({ companyId });
+      await adapters().vacancies.insert(target);
+      const moved = aManualCard({ companyId, vacancyId, now: at(0) });
+      const [deleted, detached] = [0, 1].map(() => aManualCard({ companyId, vacancyId: target.id, now: at(0) }));
+      const kept = aManualCard({ companyId, vacancyId, now: at(0) });
+      for (const card of [moved, deleted, detached, kept] as CandidateCard[]) await adapters().candidates.insert(card);
+      const technical = (deleted as CandidateCard).technicalCopy({ id: nextId('tech'), vacancyId, stage: 'NEW', now: at(1) });
+      await adapters().candidates.insertTechnicalCard(technical);
+      const later = aManualCard({ companyId, vacancyId, now: at(2) });
+      const snapshot = async (id: string) => (await adapters().candidates.findById(companyId, id))?.toSnapshot() ?? null;
+      await adapters().unitOfWork.run(companyId, 'write', async () => {
+        const c = adapters().candidates;
+        await c.preloadByIds(companyId, [moved.id, deleted!.id, detached!.id, kept.id, technical.id, later.id, later.id]);
+        expect(await snapshot(kept.id)).to.deep.equal(kept.toSnapshot());
+        expect(await snapshot(later.id), 'absent').to.equal(null);
+        moved.moveTo('OFFER', at(3));
+        await c.update(moved!);
+        expect(await snapshot(moved.id), 'after update').to.deep.equal(moved.toSnapshot());
+        await c.insert(later);
+        expect(await snapshot(later.id), 'after insert').to.deep.equal(later.toSnapshot());
+        await c.delete(companyId, deleted!.id);
+        expect(await snapshot(deleted!.id), 'after delete').to.equal(null);
+        expect(await snapshot(technical.id), 'a technical copy of the deleted card').to.equal(null);
+        await c.detachVacancy(companyId, target.id, at(4));
+        detached!.detachFromVacancy(at(4));
+        expect(await snapshot(detached!.id), 'after the detachment of its vacancy').to.deep.equal(detached!.toSnapshot());
+        expect(await c.findById(nextId('co'), kept.id), 'another company').to.equal(null);
+      });
+      expect(await snapshot(moved.id), 'committed').to.deep.equal(moved.toSnapshot());
+      await adapters().candidates.preloadByIds(companyId, [kept.id]);
+      const outside = aManualCard({ companyId, vacancyId });
+      await adapters().candidates.preloadByIds(companyId, [outside.id]);
+      await adapters().candidates.insert(outside);
+      expect(await snapshot(outside.id), 'outside a unit of work nothing is kept').to.deep.equal(outside.toSnapshot());
+    });
+
     it('deletes a card with its technical copies, and reports the stages in use', async () => {
       const { companyId, vacancyId } = await aCompanyWithVacancy();
       const card = aManualCard({ companyId, vacancyId, stage: 'INTERVIEW' });

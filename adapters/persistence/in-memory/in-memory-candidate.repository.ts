@@ -13,6 +13,9 @@ export class InMemoryCandidateRepository implements CandidateRepository {
     return row === undefined ? null : CandidateCard.restore(row);
   }
 
+  /** A read here is a lookup in a map: reading ahead would save nothing. */
+  async preloadByIds(): Promise<void> {}
+
   async findByExternalId(companyId: string, externalId: string): Promise<CandidateCard | null> {
     return this.findWhere(companyId, (row) => row.externalId === externalId);
   }

@@ -4,6 +4,7 @@ import type { CandidateCard } from '../../../domain/candidate/candidate-card.js'
 import { executeBound } from './bound-statement.js';
 import { listedCandidates } from './candidate-list-query.js';
 import { CANDIDATE_ROW_SELECT, candidateRowOf, readCandidateRow, readStoredApplications, readTechnicalCardRow } from './point-reads.js';
+import type { CandidateRow } from './entities/candidate.entity.js';
 import type { RenderedCandidateRow } from './entities/candidate.entity.js';
 import { candidateColumns, fromCandidateRow, toCandidateRow } from './row-mapping/candidate-row-mapping.js';
 import { TIMESTAMP_PARAM, boundColumns, jsonb, timestampParams } from './sql-values.js';
@@ -75,7 +76,47 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
   constructor(private readonly orm: MikroORM) {}
 
   findById(companyId: string, id: string): Promise<CandidateCard | null> {
+    const preloaded = this.preloaded(companyId)?.get(id);
+    if (preloaded !== undefined) return Promise.resolve(preloaded === null ? null : fromCandidateRow(preloaded as CandidateRow));
     return this.findOne(companyId, 'id', id);
+  }
+
+  /**
+   * One read of the cards, kept in the unit of work's transaction (a `write` of this company only: then no other
+   * transaction changes the company's cards meanwhile), absent ones as null. Every write of this repository
+   * forgets what it may have changed there: the written card, or all of it when the write reaches other cards
+   * too (a deletion takes the card's technical cards with it; a detachment, every card of a vacancy).
+   */
+  async preloadByIds(companyId: string, ids: readonly string[]): Promise<void> {
+    const kept = this.preloaded(companyId);
+    if (kept === undefined) return;
+    const wanted = [...new Set(ids)].filter((id) => !kept.has(id));
+    if (wanted.length === 0) return;
+    const rows = await withEntityManager(this.orm, (em) =>
+      em.execute<Record<string, unknown>[]>(
+        `select ${CANDIDATE_ROW_SELECT} from candidates where company_id = ? and id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
+        [companyId, JSON.stringify(wanted)],
+      ),
+    );
+    for (const id of wanted) kept.set(id, null);
+    for (const columns of rows) {
+      const row = candidateRowOf(columns);
+      kept.set(row.id, row);
+    }
+  }
+
+  /** The cards read ahead for the caller's unit of work, when it is a `write` of this company; keyed by id. */
+  private preloaded(companyId: string): Map<string, unknown> | undefined {
+    const transaction = activeTransaction(this.orm);
+    return transaction !== undefined && transaction.mode === 'write' && transaction.companyId === companyId ? transaction.preloaded : undefined;
+  }
+
+  /** Forgets what was read ahead of these cards (all of it without ids) before they are written. */
+  private forget(ids?: readonly string[]): void {
+    const transaction = activeTransaction(this.orm);
+    if (transaction === undefined) return;
+    if (ids === undefined) transaction.preloaded.clear();
+    else for (const id of ids) transaction.preloaded.delete(id);
   }
 
   findByExternalId(companyId: string, externalId: string): Promise<CandidateCard | null> {
@@ -91,6 +132,7 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
   }
 
   async insert(card: CandidateCard): Promise<void> {
+    this.forget([card.id]);
     await withEntityManager(this.orm, (em) => executeBound(em, `insert into candidates (${CARD_COLUMNS}) values ${CARD_VALUES}`, rowParameters(toCandidateRow(card))));
   }
 
@@ -102,6 +144,7 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
    */
   async insertMany(cards: readonly CandidateCard[]): Promise<void> {
     if (cards.length === 0) return;
+    this.forget(cards.map((card) => card.id));
     const rows = cards.map((card) => boundColumns(candidateColumns(toCandidateRow(card))));
     const insertAll = async (em: EntityManager) => {
       const transaction = em.getTransactionContext<Knex.Transaction>();
@@ -127,6 +170,7 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
     if (rows.some((row) => row.externalId === null || row.companyId !== companyId)) {
       return Promise.reject(new Error('insertApplications needs cards of one company, each with an externalId.'));
     }
+    this.forget(rows.map((row) => row.id));
     const externalIdOf = (index: number) => rows[index]?.externalId as string;
     // The first card of each externalId is the one to insert; later ones in the batch answer with it.
     const firstOf = new Map<string, number>();
@@ -161,6 +205,7 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
     const row = toCandidateRow(card);
     const { companyId, originCardId, vacancyId } = row;
     if (originCardId === null || vacancyId === null) return Promise.reject(new Error('insertTechnicalCard needs a technical card on a vacancy.'));
+    this.forget([row.id]);
     return withEntityManager(this.orm, async (em) => {
       for (let attempt = 0; attempt < 3; attempt++) {
         if (await insertTechnicalRow(em, row)) return null;
@@ -175,10 +220,12 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
     const row = toCandidateRow(card);
     // Every column of the row but the key, in CARD_COLUMNS' order: the key's two parameters go last.
     const [companyId, id, ...fields] = rowParameters(row);
+    this.forget([row.id]);
     await withEntityManager(this.orm, (em) => executeBound(em, UPDATE_CARD_SQL, [...fields, companyId, id]));
   }
 
   async delete(companyId: string, id: string): Promise<boolean> {
+    this.forget();
     const deleted = await withEntityManager(this.orm, (em) =>
       em.execute<{ id: string }[]>('delete from candidates where company_id = ? and (id = ? or origin_card_id = ?) returning id', [companyId, id, id]),
     );
@@ -192,6 +239,7 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
    * batches bound the memory and the statement that a vacancy with many thousands of cards would take.
    */
   detachVacancy(companyId: string, vacancyId: string, now: Date): Promise<number> {
+    this.forget();
     const detach = async (em: EntityManager): Promise<number> => {
       let detached = 0;
       for (;;) {

@@ -68,7 +68,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
         async (em) => {
           try {
             const now = await this.lockThenReadClock(em, companyId, mode);
-            const transaction: ActiveTransaction = { orm: this.orm, em, companyId, mode, now, ended: false, queue: Promise.resolve() };
+            const transaction: ActiveTransaction = { orm: this.orm, em, companyId, mode, now, ended: false, queue: Promise.resolve(), preloaded: new Map() };
             try {
               const result = await runWithTransaction(transaction, () => work({ now: new Date(now.getTime()) }));
               // A repository call failed and the work went on: the transaction is aborted, its COMMIT would roll back.

@@ -19,6 +19,11 @@ export interface ActiveTransaction {
    * went on must not look committed (MikroOrmUnitOfWork.run throws this instead of committing).
    */
   failed?: { readonly error: unknown };
+  /**
+   * Rows a repository read ahead for the rest of the transaction (CandidateRepository.preloadByIds), by key;
+   * null for a row known to be absent. Only in a `write`, which no other transaction of the company runs beside.
+   */
+  readonly preloaded: Map<string, unknown>;
 }
 
 const active = new AsyncLocalStorage<ActiveTransaction>();
