@@ -1,4 +1,5 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import { executeBoundDirect } from './direct-statement.js';
 import { boundValue } from './sql-values.js';
 
 /**
@@ -8,8 +9,8 @@ import { boundValue } from './sql-values.js';
  * (MikroORM's platform.formatQuery: escaping each string character by character), which cost POST
  * /applications a tenth of its CPU, and PostgreSQL then parses the literals back.
  *
- * In the unit of work's transaction, on its connection, as em.execute would run it (knex's `transacting`,
- * as insertMany does). Outside one, em.execute as before: a bound statement sent on an idle connection
+ * In the unit of work's transaction, on its connection, straight through pg as knex would send it
+ * (direct-statement.ts). Outside one, em.execute as before: a bound statement sent on an idle connection
  * costs a BEGIN and a COMMIT more (transaction-timeouts.ts), which a text statement does not.
  *
  * Like em.execute, `?` stands for one value; a `?` that is no placeholder is written `\?`, as knex wants.
@@ -21,10 +22,5 @@ export async function executeBound<T>(em: EntityManager, sql: string, params: re
   const values = params.map(boundValue);
   const transaction = em.getTransactionContext<Knex.Transaction>();
   if (transaction === undefined) return em.execute<T[]>(sql, values);
-  try {
-    const result: { rows: T[] } = await em.getKnex().raw(sql, values as Knex.RawBinding[]).transacting(transaction);
-    return result.rows;
-  } catch (error) {
-    throw error instanceof Error ? em.getDriver().convertException(error) : error;
-  }
+  return executeBoundDirect<T>(em, transaction, sql, values);
 }

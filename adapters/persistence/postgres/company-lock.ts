@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { LockMode } from '../../../application/ports/unit-of-work.port.js';
+import { executeInlined } from './direct-statement.js';
 
 /**
  * First key of the two-key advisory locks that guard one company's business data; the second is
@@ -19,12 +20,12 @@ function lockFunction(mode: LockMode): string {
 
 /** Takes the company's lock in the mode's strength, until the end of the (possibly implicit) transaction. */
 export async function lockCompany(em: EntityManager, companyId: string, mode: LockMode): Promise<void> {
-  await em.execute(`select ${lockFunction(mode)}(?, hashtext(?))`, [COMPANY_LOCK_NAMESPACE, companyId]);
+  await executeInlined(em, `select ${lockFunction(mode)}(?, hashtext(?))`, [COMPANY_LOCK_NAMESPACE, companyId]);
 }
 
 /** The database server's clock, cut to whole milliseconds as stored timestamps are. */
 export async function databaseNow(em: EntityManager): Promise<Date> {
-  const rows = await em.execute<{ now_ms: number }[]>('select floor(extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms');
+  const rows = await executeInlined<{ now_ms: number }>(em, 'select floor(extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms');
   const ms = rows[0]?.now_ms;
   if (typeof ms !== 'number') throw new Error('The database did not return its clock.');
   return new Date(ms);
@@ -35,7 +36,8 @@ export async function databaseNow(em: EntityManager): Promise<Date> {
  * before the outer row's clock_timestamp() is evaluated, so the clock is read after the lock as `now` must be.
  */
 export async function lockCompanyThenReadClock(em: EntityManager, companyId: string, mode: LockMode): Promise<Date> {
-  const rows = await em.execute<{ now_ms: number }[]>(
+  const rows = await executeInlined<{ now_ms: number }>(
+    em,
     `with locked as materialized (select ${lockFunction(mode)}(?, hashtext(?)))
      select floor(extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms from locked`,
     [COMPANY_LOCK_NAMESPACE, companyId],

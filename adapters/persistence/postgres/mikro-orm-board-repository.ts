@@ -6,6 +6,7 @@ import { readStrings } from './row-mapping/json-documents.js';
 import { readBoardColumns, readVacancyBoards } from './point-reads.js';
 import { jsonb } from './sql-values.js';
 import { withEntityManager } from './transaction-scope.js';
+import { executeInlined } from './direct-statement.js';
 
 export class MikroOrmBoardRepository implements BoardRepository {
   constructor(private readonly orm: MikroORM) {}
@@ -25,11 +26,11 @@ export class MikroOrmBoardRepository implements BoardRepository {
   async save(board: Board): Promise<void> {
     const s = board.toSnapshot();
     await withEntityManager(this.orm, (em) =>
-      em.execute(
+      executeInlined(
+        em,
         `insert into boards (company_id, vacancy_id, columns) values (?, ?, ?::jsonb)
          on conflict (company_id, vacancy_id) do update set columns = excluded.columns`,
         [s.companyId, s.vacancyId, jsonb(s.columns)],
-        'run',
       ),
     );
   }

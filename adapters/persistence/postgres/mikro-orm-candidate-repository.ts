@@ -9,6 +9,7 @@ import type { RenderedCandidateRow } from './entities/candidate.entity.js';
 import { candidateColumns, fromCandidateRow, toCandidateRow } from './row-mapping/candidate-row-mapping.js';
 import { TIMESTAMP_PARAM, boundColumns, jsonb, timestampParams } from './sql-values.js';
 import { activeTransaction, withEntityManager } from './transaction-scope.js';
+import { executeInlined } from './direct-statement.js';
 
 const CARD_COLUMNS = `company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral,
   technical, origin_card_id, request_fingerprint, source_ref, created_at, card_updated_at, resume_updated_at, rendering`;
@@ -93,7 +94,8 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
     const wanted = [...new Set(ids)].filter((id) => !kept.has(id));
     if (wanted.length === 0) return;
     const rows = await withEntityManager(this.orm, (em) =>
-      em.execute<Record<string, unknown>[]>(
+      executeInlined<Record<string, unknown>>(
+        em,
         `select ${CANDIDATE_ROW_SELECT} from candidates where company_id = ? and id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
         [companyId, JSON.stringify(wanted)],
       ),
@@ -227,7 +229,7 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
   async delete(companyId: string, id: string): Promise<boolean> {
     this.forget();
     const deleted = await withEntityManager(this.orm, (em) =>
-      em.execute<{ id: string }[]>('delete from candidates where company_id = ? and (id = ? or origin_card_id = ?) returning id', [companyId, id, id]),
+      executeInlined<{ id: string }>(em, 'delete from candidates where company_id = ? and (id = ? or origin_card_id = ?) returning id', [companyId, id, id]),
     );
     return deleted.some((row) => row.id === id);
   }
@@ -243,7 +245,8 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
     const detach = async (em: EntityManager): Promise<number> => {
       let detached = 0;
       for (;;) {
-        const stored = await em.execute<Record<string, unknown>[]>(
+        const stored = await executeInlined<Record<string, unknown>>(
+          em,
           `select ${CANDIDATE_ROW_SELECT} from candidates where company_id = ? and vacancy_id = ? limit ? for update`,
           [companyId, vacancyId, DETACH_BATCH],
         );
@@ -253,7 +256,8 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
           card.detachFromVacancy(now);
           return toCandidateRow(card);
         });
-        const updated = await em.execute<{ id: string }[]>(
+        const updated = await executeInlined<{ id: string }>(
+          em,
           `update candidates c
               set vacancy_id = null, stage = null, card_updated_at = ${TIMESTAMP_PARAM}, rendering = r.rendering
              from unnest(array[?]::text[], array[?]::text[]) as r(id, rendering)
@@ -271,7 +275,8 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
 
   async stagesInUse(companyId: string, vacancyId: string): Promise<string[]> {
     const rows = await withEntityManager(this.orm, (em) =>
-      em.execute<{ stage: string }[]>(
+      executeInlined<{ stage: string }>(
+        em,
         'select distinct stage collate "C" as stage from candidates where company_id = ? and vacancy_id = ? and stage is not null order by 1',
         [companyId, vacancyId],
       ),

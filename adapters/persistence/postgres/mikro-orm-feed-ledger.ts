@@ -2,6 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FeedEntityRef, FeedEntityVersions, FeedEventClaim, FeedLedger, FeedVersionRecord } from '../../../application/ports/feed-ledger.port.js';
 import { jsonb } from './sql-values.js';
 import { withEntityManager, withFreshEntityManager } from './transaction-scope.js';
+import { executeInlined } from './direct-statement.js';
 
 /** The aspect whose row is an entity's tombstone (Migration20261125000000FeedLedger). */
 export const TOMBSTONE_ASPECT = '#deleted';
@@ -28,7 +29,8 @@ export class MikroOrmFeedLedger implements FeedLedger {
    */
   async claimEvent(source: string, eventId: string, companyId: string, now: Date): Promise<boolean> {
     const rows = await withEntityManager(this.orm, (em) =>
-      em.execute<unknown[]>(
+      executeInlined<unknown>(
+        em,
         `insert into feed_applied_events (company_id, source, event_id, applied_at) values (?, ?, ?, ?::timestamptz)
          on conflict (company_id, source, event_id) do nothing returning 1 as claimed`,
         [companyId, source, eventId, now],
@@ -39,7 +41,8 @@ export class MikroOrmFeedLedger implements FeedLedger {
 
   async versionsOf(entity: FeedEntityRef): Promise<FeedEntityVersions> {
     const rows = await withEntityManager(this.orm, (em) =>
-      em.execute<{ aspect: string; version: string }[]>(
+      executeInlined<{ aspect: string; version: string }>(
+        em,
         `select aspect, version::text as version from feed_entity_versions where ${ENTITY}`,
         [entity.companyId, entity.kind, entity.id],
       ),
@@ -67,7 +70,8 @@ export class MikroOrmFeedLedger implements FeedLedger {
       return { n, company_id: companyId, source, event_id: eventId, kind: entity?.kind ?? null, entity_id: entity?.id ?? null };
     });
     const rows = await withEntityManager(this.orm, (em) =>
-      em.execute<{ n: number; aspect: string | null; version: string | null }[]>(
+      executeInlined<{ n: number; aspect: string | null; version: string | null }>(
+        em,
         `with given as (
            select * from jsonb_to_recordset(?::jsonb)
              as g(n int, company_id text collate "C", source text collate "C", event_id text collate "C", kind text collate "C", entity_id text collate "C")),
@@ -99,13 +103,13 @@ export class MikroOrmFeedLedger implements FeedLedger {
   /** The tombstone's removal and the upsert of every aspect: one statement (a data-modifying CTE). */
   async recordVersions(entity: FeedEntityRef, aspects: readonly string[], version: number, now: Date): Promise<void> {
     const [sql, parameters] = recordStatement({ type: 'versions', entity, aspects, version }, now);
-    await withEntityManager(this.orm, (em) => em.execute(sql, parameters, 'run'));
+    await withEntityManager(this.orm, (em) => executeInlined(em, sql, parameters));
   }
 
   /** The aspects' removal and the tombstone's upsert: one statement. */
   async recordDeletion(entity: FeedEntityRef, version: number, now: Date): Promise<void> {
     const [sql, parameters] = recordStatement({ type: 'deletion', entity, version }, now);
-    await withEntityManager(this.orm, (em) => em.execute(sql, parameters, 'run'));
+    await withEntityManager(this.orm, (em) => executeInlined(em, sql, parameters));
   }
 
   /**
@@ -117,7 +121,7 @@ export class MikroOrmFeedLedger implements FeedLedger {
     if (records.length === 0) return;
     const statements = records.map((record) => recordStatement(record, now));
     const sql = statements.map(([text]) => text).join(';\n');
-    await withEntityManager(this.orm, (em) => em.execute(sql, statements.flatMap(([, parameters]) => parameters), 'run'));
+    await withEntityManager(this.orm, (em) => executeInlined(em, sql, statements.flatMap(([, parameters]) => parameters)));
   }
 
   /** Always on a connection of its own, in autocommit chunks, even when called inside a unit of work. */
@@ -169,7 +173,8 @@ function recordStatement(record: FeedVersionRecord, now: Date): [sql: string, pa
 async function deleteInChunks(em: EntityManager, select: string, table: string, parameters: unknown[]): Promise<number> {
   let total = 0;
   for (;;) {
-    const rows = await em.execute<{ deleted: number }[]>(
+    const rows = await executeInlined<{ deleted: number }>(
+      em,
       `with gone as (delete from ${table} where ctid = any(array(${select} limit ${PURGE_CHUNK})) returning 1)
        select count(*)::int as deleted from gone`,
       parameters,
