@@ -62,7 +62,11 @@ export interface AppConfig {
   readonly feedUrl: string | null;
   /** FEED_QUEUE: the main queue, also the prefix of `<queue>.dead` and `<queue>.retry.<ms>`. Default integration.platform-events. */
   readonly feedQueue: string;
-  /** FEED_PREFETCH: unacknowledged messages one consumer holds, all handled at once. Default 32 (1 to 1000). */
+  /**
+   * FEED_PREFETCH: unacknowledged messages one consumer holds, all handled at once. Default 256 (1 to 1000): the
+   * more of a company's events are in flight, the more of them one transaction applies (group commit); at most
+   * this many events are held in memory (a few kB each, an application up to its body's limit).
+   */
   readonly feedPrefetch: number;
   /** FEED_TOMBSTONE_DAYS: how long a deletion's tombstone (and an applied event id) is kept. Default 7. */
   readonly feedTombstoneDays: number;
@@ -151,7 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     jobBoardLabel: text('JOB_BOARD_LABEL', 'hh'),
     feedUrl: (settings.FEED_URL as string | undefined) ?? null,
     feedQueue: text('FEED_QUEUE', 'integration.platform-events'),
-    feedPrefetch: integer('FEED_PREFETCH', 32),
+    feedPrefetch: integer('FEED_PREFETCH', 256),
     feedTombstoneDays: integer('FEED_TOMBSTONE_DAYS', 7),
     feedMaxAttempts: integer('FEED_MAX_ATTEMPTS', 10),
     feedRetryDelaysMs: parseDelayList(text('FEED_RETRY_DELAYS_MS', '1000,5000,30000,120000,600000')) as number[],

@@ -18,7 +18,7 @@ Configured by environment variables only:
   FEED_URL              required: the broker, amqp://user:password@host:5672/vhost (or amqps://)
   FEED_QUEUE            the queue the platform publishes to (default integration.platform-events); dead
                         letters go to <queue>.dead, delayed retries wait in <queue>.retry.<ms>
-  FEED_PREFETCH         messages taken and handled at once (default 32, 1 to 1000)
+  FEED_PREFETCH         messages taken and handled at once (default 256, 1 to 1000)
   FEED_MAX_ATTEMPTS     takes of an event that cannot apply yet before it is dead-lettered (default 10);
                         takes that find the database away are not counted: those retry for ever
   FEED_RETRY_DELAYS_MS  ascending waits before the 1st, 2nd, ... retry, the last repeating; the database

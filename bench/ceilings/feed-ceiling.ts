@@ -9,14 +9,14 @@ import { ceilingApplier, NotYet, type CeilingEvent } from './feed-ceiling-sql.js
  * without the framework) on a pg pool of the service's size, then acknowledging it; one that fails is counted
  * and given back to the queue.
  *
- * Env: FEED_URL, FEED_QUEUE, DATABASE_URL, FEED_PREFETCH (32), DB_POOL_MAX (10), COMPANY_LANES (on: a
+ * Env: FEED_URL, FEED_QUEUE, DATABASE_URL, FEED_PREFETCH (256, the service's default), DB_POOL_MAX (10), COMPANY_LANES (on: a
  * company's events one batch at a time in this process, those that queued meanwhile in one transaction, as the
  * service's PlatformEventHandler), STATS_FILE (written
  * at SIGTERM: events by type and outcome).
  */
 const url = required('FEED_URL');
 const queue = required('FEED_QUEUE');
-const prefetch = Number(process.env.FEED_PREFETCH ?? 32);
+const prefetch = Number(process.env.FEED_PREFETCH ?? 256);
 const pool = new pg.Pool({ connectionString: required('DATABASE_URL'), max: Number(process.env.DB_POOL_MAX ?? 10) });
 pool.on('error', (error) => process.stderr.write(`feed ceiling: idle connection: ${error.message}\n`));
 const apply = ceilingApplier(pool, { lanes: (process.env.COMPANY_LANES ?? 'on') === 'on' });

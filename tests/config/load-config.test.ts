@@ -30,7 +30,7 @@ describe('loadConfig: every variable, validated as a whole', () => {
         dataDir: path.resolve('./var'), region: 'kz', publicBaseUrl: 'http://127.0.0.1:8080/api', rateLimitPoints: 600,
         rateLimitWindowS: 60, rateLimitStore: 'memory', redisUrl: 'redis://127.0.0.1:6379', keyCacheTtlMs: 5000,
         logLevel: 'info', metrics: false, trustProxy: 0, jobBoardLabel: 'hh', feedUrl: null,
-        feedQueue: 'integration.platform-events', feedPrefetch: 32, feedTombstoneDays: 7, feedMaxAttempts: 10,
+        feedQueue: 'integration.platform-events', feedPrefetch: 256, feedTombstoneDays: 7, feedMaxAttempts: 10,
         feedRetryDelaysMs: [1000, 5000, 30000, 120000, 600000], metricsPort: 9464, feedMetricsPort: 9465,
       });
     }
