@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { canonicalApplication } from '../../../domain/inbound-application/inbound-application.js';
 import { ProblemCollector, ValidationError } from '../../../domain/shared/domain-error.js';
 import { canonicalJson, checkText, codePointLength, sameData } from '../../../domain/shared/text-rules.js';
@@ -37,6 +38,63 @@ describe('text rules', () => {
       expect(sameData({ x: null }, { x: '' })).to.equal(false);
       expect(sameData(new Date(1), new Date(1))).to.equal(true);
       expect(sameData(new Date(1), new Date(2))).to.equal(false);
+    });
+
+    /** Plain data as the domain holds it: JSON values, Dates, undefined properties, numbers JSON writes as null. */
+    const data = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.constantFrom(null, undefined, true, false, 0, -0, 1, NaN, Infinity, 'a', '', 'я', '2026-11-01T10:00:00.000Z'),
+        fc.string({ maxLength: 3 }),
+        fc.double(),
+        fc.constant(new Date('2026-11-01T10:00:00.000Z')),
+        fc.date({ noInvalidDate: true }),
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.dictionary(fc.constantFrom('a', 'b', 'c', 'é', '__proto__x'), tie('value'), { maxKeys: 4 }),
+      ),
+    })).value;
+
+    /** The same data written otherwise: keys in another order, Dates as their ISO text, undefined properties added. */
+    function rewritten(value: unknown): unknown {
+      if (value instanceof Date) return value.toISOString();
+      if (Array.isArray(value)) return value.map(rewritten);
+      if (value !== null && typeof value === 'object') {
+        const entries = Object.entries(value).reverse().map(([key, entry]) => [key, rewritten(entry)]);
+        return Object.fromEntries([...entries, ['added', undefined]]);
+      }
+      return value;
+    }
+
+    it('is the equality of the canonical JSON texts, for any two values of plain data', () => {
+      fc.assert(
+        fc.property(data, data, (a, b) => {
+          expect(sameData(a, b), `${canonicalJson(a)} / ${canonicalJson(b)}`).to.equal(canonicalJson(a) === canonicalJson(b));
+          expect(sameData(b, a)).to.equal(sameData(a, b));
+        }),
+        { numRuns: 2000 },
+      );
+    });
+
+    it('holds between a value and the same data written otherwise, and fails once any leaf differs', () => {
+      fc.assert(
+        fc.property(data, (value) => {
+          expect(sameData(value, rewritten(value)), canonicalJson(value)).to.equal(true);
+          expect(sameData(value, [value])).to.equal(canonicalJson(value) === canonicalJson([value]));
+          const changed = { wrapped: rewritten(value), extra: 1 };
+          expect(sameData({ wrapped: value }, changed)).to.equal(false);
+        }),
+        { numRuns: 1000 },
+      );
+    });
+  });
+
+  describe('codePointLength', () => {
+    it('counts code points as iterating the text does, with and without surrogate pairs', () => {
+      fc.assert(
+        fc.property(fc.string({ unit: fc.constantFrom('a', 'я', '😀', '\uD800', '\uDC00', '\u0000') }), (text) => {
+          expect(codePointLength(text)).to.equal([...text].length);
+        }),
+      );
     });
   });
 
