@@ -50,13 +50,30 @@ export class PlatformEventHandler {
 
   constructor(
     apply: Pick<ApplyPlatformEvent, 'executeAll'>,
-    private readonly options: { readonly maxAttempts: number; readonly onBatch?: (events: number) => void },
+    private readonly options: {
+      readonly maxAttempts: number;
+      readonly onBatch?: (events: number) => void;
+      /**
+       * Batches (of all companies) applied at once at most: the database pool's size (DB_POOL_MAX), so that the
+       * batches of many companies wait their turn here, holding nothing, rather than in the pool, whose wait
+       * for a connection is bounded and would end as a false "database away". Unbounded when not given.
+       */
+      readonly maxConcurrentBatches?: number;
+    },
   ) {
     if (!Number.isInteger(options.maxAttempts) || options.maxAttempts < 1) throw new RangeError('maxAttempts must be a whole number, at least 1.');
+    const most = options.maxConcurrentBatches ?? Number.POSITIVE_INFINITY;
+    if (!(most === Number.POSITIVE_INFINITY || (Number.isInteger(most) && most >= 1))) throw new RangeError('maxConcurrentBatches must be a whole number, at least 1.');
+    const slots = new Slots(most);
     this.batches = new CompanyBatches(
-      (_companyId, commands) => {
-        options.onBatch?.(commands.length);
-        return apply.executeAll(commands);
+      async (_companyId, commands) => {
+        await slots.take();
+        try {
+          options.onBatch?.(commands.length);
+          return await apply.executeAll(commands);
+        } finally {
+          slots.give();
+        }
       },
       { concurrency: 1, maxItems: FEED_BATCH_MAX },
     );
@@ -100,6 +117,28 @@ export class PlatformEventHandler {
     return lastAttempt
       ? { action: 'dead', reason: 'unexpected_error', detail, event, cause: error }
       : { action: 'retry', reason: 'unexpected_error', detail, event, cause: error };
+  }
+}
+
+/** A count of free places, and those waiting for one in their order. */
+class Slots {
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private free: number) {}
+
+  async take(): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Hands the place to the first one waiting, if any; else it is free again. */
+  give(): void {
+    const next = this.waiting.shift();
+    if (next === undefined) this.free++;
+    else next();
   }
 }
 

@@ -14,7 +14,7 @@ import { feedTopology, type FeedTopology } from './feed-topology.js';
 
 const HOUR_MS = 3_600_000;
 
-export type FeedSettings = Pick<AppConfig, 'feedUrl' | 'feedQueue' | 'feedPrefetch' | 'feedTombstoneDays' | 'feedMaxAttempts' | 'feedRetryDelaysMs'>;
+export type FeedSettings = Pick<AppConfig, 'feedUrl' | 'feedQueue' | 'feedPrefetch' | 'feedTombstoneDays' | 'feedMaxAttempts' | 'feedRetryDelaysMs' | 'dbPoolMax'>;
 
 export interface StartFeedConsumerOptions {
   /** Instead of the feed adapter's PlatformEventHandler over USE_CASES.applyPlatformEvent (tests of the runtime). */
@@ -59,6 +59,7 @@ export async function startFeedConsumer(container: Container, config: FeedSettin
     options.handler ??
     new PlatformEventHandler(resolve(container, USE_CASES.applyPlatformEvent), {
       maxAttempts: config.feedMaxAttempts,
+      maxConcurrentBatches: config.dbPoolMax,
       onBatch: metrics === undefined ? undefined : (events) => metrics.batchApplied(events),
     });
   const consumer = new FeedConsumer({

@@ -180,6 +180,41 @@ describe('PlatformEventHandler', () => {
     expect(sizes, 'told of each batch, for the feed_batch_events histogram').to.deep.equal([1, 1, 2]);
   });
 
+  it('applies at most maxConcurrentBatches batches at once, of all companies; the others wait their turn, and grow meanwhile', async () => {
+    const started: string[][] = [];
+    const releases: (() => void)[] = [];
+    let running = 0;
+    let most = 0;
+    const apply = {
+      executeAll: async (commands: readonly PlatformEventCommand[]): Promise<ItemOutcome<PlatformEventOutcome>[]> => {
+        started.push(commands.map((command) => `${command.companyId}:${command.eventId}`));
+        running++;
+        most = Math.max(most, running);
+        await new Promise<void>((resolve) => releases.push(resolve));
+        running--;
+        return commands.map(() => ({ value: 'applied' as const }));
+      },
+    };
+    const handler = new PlatformEventHandler(apply, { maxAttempts: 3, maxConcurrentBatches: 2 });
+    const of = (company: string, id: string) => handler.handle({ body: movedEvent({ id, companyid: company }), attempt: 0 });
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    const decisions = [of('a', 'e1'), of('b', 'e2'), of('c', 'e3'), of('a', 'e4')];
+    await settle();
+    expect(started, 'two batches at once; c waits, holding nothing').to.deep.equal([['a:e1'], ['b:e2']]);
+    decisions.push(of('c', 'e5'));
+    releases.shift()?.();
+    await settle();
+    expect(started.slice(2), 'a freed a place: c\'s batch takes it').to.deep.equal([['c:e3']]);
+    while (started.length < 5 || releases.length > 0) {
+      releases.shift()?.();
+      await settle();
+    }
+    expect((await Promise.all(decisions)).map((decision) => decision.action)).to.deep.equal(['ack', 'ack', 'ack', 'ack', 'ack']);
+    expect(started.slice(3).sort()).to.deep.equal([['a:e4'], ['c:e5']]);
+    expect(most).to.equal(2);
+    expect(() => new PlatformEventHandler(apply, { maxAttempts: 3, maxConcurrentBatches: 0 })).to.throw(RangeError);
+  });
+
   it('counts the batches in feed_batch_events', async () => {
     const metrics = new PrometheusFeedMetrics({ processMetrics: false });
     for (const events of [1, 1, 3, 32]) metrics.batchApplied(events);

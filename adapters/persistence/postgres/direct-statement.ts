@@ -24,7 +24,7 @@ type Answer = pg.QueryResult | pg.QueryResult[];
 export async function executeInlined<T>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<T[]> {
   const config = { text: em.getPlatform().formatQuery(sql, params as unknown[]) };
   const transaction = em.getTransactionContext<Knex.Transaction>();
-  if (transaction !== undefined) return rowsOf<T>(await send(em, transaction.client as Pool, config));
+  if (transaction !== undefined) return rowsOf<T>(await send(em, poolOf(transaction), config));
   return rowsOf<T>(await send(em, em.getKnex().client as Pool, config));
 }
 
@@ -33,7 +33,22 @@ export async function executeInlined<T>(em: EntityManager, sql: string, params: 
  * server connection, ADR 15), `?` numbered `$1`, `$2`, … as knex numbers them.
  */
 export async function executeBoundDirect<T>(em: EntityManager, transaction: Knex.Transaction, sql: string, values: readonly unknown[]): Promise<T[]> {
-  return rowsOf<T>(await send(em, transaction.client as Pool, { text: numbered(sql), values: values as unknown[] }));
+  // knex's own checks of the values, which a mistake in a statement would otherwise pass: pg sends undefined as
+  // NULL, and PostgreSQL answers a wrong count with a protocol error (class 08), which reads as "database away".
+  const { text, placeholders } = numbered(sql);
+  if (values.some((value) => value === undefined)) throw new Error(`Undefined binding(s) in the statement: ${sql.slice(0, 80)}`);
+  if (placeholders !== values.length) throw new Error(`Expected ${placeholders} bindings, saw ${values.length}, in the statement: ${sql.slice(0, 80)}`);
+  return rowsOf<T>(await send(em, poolOf(transaction), { text, values: values as unknown[] }));
+}
+
+/**
+ * The transaction's connection, as long as the transaction runs: knex's transaction client answers with it even
+ * after the COMMIT or ROLLBACK (its own query path refuses that, which these calls bypass), when the connection
+ * may already serve another unit of work; a call that a failed Promise.all left queued must not run there.
+ */
+function poolOf(transaction: Knex.Transaction): Pool {
+  if (transaction.isCompleted()) throw new Error('Transaction query already complete: a statement of a unit of work that has ended.');
+  return transaction.client as Pool;
 }
 
 /**
@@ -68,11 +83,12 @@ function rowsOf<T>(answer: Answer): T[] {
 }
 
 /** knex's numbering of a statement's `?` (its PostgreSQL dialect's positionBindings): an escaped `\?` stays a `?`. */
-function numbered(sql: string): string {
+function numbered(sql: string): { readonly text: string; readonly placeholders: number } {
   let n = 0;
-  return sql.replace(/(\\*)\?/g, (_match: string, escapes: string) => {
+  const text = sql.replace(/(\\*)\?/g, (_match: string, escapes: string) => {
     if (escapes.length % 2 === 1) return '?';
     n += 1;
     return `$${n}`;
   });
+  return { text, placeholders: n };
 }
