@@ -121,9 +121,8 @@ export class ApplyPlatformEvent {
   /**
    * Events of one company, in their order, inside its unit of work (a `write`, or an `append` for a lone
    * application): every event claimed at once, with the versions of their entities (one statement), the cards
-   * they are about read ahead (one more), each checked and applied, and the versions they set written at the end
-   * (one more). `at` is told the index of the
-   * event being applied, and null once none is.
+   * they are about read ahead (one more, when there are several), each checked and applied, and the versions they
+   * set written at the end (one more). `at` is told the index of the event being applied, and null once none is.
    */
   private async applyAllIn(commands: readonly PlatformEventCommand[], now: Date, at: (index: number | null) => void): Promise<PlatformEventOutcome[]> {
     at(null);
