@@ -180,7 +180,7 @@ describe('PlatformEventHandler', () => {
     expect(sizes, 'told of each batch, for the feed_batch_events histogram').to.deep.equal([1, 1, 2]);
   });
 
-  it('applies at most maxConcurrentBatches batches at once, of all companies; the others wait their turn, and grow meanwhile', async () => {
+  it('applies at most maxConcurrentBatches batches at once, of all companies; the others wait their turn, and what their companies receive meanwhile goes in their next batch', async () => {
     const started: string[][] = [];
     const releases: (() => void)[] = [];
     let running = 0;
