@@ -217,7 +217,7 @@ async function main(): Promise<void> {
     const pool = new pg.Pool({ connectionString: url, max: config.dbPoolMax });
     try {
       const handler = new PlatformEventHandler(resolve(container, USE_CASES.applyPlatformEvent), { maxAttempts: config.feedMaxAttempts });
-      const ceiling = ceilingApplier(pool, { lanes: false });
+      const ceiling = ceilingApplier(pool, { lanes: false, places: 1 });
       const both = async (type: PlatformChangeType) => {
         const service = await run(handler, ours.nextOf(type));
         const differ = differences(service, await runCeiling(ceiling, theirs.nextOf(type)));

@@ -1,6 +1,6 @@
 import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
 import type { ApplyPlatformEvent } from '../../application/use-cases/apply-platform-event.use-case.js';
-import { CompanyBatches } from '../../application/use-cases/company-batches.js';
+import { BoundedBatchPlaces, CompanyBatches } from '../../application/use-cases/company-batches.js';
 import { ChangeNotYetApplicableError, type PlatformEventCommand, type PlatformEventOutcome } from '../../application/use-cases/platform-change.js';
 import { DomainError, NotFoundError, ValidationError } from '../../domain/shared/domain-error.js';
 import { DETAIL_MAX_LENGTH, describeProblems } from './event-problems.js';
@@ -56,7 +56,8 @@ export class PlatformEventHandler {
       /**
        * Batches (of all companies) applied at once at most: the database pool's size (DB_POOL_MAX), so that the
        * batches of many companies wait their turn here, holding nothing, rather than in the pool, whose wait
-       * for a connection is bounded and would end as a false "database away". Unbounded when not given.
+       * for a connection is bounded and would end as a false "database away". A company's batch is cut when it
+       * gets its place, so the events its company receives while it waits go in it. Unbounded when not given.
        */
       readonly maxConcurrentBatches?: number;
     },
@@ -64,18 +65,12 @@ export class PlatformEventHandler {
     if (!Number.isInteger(options.maxAttempts) || options.maxAttempts < 1) throw new RangeError('maxAttempts must be a whole number, at least 1.');
     const most = options.maxConcurrentBatches ?? Number.POSITIVE_INFINITY;
     if (!(most === Number.POSITIVE_INFINITY || (Number.isInteger(most) && most >= 1))) throw new RangeError('maxConcurrentBatches must be a whole number, at least 1.');
-    const slots = new Slots(most);
     this.batches = new CompanyBatches(
       async (_companyId, commands) => {
-        await slots.take();
-        try {
-          options.onBatch?.(commands.length);
-          return await apply.executeAll(commands);
-        } finally {
-          slots.give();
-        }
+        options.onBatch?.(commands.length);
+        return apply.executeAll(commands);
       },
-      { concurrency: 1, maxItems: FEED_BATCH_MAX },
+      { concurrency: 1, maxItems: FEED_BATCH_MAX, ...(most === Number.POSITIVE_INFINITY ? {} : { places: new BoundedBatchPlaces(most) }) },
     );
   }
 
@@ -117,28 +112,6 @@ export class PlatformEventHandler {
     return lastAttempt
       ? { action: 'dead', reason: 'unexpected_error', detail, event, cause: error }
       : { action: 'retry', reason: 'unexpected_error', detail, event, cause: error };
-  }
-}
-
-/** A count of free places, and those waiting for one in their order. */
-class Slots {
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(private free: number) {}
-
-  async take(): Promise<void> {
-    if (this.free > 0) {
-      this.free--;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
-  }
-
-  /** Hands the place to the first one waiting, if any; else it is free again. */
-  give(): void {
-    const next = this.waiting.shift();
-    if (next === undefined) this.free++;
-    else next();
   }
 }
 

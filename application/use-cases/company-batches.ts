@@ -17,6 +17,51 @@ export interface CompanyBatchesOptions {
   readonly concurrency: number;
   /** Items in one batch at most. */
   readonly maxItems: number;
+  /**
+   * A place each batch takes before it is cut and gives back once stored, shared with other batchers (of all
+   * companies): a bound on the batches stored at once. While a company's next batch waits for its place, what
+   * the company receives meanwhile joins it (up to maxItems), so that waiting makes batches larger rather than
+   * leaving them as they were when the wait began. None: a batch is cut and stored at once.
+   */
+  readonly places?: BatchPlaces;
+}
+
+/** Places for batches, handed out in the order asked for. */
+export interface BatchPlaces {
+  /** Takes a free place now, if there is one. */
+  tryTake(): boolean;
+  /** Waits for a place, handed over by a `give`. */
+  take(): Promise<void>;
+  give(): void;
+}
+
+/** A count of free places, and those waiting for one in their order. */
+export class BoundedBatchPlaces implements BatchPlaces {
+  private readonly waiting: (() => void)[] = [];
+  private free: number;
+
+  constructor(places: number) {
+    if (!Number.isInteger(places) || places < 1) throw new RangeError('BoundedBatchPlaces needs a whole number of places, at least 1.');
+    this.free = places;
+  }
+
+  tryTake(): boolean {
+    if (this.free === 0) return false;
+    this.free--;
+    return true;
+  }
+
+  async take(): Promise<void> {
+    if (this.tryTake()) return;
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Hands the place to the first one waiting, if any; else it is free again. */
+  give(): void {
+    const next = this.waiting.shift();
+    if (next === undefined) this.free++;
+    else next();
+  }
 }
 
 /**
@@ -52,10 +97,22 @@ export class CompanyBatches<I, R> {
 
   private async run(companyId: string, queue: CompanyQueue<I, R>): Promise<void> {
     queue.running++;
+    const { places } = this.options;
     try {
       while (queue.waiting.length > 0) {
-        const batch = queue.waiting.splice(0, this.options.maxItems);
-        await this.storeBatch(companyId, batch);
+        if (places === undefined) {
+          await this.storeBatch(companyId, queue.waiting.splice(0, this.options.maxItems));
+          continue;
+        }
+        // A free place is taken at once, so that a lone item is not held back even by a microtask.
+        if (!places.tryTake()) await places.take();
+        try {
+          // Another batch of the company may have taken everything while this one waited for its place.
+          if (queue.waiting.length === 0) break;
+          await this.storeBatch(companyId, queue.waiting.splice(0, this.options.maxItems));
+        } finally {
+          places.give();
+        }
       }
     } finally {
       queue.running--;

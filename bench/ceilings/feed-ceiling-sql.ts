@@ -545,16 +545,35 @@ interface Waiting {
  * transaction: the service's requireCompany, which keeps the companies it found), then transactions as
  * ApplyPlatformEvent runs them. With `lanes` (the service's PlatformEventHandler), a company's events go one
  * batch at a time, in arrival order: those that queued while the company's transaction ran go together in the
- * next, one transaction for the batch (group commit; a failure undoes the batch and each event is applied alone).
- * Without, each event is a transaction of its own as it comes.
+ * next, one transaction for the batch (group commit; a failure undoes the batch and each event is applied alone),
+ * at most `places` batches at once. Without, each event is a transaction of its own as it comes.
  */
-export function ceilingApplier(pool: pg.Pool, options: { readonly lanes: boolean }): (event: CeilingEvent) => Promise<Outcome> {
+export function ceilingApplier(pool: pg.Pool, options: { readonly lanes: boolean; readonly places: number }): (event: CeilingEvent) => Promise<Outcome> {
   const knownCompanies = new Set<string>();
   const queues = new Map<string, Waiting[]>();
+  // At most `places` batches at once (the service's DB_POOL_MAX), a company's batch cut when it has its place, so
+  // that what the company receives while it waits joins it, as the service's CompanyBatches with places.
+  let free = options.places;
+  const waitingForPlace: (() => void)[] = [];
+  const takePlace = async (): Promise<void> => {
+    if (free > 0) free--;
+    else await new Promise<void>((resolve) => waitingForPlace.push(resolve));
+  };
+  const givePlace = (): void => {
+    const next = waitingForPlace.shift();
+    if (next === undefined) free++;
+    else next();
+  };
   const drain = async (companyId: string, queue: Waiting[]): Promise<void> => {
     while (queue.length > 0) {
+      await takePlace();
       const batch = queue.splice(0, BATCH_MAX);
-      const outcomes = await applyBatch(pool, knownCompanies, batch.map((waiting) => waiting.event));
+      let outcomes: ({ value: Outcome } | { error: unknown })[];
+      try {
+        outcomes = await applyBatch(pool, knownCompanies, batch.map((waiting) => waiting.event));
+      } finally {
+        givePlace();
+      }
       batch.forEach((waiting, index) => {
         const outcome = outcomes[index] as { value: Outcome } | { error: unknown };
         if ('error' in outcome) waiting.reject(outcome.error);

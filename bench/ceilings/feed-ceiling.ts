@@ -10,16 +10,17 @@ import { ceilingApplier, NotYet, type CeilingEvent } from './feed-ceiling-sql.js
  * and given back to the queue.
  *
  * Env: FEED_URL, FEED_QUEUE, DATABASE_URL, FEED_PREFETCH (256, the service's default), DB_POOL_MAX (10), COMPANY_LANES (on: a
- * company's events one batch at a time in this process, those that queued meanwhile in one transaction, as the
- * service's PlatformEventHandler), STATS_FILE (written
+ * company's events one batch at a time in this process, those that queued meanwhile in one transaction, at most
+ * DB_POOL_MAX batches at once, as the service's PlatformEventHandler), STATS_FILE (written
  * at SIGTERM: events by type and outcome).
  */
 const url = required('FEED_URL');
 const queue = required('FEED_QUEUE');
 const prefetch = Number(process.env.FEED_PREFETCH ?? 256);
-const pool = new pg.Pool({ connectionString: required('DATABASE_URL'), max: Number(process.env.DB_POOL_MAX ?? 10) });
+const poolMax = Number(process.env.DB_POOL_MAX ?? 10);
+const pool = new pg.Pool({ connectionString: required('DATABASE_URL'), max: poolMax });
 pool.on('error', (error) => process.stderr.write(`feed ceiling: idle connection: ${error.message}\n`));
-const apply = ceilingApplier(pool, { lanes: (process.env.COMPANY_LANES ?? 'on') === 'on' });
+const apply = ceilingApplier(pool, { lanes: (process.env.COMPANY_LANES ?? 'on') === 'on', places: poolMax });
 
 const stats: Record<string, Record<string, number>> = {};
 const count = (type: string, outcome: string) => {
