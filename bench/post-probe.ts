@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { applicationBody, BENCH_EXTERNAL_ID_PREFIX, newApplications } from './application-bodies.js';
 import { openBenchServer, readSeedRecord } from './bench-database.js';
@@ -13,7 +13,9 @@ import { startServer, type ServerProcess } from './server-process.js';
  * applications and duplicates in alternating rounds, on a database that `npm run bench -- --reuse-db NAME`
  * seeded. Not the bench of record: `npm run bench` is. Per round it prints both servers' req/s and the
  * ratio, each server's CPU time per request (its process only: the service's main thread and its
- * helpers, not PostgreSQL's), and the database's transactions per request (pg_stat_database).
+ * helpers, not PostgreSQL's), how busy its main thread was (near 1 it is the limit), PostgreSQL's CPU
+ * time per request (every process named postgres), the load generator's (this process), and the
+ * database's transactions per request (pg_stat_database).
  *
  * Usage: npx tsx bench/post-probe.ts DBNAME [--rounds 3] [--duration 3] [--warmup 1] [--connections 32] [--cpu-prof DIR] [--only new|duplicate]
  */
@@ -84,17 +86,32 @@ async function main(): Promise<void> {
       if (options.warmup > 0) await measure({ ...spec, title: `${target.name} ${title} (warm-up)`, durationS: options.warmup, warmupS: 0 });
       const before = await transactions();
       const cpuBefore = cpuMs(target.pid);
+      const mainBefore = cpuMs(target.pid, target.pid);
+      const postgresBefore = postgresCpuMs();
+      const loadBefore = process.cpuUsage();
       const figures = await measure({ ...spec, title: `${target.name} ${title}`, durationS: options.duration, warmupS: 0 });
       const cpu = cpuMs(target.pid) - cpuBefore;
+      const main = cpuMs(target.pid, target.pid) - mainBefore;
+      const postgres = postgresCpuMs() - postgresBefore;
+      const load = process.cpuUsage(loadBefore);
       // pg_stat_database is updated when a backend reports (at most every 500 ms), so wait for it.
       await new Promise((done) => setTimeout(done, 1_100));
       const perRequest = (await transactions()) - before;
-      return { figures, perRequest, cpuPerRequest: round(cpu / Math.max(figures.requests, 1), 3) };
+      const requests = Math.max(figures.requests, 1);
+      return {
+        figures,
+        perRequest,
+        cpuPerRequest: round(cpu / requests, 3),
+        // How busy the server's main thread (the event loop) was: near 1, it is what limits the server.
+        mainThreadBusy: round(main / (options.duration * 1000), 2),
+        postgresCpuPerRequest: round(postgres / requests, 3),
+        loadCpuPerRequest: round((load.user + load.system) / 1000 / requests, 3),
+      };
     };
     const rows: string[] = [];
     type Run = Awaited<ReturnType<typeof post>>;
     const line = (kind: string, round: number, ours: Run, theirs: Run) => {
-      const text = `${kind.padEnd(10)} round ${round}: ours ${ours.figures.requestsPerSecond} req/s (p50/p99 ${ours.figures.p50Ms}/${ours.figures.p99Ms} ms, ${ours.figures.non2xx} non-2xx), ceiling ${theirs.figures.requestsPerSecond} req/s, ratio ${ratioOf(ours.figures, theirs.figures)}; CPU ms a request: ours ${ours.cpuPerRequest}, ceiling ${theirs.cpuPerRequest}; transactions a request: ours ${perRequest(ours)}, ceiling ${perRequest(theirs)}`;
+      const text = `${kind.padEnd(10)} round ${round}: ours ${ours.figures.requestsPerSecond} req/s (p50/p99 ${ours.figures.p50Ms}/${ours.figures.p99Ms} ms, ${ours.figures.non2xx} non-2xx), ceiling ${theirs.figures.requestsPerSecond} req/s, ratio ${ratioOf(ours.figures, theirs.figures)}; CPU ms a request: ours ${ours.cpuPerRequest}, ceiling ${theirs.cpuPerRequest}; main thread busy: ours ${ours.mainThreadBusy}, ceiling ${theirs.mainThreadBusy}; PostgreSQL's: ours ${ours.postgresCpuPerRequest}, ceiling ${theirs.postgresCpuPerRequest}; the load generator's: ${ours.loadCpuPerRequest} / ${theirs.loadCpuPerRequest}; transactions a request: ours ${perRequest(ours)}, ceiling ${perRequest(theirs)}`;
       rows.push(text);
       note(text);
     };
@@ -127,9 +144,30 @@ function ratioOf(a: LoadFigures, b: LoadFigures): number {
 }
 
 /** The CPU time (user and system) a process has used so far, in ms (/proc/PID/stat, clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+/** CPU time of a process, or of one of its threads, in ms (/proc). */
+function cpuMs(pid: number, thread?: number): number {
+  const fields = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * CPU time of every process named postgres on this machine, in ms: the server the bench runs on, its
+ * backends and its background workers (the machine's other databases are idle during a probe).
+ */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.replace(/^.*\) /, '').split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return total;
 }
 
 /** Transactions of the whole database per request of the run (autocommit statements count one each). */
