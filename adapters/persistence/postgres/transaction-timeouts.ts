@@ -54,6 +54,16 @@ export function boundEveryTransaction(connection: pg.Client, bounds: Transaction
   let begin: string | null = null;
 
   const decide = (config: QueryConfig, callback: Callback): void => {
+    // A COMMIT or ROLLBACK ends the transaction block whether it succeeds or fails (a COMMIT refused by a deferred
+    // constraint rolls back). pg calls back a failure at the ErrorResponse, possibly before the ReadyForQuery that
+    // says so has been read: the next call must not be decided as inside a transaction (its BEGIN would go
+    // without the bounds).
+    if (status !== 'I' && TRANSACTION_END.test(config.text)) {
+      return send(config, (error, result) => {
+        status = 'I';
+        callback(error, result);
+      });
+    }
     if (status !== 'I') return send(config, callback);
     const bound = (config.values?.length ?? 0) > 0 || config.name !== undefined;
     if (!bound && begin === null && BEGIN.test(config.text)) {
@@ -102,6 +112,9 @@ export function boundEveryTransaction(connection: pg.Client, bounds: Transaction
   };
   Object.defineProperty(connection, 'query', { value: bounded, configurable: true, writable: true });
 }
+
+/** The end of a transaction block as knex sends it (`COMMIT;`, `ROLLBACK`); not `ROLLBACK TO SAVEPOINT …`. */
+const TRANSACTION_END = /^\s*(commit|rollback)\s*;?\s*$/i;
 
 /** A transaction's opening statement as knex sends it (`BEGIN;`, `BEGIN TRANSACTION ISOLATION LEVEL …;`). */
 const BEGIN = /^\s*begin\b[^;]*;?\s*$/i;

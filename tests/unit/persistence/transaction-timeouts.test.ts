@@ -23,13 +23,15 @@ function scriptedClient(failing: RegExp) {
           if (state === 'E' && !/^rollback/i.test(statement)) return fail(new Error('current transaction is aborted'));
           if (failing.test(statement)) return fail(new Error('canceling statement due to statement timeout'));
           if (/^begin/i.test(statement)) state = 'T';
-          if (/^(commit|rollback)/i.test(statement)) state = 'I';
+          if (/^(commit|rollback);?$/i.test(statement)) state = 'I';
         }
         wire.emit('readyForQuery', { status: state });
         callback(null, { command: 'SELECT', rows: [] });
       });
       const fail = (error: Error) => {
-        if (state === 'T' || /begin/i.test(config.text)) state = 'E';
+        // A COMMIT that fails ends the transaction (PostgreSQL rolls it back); any other failure aborts it.
+        if (/^commit/i.test(config.text)) state = 'I';
+        else if (state === 'T' || /begin/i.test(config.text)) state = 'E';
         callback(error, undefined);
         setImmediate(() => wire.emit('readyForQuery', { status: state }));
       };
@@ -64,5 +66,29 @@ describe('boundEveryTransaction (SET LOCAL bounds on every transaction of a conn
     expect(state()).to.equal('I');
     await query('select 2');
     expect(sent.at(-1)).to.equal(`${prefix}; select 2`);
+  });
+
+  it('decides the call after a failed COMMIT as outside a transaction, though pg calls back before the server says so', async () => {
+    const { client, sent, query, state } = scriptedClient(/^COMMIT/);
+    boundEveryTransaction(client, bounds);
+    await query('BEGIN;');
+    await query('select 1');
+    const error = await query('COMMIT;').then(() => null, (refused: Error) => refused);
+    expect(error?.message).to.match(/statement timeout/);
+    expect(state(), 'the server has not said so yet when the next unit of work begins').to.equal('I');
+    // The next unit of work on this connection, begun at once.
+    await query('BEGIN;');
+    await query('select 2');
+    expect(sent.at(-1), 'its BEGIN deferred, behind the bounds').to.equal(`${prefix}; BEGIN; select 2`);
+  });
+
+  it('keeps a ROLLBACK TO SAVEPOINT inside the transaction', async () => {
+    const { client, sent, query } = scriptedClient(/^$/);
+    boundEveryTransaction(client, bounds);
+    await query('BEGIN;');
+    await query('select 1');
+    await query('ROLLBACK TO SAVEPOINT trx2');
+    await query('select 2');
+    expect(sent.slice(-2)).to.deep.equal(['ROLLBACK TO SAVEPOINT trx2', 'select 2']);
   });
 });
