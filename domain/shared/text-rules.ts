@@ -7,7 +7,10 @@ const SURROGATE = /[\uD800-\uDFFF]/;
 /** Length in Unicode code points, which is what JSON Schema's maxLength counts. */
 export function codePointLength(value: string): number {
   // Without surrogates (every Cyrillic and Latin text) each code unit is a code point: no walk needed.
-  if (!SURROGATE.test(value)) return value.length;
+  return SURROGATE.test(value) ? codePointsOf(value) : value.length;
+}
+
+function codePointsOf(value: string): number {
   let n = 0;
   for (const _ of value) n++;
   return n;
@@ -25,8 +28,11 @@ export function checkText(
   }
   // PostgreSQL cannot store U+0000 in text; refusing it here keeps every store alike and names the field.
   if (value.includes('\u0000')) problems.add(pointer, 'must not contain the NUL character (U+0000)');
-  if (LONE_SURROGATE.test(value)) problems.add(pointer, 'must not contain an unpaired surrogate (not valid Unicode text)');
-  const length = codePointLength(value);
+  // Text without surrogates (every Cyrillic and Latin text) has none unpaired, and a code point per code unit:
+  // one scan instead of two, on every text of every record written.
+  const surrogates = SURROGATE.test(value);
+  if (surrogates && LONE_SURROGATE.test(value)) problems.add(pointer, 'must not contain an unpaired surrogate (not valid Unicode text)');
+  const length = surrogates ? codePointsOf(value) : value.length;
   if (bounds.min !== undefined && length < bounds.min) problems.add(pointer, `must be at least ${bounds.min} characters`);
   if (length > bounds.max) problems.add(pointer, `must be at most ${bounds.max} characters`);
 }

@@ -154,6 +154,29 @@ describe('text rules', () => {
       }
       expect(problemsOf('Привет 👋 \u0001 control characters are kept')).to.deep.equal([]);
     });
+
+    it('says what its plain definition says, for any text and bounds', () => {
+      // The definition: NUL refused, unpaired surrogates refused, the length in code points within the bounds.
+      const defined = (value: string, min: number, max: number) => [
+        ...(value.includes('\u0000') ? ['must not contain the NUL character (U+0000)'] : []),
+        ...(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(value) ? ['must not contain an unpaired surrogate (not valid Unicode text)'] : []),
+        ...([...value].length < min ? [`must be at least ${min} characters`] : []),
+        ...([...value].length > max ? [`must be at most ${max} characters`] : []),
+      ];
+      fc.assert(
+        fc.property(
+          fc.string({ unit: fc.constantFrom('a', 'я', '😀', '\uD800', '\uDC00', '\uDBFF', '\uDFFF', '\u0000'), maxLength: 8 }),
+          fc.nat(6),
+          fc.nat(6),
+          (value, min, max) => {
+            const problems = new ProblemCollector();
+            checkText(problems, '/x', value, { min, max });
+            expect(problems.problems.map((p) => p.message), JSON.stringify(value)).to.deep.equal(defined(value, min, max));
+          },
+        ),
+        { numRuns: 3000 },
+      );
+    });
   });
 });
 
