@@ -553,12 +553,9 @@ export function ceilingApplier(pool: pg.Pool, options: { readonly lanes: boolean
   const queues = new Map<string, Waiting[]>();
   // At most `places` batches at once (the service's DB_POOL_MAX), a company's batch cut when it has its place, so
   // that what the company receives while it waits joins it, as the service's CompanyBatches with places.
+  if (!Number.isInteger(options.places) || options.places < 1) throw new RangeError('ceilingApplier needs a whole number of places, at least 1.');
   let free = options.places;
   const waitingForPlace: (() => void)[] = [];
-  const takePlace = async (): Promise<void> => {
-    if (free > 0) free--;
-    else await new Promise<void>((resolve) => waitingForPlace.push(resolve));
-  };
   const givePlace = (): void => {
     const next = waitingForPlace.shift();
     if (next === undefined) free++;
@@ -566,7 +563,9 @@ export function ceilingApplier(pool: pg.Pool, options: { readonly lanes: boolean
   };
   const drain = async (companyId: string, queue: Waiting[]): Promise<void> => {
     while (queue.length > 0) {
-      await takePlace();
+      // A free place is taken at once (no await, so nothing joins the batch meanwhile), as the service's.
+      if (free > 0) free--;
+      else await new Promise<void>((resolve) => waitingForPlace.push(resolve));
       const batch = queue.splice(0, BATCH_MAX);
       let outcomes: ({ value: Outcome } | { error: unknown })[];
       try {

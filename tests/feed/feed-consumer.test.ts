@@ -12,6 +12,8 @@ import { buildContainer, disposeContainer } from '../../infrastructure/container
 import { FeedConsumer, type FeedHandler } from '../../infrastructure/feed/feed-consumer.js';
 import { declareFeedTopology, deleteFeedTopology, FEED_HEADERS, feedTopology, retryQueueFor, type FeedTopology } from '../../infrastructure/feed/feed-topology.js';
 import { startFeedConsumer } from '../../infrastructure/feed/start-feed-consumer.js';
+import { USE_CASES } from '../../infrastructure/container/use-case.tokens.js';
+import type { ApplyPlatformEvent } from '../../application/use-cases/apply-platform-event.use-case.js';
 import { createLogger } from '../../infrastructure/logger.js';
 import { eventsOf } from './support/platform-events.js';
 
@@ -539,6 +541,45 @@ describe('startFeedConsumer (the consumer on a container, as npm run feed starts
       await running.stop();
       expect(running.consuming).to.equal(false);
       expect((await connection.queueDeclare({ queue, passive: true })).messageCount).to.equal(0);
+    } finally {
+      await running.stop();
+      await deleteFeedTopology(connection, running.topology);
+      await connection.close();
+      await disposeContainer(container);
+    }
+  });
+
+  it('applies at most DB_POOL_MAX batches at once, of all companies, as npm run feed wires its handler', async () => {
+    const container = await buildContainer({ profile: 'memory', config: { store: 'memory' } });
+    // The use case stands in, so that the test sees how many batches the handler runs at once.
+    let applying = 0;
+    let most = 0;
+    let applied = 0;
+    const apply = {
+      executeAll: async (commands: readonly unknown[]) => {
+        applying++;
+        most = Math.max(most, applying);
+        await sleep(100);
+        applying--;
+        applied += commands.length;
+        return commands.map(() => ({ value: 'applied' as const }));
+      },
+    };
+    container.rebind(USE_CASES.applyPlatformEvent).toConstantValue(apply as unknown as ApplyPlatformEvent);
+    const queue = `test.feed.${process.pid}.${randomBytes(4).toString('hex')}`;
+    const config = loadConfig({ FEED_URL: AMQP_URL, FEED_QUEUE: queue, FEED_PREFETCH: '16', DB_POOL_MAX: '2' });
+    const running = await startFeedConsumer(container, config, capturedLogger().logger);
+    const connection = new Connection(AMQP_URL);
+    connection.on('error', () => undefined);
+    try {
+      const publisher = connection.createPublisher({ confirm: true });
+      for (let company = 1; company <= 6; company++) {
+        const event = eventsOf(`co-${company}`).candidateMoved('card-1', 1, 'NEW');
+        await publisher.send({ routingKey: queue, contentType: 'application/cloudevents+json' }, Buffer.from(JSON.stringify(event)));
+      }
+      await publisher.close();
+      await until('every event applied', () => applied === 6);
+      expect(most, 'six companies, two batches at a time').to.equal(2);
     } finally {
       await running.stop();
       await deleteFeedTopology(connection, running.topology);
