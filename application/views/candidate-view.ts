@@ -1,9 +1,17 @@
-import type { CandidateCard } from '../../domain/candidate/candidate-card.js';
+import type { CandidateCard, CandidateCardSnapshot } from '../../domain/candidate/candidate-card.js';
+import { laterOf } from '../../domain/shared/time.js';
 import type { CandidateView } from '../ports/candidate-repository.port.js';
 
 /** The list's projection of one card, for use cases that answer with the card they changed. */
 export function toCandidateView(card: CandidateCard, vacancyTitle: string | null): CandidateView {
-  const s = card.toSnapshot();
+  return snapshotView(card.toSnapshot(), vacancyTitle);
+}
+
+/**
+ * The same projection of a card's snapshot, which it shares (no copy): for a store that already took the
+ * snapshot to write the card's row and renders the row from it.
+ */
+export function snapshotView(s: CandidateCardSnapshot, vacancyTitle: string | null): CandidateView {
   return {
     id: s.id,
     vacancyId: s.vacancyId,
@@ -16,6 +24,7 @@ export function toCandidateView(card: CandidateCard, vacancyTitle: string | null
     resume: s.resume,
     referral: s.referral,
     createdAt: s.createdAt,
-    updatedAt: card.modifiedAt,
+    // CandidateCard.modifiedAt: what `since` and the list order use.
+    updatedAt: laterOf(s.cardUpdatedAt, s.resumeUpdatedAt),
   };
 }

@@ -1,6 +1,6 @@
 import { renderCandidateRest } from '../../../presenters/candidate.presenter.js';
-import { toCandidateView } from '../../../../application/views/candidate-view.js';
-import { CandidateCard } from '../../../../domain/candidate/candidate-card.js';
+import { snapshotView } from '../../../../application/views/candidate-view.js';
+import { CandidateCard, type CandidateCardSnapshot } from '../../../../domain/candidate/candidate-card.js';
 import type { CandidateRow, RenderedCandidateRow } from '../entities/candidate.entity.js';
 import { readPerson, readReferral, readResume } from './json-documents.js';
 
@@ -9,7 +9,11 @@ import { readPerson, readReferral, readResume } from './json-documents.js';
  * without one; a technical card, never listed, has none. The vacancy's title is no part of it.
  */
 export function cardRendering(card: CandidateCard): string | null {
-  return card.technical ? null : renderCandidateRest(toCandidateView(card, null));
+  return renderingOf(card.toSnapshot());
+}
+
+function renderingOf(s: CandidateCardSnapshot): string | null {
+  return s.technical ? null : renderCandidateRest(snapshotView(s, null));
 }
 
 /**
@@ -36,7 +40,8 @@ export function toCandidateRow(card: CandidateCard): RenderedCandidateRow {
     createdAt: s.createdAt,
     cardUpdatedAt: s.cardUpdatedAt,
     resumeUpdatedAt: s.resumeUpdatedAt,
-    rendering: cardRendering(card),
+    // From the snapshot just taken: one copy of the card for the row and its rendering.
+    rendering: renderingOf(s),
   };
 }
 
