@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { aVacancy, nextId } from '../support/builders.js';
+import { Board } from '../../domain/board/board.js';
+import { aManualCard, anApplicationCard, aVacancy, nextId } from '../support/builders.js';
 import { withAdapters, type AdapterFactory } from './persistence-adapters.js';
 
 /** A promise the test resolves by hand, to hold a transaction open. */
@@ -37,6 +38,63 @@ export function unitOfWorkContract(factory: AdapterFactory): void {
       );
       expect(await adapters().vacancies.findById(companyId, lost.id)).to.equal(null);
       expect((await adapters().vacancies.findById(companyId, kept.id))?.title).to.equal('Бэкенд-разработчик');
+    });
+
+    it('undoes the writes of every repository and of the feed ledger in work that throws, each seen by the work before', async () => {
+      const a = adapters();
+      const companyId = nextId('co');
+      const vacancy = aVacancy({ companyId });
+      const other = aVacancy({ companyId });
+      await a.vacancies.insert(vacancy);
+      await a.vacancies.insert(other);
+      await a.boards.save(Board.create(companyId, vacancy.id));
+      await a.boards.save(Board.create(companyId, other.id));
+      const kept = aManualCard({ companyId, vacancyId: vacancy.id });
+      const doomed = aManualCard({ companyId, vacancyId: vacancy.id });
+      const onOther = aManualCard({ companyId, vacancyId: other.id });
+      await a.candidates.insertMany([kept, doomed, onOther]);
+      const entity = { companyId, kind: 'candidate' as const, id: kept.id };
+      const claim = { source: 'test', eventId: nextId('ev'), companyId, entity };
+      const stageBefore = kept.stage;
+      const inserted = aManualCard({ companyId, vacancyId: vacancy.id });
+      const many = [aManualCard({ companyId, vacancyId: vacancy.id }), aManualCard({ companyId, vacancyId: vacancy.id })];
+      const application = anApplicationCard({ companyId, vacancyId: vacancy.id, externalId: nextId('ext') });
+      const technical = kept.technicalCopy({ id: nextId('tc'), vacancyId: other.id, stage: 'NEW', now: new Date() });
+      const failure = a.unitOfWork.run(companyId, 'write', async ({ now }) => {
+        expect(await a.feedLedger.claimEvents([claim], now)).to.not.deep.equal([null]);
+        await a.feedLedger.recordAll([{ type: 'versions', entity, aspects: ['stage'], version: 7 }], now);
+        await a.candidates.insert(inserted);
+        await a.candidates.insertMany(many);
+        expect(await a.candidates.insertApplications([application])).to.deep.equal([null]);
+        expect(await a.candidates.insertTechnicalCard(technical)).to.equal(null);
+        kept.moveTo('INTERVIEW', now);
+        await a.candidates.update(kept);
+        expect(await a.candidates.delete(companyId, doomed.id)).to.equal(true);
+        await a.boards.save(Board.create(companyId, vacancy.id, ['A', 'B']));
+        await a.boards.delete(companyId, other.id);
+        expect(await a.candidates.detachVacancy(companyId, other.id, now)).to.equal(2);
+        expect(await a.vacancies.delete(companyId, other.id)).to.equal(true);
+        // Each write seen inside the unit of work, before it is undone.
+        expect((await a.candidates.findById(companyId, inserted.id))?.id).to.equal(inserted.id);
+        expect((await a.candidates.findById(companyId, kept.id))?.stage).to.equal('INTERVIEW');
+        expect(await a.vacancies.findById(companyId, other.id)).to.equal(null);
+        expect((await a.feedLedger.versionsOf(entity)).aspects.get('stage')).to.equal(7);
+        throw new Error('boom');
+      });
+      await failure.then(
+        () => expect.fail('the work should have failed'),
+        (error: Error) => expect(error.message).to.equal('boom'),
+      );
+      for (const card of [inserted, ...many, application, technical]) expect(await a.candidates.findById(companyId, card.id), card.id).to.equal(null);
+      expect((await a.candidates.findById(companyId, kept.id))?.stage).to.equal(stageBefore);
+      expect(await a.candidates.findById(companyId, doomed.id)).to.not.equal(null);
+      expect((await a.candidates.findById(companyId, onOther.id))?.vacancyId).to.equal(other.id);
+      expect(await a.vacancies.findById(companyId, other.id)).to.not.equal(null);
+      expect((await a.boards.find(companyId, vacancy.id))?.columns).to.deep.equal(Board.create(companyId, vacancy.id).columns);
+      expect(await a.boards.find(companyId, other.id)).to.not.equal(null);
+      expect((await a.feedLedger.versionsOf(entity)).aspects.size).to.equal(0);
+      // The event's claim is undone too: claimed again, it is no duplicate.
+      expect(await a.feedLedger.claimEvents([claim], new Date())).to.not.deep.equal([null]);
     });
 
     it('makes a reader of the company wait for an open write, and stamps the reader later', async () => {

@@ -1,6 +1,9 @@
 import { expect } from 'chai';
-import type { EntityManager, Knex } from '@mikro-orm/postgresql';
-import { executeBoundDirect, executeInlined } from '../../adapters/persistence/postgres/direct-statement.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeBoundDirect, executeInlined, executeInlinedCount } from '../../adapters/persistence/postgres/direct-statement.js';
+import { MikroOrmUnitOfWork } from '../../adapters/persistence/postgres/mikro-orm-unit-of-work.js';
+import { withEntityManager } from '../../adapters/persistence/postgres/transaction-scope.js';
+import { nextId } from '../support/builders.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 import { rejectionOf } from '../support/catching.js';
 
@@ -19,8 +22,7 @@ describe('Statements straight to the pg connection (PostgreSQL)', () => {
     const failure = await rejectionOf(
       orm().em.fork().transactional(async (em) => {
         await executeInlined(em, `insert into ${table} (id, note) values (?, ?)`, [1, "it's ? here"]);
-        const transaction = em.getTransactionContext<Knex.Transaction>() as Knex.Transaction;
-        await executeBoundDirect(em, transaction, `insert into ${table} (id, note) values (?, ? || '\\?')`, [2, 'bound']);
+        await executeBoundDirect(em, `insert into ${table} (id, note) values (?, ? || '\\?')`, [2, 'bound']);
         const rows = await executeInlined<{ id: number; note: string }>(em, `select id, note from ${table} order by id`);
         expect(rows).to.deep.equal([{ id: 1, note: "it's ? here" }, { id: 2, note: 'bound?' }]);
         throw new Error('undo');
@@ -42,11 +44,12 @@ describe('Statements straight to the pg connection (PostgreSQL)', () => {
 
   it('refuses an undefined value and a count of values that does not match the placeholders, before sending anything', async () => {
     await orm().em.fork().transactional(async (em) => {
-      const transaction = em.getTransactionContext<Knex.Transaction>() as Knex.Transaction;
       const sql = `insert into ${table} (id, note) values (?, ?)`;
-      expect(((await rejectionOf(executeBoundDirect(em, transaction, sql, [4, undefined]))) as Error).message).to.match(/Undefined binding/);
-      expect(((await rejectionOf(executeBoundDirect(em, transaction, sql, [4]))) as Error).message).to.match(/Expected 2 bindings, saw 1/);
+      expect(((await rejectionOf(executeBoundDirect(em, sql, [4, undefined]))) as Error).message).to.match(/Undefined binding/);
+      expect(((await rejectionOf(executeBoundDirect(em, sql, [4]))) as Error).message).to.match(/Expected 2 bindings, saw 1/);
     });
+    const alone = await rejectionOf(executeBoundDirect(orm().em.fork(), `insert into ${table} (id, note) values (?, ?)`, [4, 'alone']));
+    expect((alone as Error).message).to.match(/outside a transaction/);
     expect(await executeInlined(orm().em.fork(), `select id from ${table} where id = 4`)).to.deep.equal([]);
   });
 
@@ -58,5 +61,74 @@ describe('Statements straight to the pg connection (PostgreSQL)', () => {
     const failed = await rejectionOf(executeInlined(em, 'select * from a_table_that_is_not_there'));
     expect((failed as { code?: string }).code).to.equal('42P01');
     expect(pool.numUsed(), 'every connection given back').to.equal(0);
+  });
+
+  /** ADR 20: a unit of work's own transaction on a pooled connection, without MikroORM's or knex's transaction. */
+  describe('in a unit of work', () => {
+    const pool = () => (orm().em.getKnex().client as { pool: { numUsed(): number } }).pool;
+
+    it('sends the repositories\' statements on the unit of work\'s connection: they see each other, and a failure undoes them all', async () => {
+      const unitOfWork = new MikroOrmUnitOfWork(orm());
+      const seen: number[] = [];
+      const failure = await rejectionOf(
+        unitOfWork.run(nextId('co'), 'write', async () => {
+          await withEntityManager(orm(), (em) => executeInlined(em, `insert into ${table} (id, note) values (?, ?)`, [10, 'inlined']));
+          await withEntityManager(orm(), (em) => executeBoundDirect(em, `insert into ${table} (id, note) values (?, ?)`, [11, 'bound']));
+          const rows = await withEntityManager(orm(), (em) => executeInlined<{ id: number }>(em, `select id from ${table} where id >= 10 order by id`));
+          seen.push(...rows.map((row) => row.id));
+          // Not seen outside: the rows are not committed, on another connection.
+          expect(await executeInlined(orm().em.fork(), `select id from ${table} where id >= 10`)).to.deep.equal([]);
+          throw new Error('undo');
+        }),
+      );
+      expect((failure as Error).message).to.equal('undo');
+      expect(seen).to.deep.equal([10, 11]);
+      expect(await executeInlined(orm().em.fork(), `select id from ${table} where id >= 10`)).to.deep.equal([]);
+      expect(pool().numUsed(), 'the connection given back').to.equal(0);
+    });
+
+    it('commits what succeeds, and counts the rows a statement changed', async () => {
+      const unitOfWork = new MikroOrmUnitOfWork(orm());
+      const deleted = await unitOfWork.run(nextId('co'), 'write', async () => {
+        await withEntityManager(orm(), (em) => executeInlined(em, `insert into ${table} (id, note) values (20, 'a'), (21, 'b'), (22, 'c')`));
+        return withEntityManager(orm(), (em) => executeInlinedCount(em, `delete from ${table} where id in (?, ?)`, [20, 21]));
+      });
+      expect(deleted).to.equal(2);
+      expect(await executeInlined(orm().em.fork(), `select id from ${table} where id >= 20 and id < 30`)).to.deep.equal([{ id: 22 }]);
+    });
+
+    it('refuses a statement of the unit of work once it has ended, also one made straight on its EntityManager', async () => {
+      const unitOfWork = new MikroOrmUnitOfWork(orm());
+      let late: Promise<unknown> | undefined;
+      await unitOfWork.run(nextId('co'), 'write', async () => {
+        const em = await withEntityManager(orm(), async (own) => own);
+        // Left running by the work (a bug): it comes after the COMMIT, still in the unit of work's async context.
+        late = new Promise((resolve) => setTimeout(resolve, 20)).then(() => executeInlined(em, `insert into ${table} (id, note) values (30, 'late')`));
+        late.catch(() => undefined);
+      });
+      const refused = await rejectionOf(late as Promise<unknown>);
+      expect((refused as Error).message).to.match(/already complete/);
+      expect(await executeInlined(orm().em.fork(), `select id from ${table} where id = 30`)).to.deep.equal([]);
+    });
+
+    it('gives a connection whose ROLLBACK failed back to the pool marked, so that the pool closes it instead of lending it again', async () => {
+      const unitOfWork = new MikroOrmUnitOfWork(orm());
+      let pid = 0;
+      const failure = await rejectionOf(
+        unitOfWork.run(nextId('co'), 'write', async () => {
+          const [row] = await withEntityManager(orm(), (em) => executeInlined<{ pid: number }>(em, 'select pg_backend_pid() as pid'));
+          pid = row?.pid as number;
+          // The server ends this session, as a restart would: the ROLLBACK after the failure cannot be sent.
+          await executeInlined(orm().em.fork(), 'select pg_terminate_backend(?)', [pid]);
+          await withEntityManager(orm(), (em) => executeInlined(em, 'select 1'));
+        }),
+      );
+      expect(failure).to.be.an('error');
+      expect(pool().numUsed()).to.equal(0);
+      const pids = await Promise.all(
+        Array.from({ length: 10 }, () => new MikroOrmUnitOfWork(orm()).run(nextId('co'), 'write', () => withEntityManager(orm(), (em) => executeInlined<{ pid: number }>(em, 'select pg_backend_pid() as pid')))),
+      );
+      expect(pids.map(([row]) => row?.pid)).to.not.include(pid);
+    });
   });
 });

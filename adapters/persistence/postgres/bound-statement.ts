@@ -1,5 +1,5 @@
-import type { EntityManager, Knex } from '@mikro-orm/postgresql';
-import { executeBoundDirect } from './direct-statement.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeBoundDirect, inTransaction } from './direct-statement.js';
 import { boundValue } from './sql-values.js';
 
 /**
@@ -20,7 +20,6 @@ import { boundValue } from './sql-values.js';
  */
 export async function executeBound<T>(em: EntityManager, sql: string, params: readonly unknown[]): Promise<T[]> {
   const values = params.map(boundValue);
-  const transaction = em.getTransactionContext<Knex.Transaction>();
-  if (transaction === undefined) return em.execute<T[]>(sql, values);
-  return executeBoundDirect<T>(em, transaction, sql, values);
+  if (!inTransaction(em)) return em.execute<T[]>(sql, values);
+  return executeBoundDirect<T>(em, sql, values);
 }

@@ -1,5 +1,6 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import type pg from 'pg';
+import { transactionOf } from './transaction-scope.js';
 
 type Answer = pg.QueryResult | pg.QueryResult[];
 
@@ -10,9 +11,9 @@ type Answer = pg.QueryResult | pg.QueryResult[];
  * its CPU in those layers and the garbage they leave (issue 12). Outside a transaction a statement takes a
  * connection from knex's pool and gives it back, as knex's runner does.
  *
- * The connection is the one knex holds for the transaction; the hooks the pool put on it (statement bounds with
- * the deferred BEGIN, transaction-timeouts.ts; the read-timeout guard, read-timeout-guard.ts) see these calls
- * as they see knex's, since they are made the way knex makes them (a config and a callback). Errors come out as
+ * The connection is the unit of work's (ADR 20), or the one knex holds for a transaction of em's; the hooks the
+ * pool put on it (statement bounds with the deferred BEGIN, transaction-timeouts.ts; the read-timeout guard,
+ * read-timeout-guard.ts) see these calls as they see knex's, since they are made the way knex makes them (a config and a callback). Errors come out as
  * em.execute's do (MikroORM's driver exceptions), for storeCall to translate.
  */
 
@@ -22,33 +23,34 @@ type Answer = pg.QueryResult | pg.QueryResult[];
  * of several.
  */
 export async function executeInlined<T>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<T[]> {
-  const config = { text: em.getPlatform().formatQuery(sql, params as unknown[]) };
-  const transaction = em.getTransactionContext<Knex.Transaction>();
-  if (transaction !== undefined) return rowsOf<T>(await send(em, poolOf(transaction), config));
-  return rowsOf<T>(await send(em, em.getKnex().client as Pool, config));
+  return rowsOf<T>(await send(em, { text: em.getPlatform().formatQuery(sql, params as unknown[]) }));
+}
+
+/** As executeInlined, for a statement whose answer is the number of rows it changed (a DELETE without RETURNING). */
+export async function executeInlinedCount(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<number> {
+  const answer = await send(em, { text: em.getPlatform().formatQuery(sql, params as unknown[]) });
+  return (Array.isArray(answer) ? answer.at(-1) : answer)?.rowCount ?? 0;
 }
 
 /**
  * A statement with its values bound (extended protocol, one unnamed statement: nothing prepared stays on the
- * server connection, ADR 15), `?` numbered `$1`, `$2`, … as knex numbers them.
+ * server connection, ADR 15), `?` numbered `$1`, `$2`, … as knex numbers them. Only inside a transaction (a unit
+ * of work's, or a knex transaction of em's): sent alone on an idle connection it would cost a BEGIN and a COMMIT
+ * more (transaction-timeouts.ts).
  */
-export async function executeBoundDirect<T>(em: EntityManager, transaction: Knex.Transaction, sql: string, values: readonly unknown[]): Promise<T[]> {
+export async function executeBoundDirect<T>(em: EntityManager, sql: string, values: readonly unknown[]): Promise<T[]> {
+  if (!inTransaction(em)) throw new Error(`A bound statement outside a transaction: ${sql.slice(0, 80)}`);
   // knex's own checks of the values, which a mistake in a statement would otherwise pass: pg sends undefined as
   // NULL, and PostgreSQL answers a wrong count with a protocol error (class 08), which reads as "database away".
   const { text, placeholders } = numbered(sql);
   if (values.some((value) => value === undefined)) throw new Error(`Undefined binding(s) in the statement: ${sql.slice(0, 80)}`);
   if (placeholders !== values.length) throw new Error(`Expected ${placeholders} bindings, saw ${values.length}, in the statement: ${sql.slice(0, 80)}`);
-  return rowsOf<T>(await send(em, poolOf(transaction), { text, values: values as unknown[] }));
+  return rowsOf<T>(await send(em, { text, values: values as unknown[] }));
 }
 
-/**
- * The transaction's connection, as long as the transaction runs: knex's transaction client answers with it even
- * after the COMMIT or ROLLBACK (its own query path refuses that, which these calls bypass), when the connection
- * may already serve another unit of work; a call that a failed Promise.all left queued must not run there.
- */
-function poolOf(transaction: Knex.Transaction): Pool {
-  if (transaction.isCompleted()) throw new Error('Transaction query already complete: a statement of a unit of work that has ended.');
-  return transaction.client as Pool;
+/** Whether em's statements go in a transaction: a unit of work's (ADR 20), or a knex transaction em runs in. */
+export function inTransaction(em: EntityManager): boolean {
+  return transactionOf(em) !== undefined || em.getTransactionContext<Knex.Transaction>() !== undefined;
 }
 
 /**
@@ -61,20 +63,47 @@ interface Pool {
   releaseConnection(connection: pg.Client): Promise<unknown>;
 }
 
-async function send(em: EntityManager, pool: Pool, config: pg.QueryConfig): Promise<Answer> {
+const ENDED = 'Transaction query already complete: a statement of a unit of work that has ended.';
+
+/**
+ * Sends on the connection of em's unit of work (ADR 20), as long as it runs: a call that a failed Promise.all left
+ * queued must not run on a connection that may serve another unit of work by then. Otherwise on the connection
+ * of em's knex transaction (a repository's own transaction, outside any unit of work), refused once that has
+ * ended too (knex's transaction client would still hand out its connection); otherwise on a pooled one.
+ */
+function send(em: EntityManager, config: pg.QueryConfig): Promise<Answer> {
+  const unit = transactionOf(em);
+  if (unit !== undefined) {
+    if (unit.ended) return Promise.reject(new Error(ENDED));
+    return sendOn(em, unit.connection, config);
+  }
+  const transaction = em.getTransactionContext<Knex.Transaction>();
+  if (transaction !== undefined) {
+    if (transaction.isCompleted()) return Promise.reject(new Error(ENDED));
+    return sendPooled(em, transaction.client as Pool, config);
+  }
+  return sendPooled(em, em.getKnex().client as Pool, config);
+}
+
+async function sendPooled(em: EntityManager, pool: Pool, config: pg.QueryConfig): Promise<Answer> {
   // A connection that cannot be had (the pool's acquire timeout) fails as knex's runner would let it fail.
   const connection = await pool.acquireConnection();
   try {
-    return await new Promise<Answer>((resolve, reject) => {
-      const answer = (error: Error | null, result: Answer) => {
-        if (error) reject(em.getDriver().convertException(error));
-        else resolve(result);
-      };
-      (connection.query as unknown as (config: pg.QueryConfig, callback: typeof answer) => void)(config, answer);
-    });
+    return await sendOn(em, connection, config);
   } finally {
     await pool.releaseConnection(connection);
   }
+}
+
+/** One call on the connection, made as knex makes it (a config and a callback), so that the pool's hooks see it. */
+export function sendOn(em: EntityManager, connection: pg.Client, config: pg.QueryConfig): Promise<Answer> {
+  return new Promise<Answer>((resolve, reject) => {
+    const answer = (error: Error | null, result: Answer) => {
+      if (error) reject(em.getDriver().convertException(error));
+      else resolve(result);
+    };
+    (connection.query as unknown as (config: pg.QueryConfig, callback: typeof answer) => void)(config, answer);
+  });
 }
 
 function rowsOf<T>(answer: Answer): T[] {

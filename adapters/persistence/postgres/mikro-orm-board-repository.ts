@@ -1,7 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { BoardRepository } from '../../../application/ports/board-repository.port.js';
 import { Board } from '../../../domain/board/board.js';
-import { BoardRowSchema } from './entities/board.entity.js';
 import { readStrings } from './row-mapping/json-documents.js';
 import { readBoardColumns, readVacancyBoards } from './point-reads.js';
 import { jsonb } from './sql-values.js';
@@ -36,6 +35,7 @@ export class MikroOrmBoardRepository implements BoardRepository {
   }
 
   async delete(companyId: string, vacancyId: string): Promise<void> {
-    await withEntityManager(this.orm, (em) => em.nativeDelete(BoardRowSchema, { companyId, vacancyId }));
+    // The text em.nativeDelete sent, which the feed ceiling sends too; an entity operation would run outside the unit of work (ADR 20).
+    await withEntityManager(this.orm, (em) => executeInlined(em, 'delete from "boards" where "company_id" = ? and "vacancy_id" = ?', [companyId, vacancyId]));
   }
 }

@@ -1,8 +1,9 @@
-import { IsolationLevel } from '@mikro-orm/core';
-import type { EntityManager, Knex, MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import type { Clock } from '../../../application/ports/clock.port.js';
 import type { LockMode, TransactionScope, UnitOfWork } from '../../../application/ports/unit-of-work.port.js';
 import { databaseNow, lockCompany, lockCompanyThenReadClock } from './company-lock.js';
+import { sendOn } from './direct-statement.js';
 import { storeCall } from './store-errors.js';
 import { activeTransaction, freshEntityManager, runWithTransaction, type ActiveTransaction } from './transaction-scope.js';
 
@@ -33,8 +34,8 @@ interface Barrier {
 }
 
 /**
- * Writes (`write`, `append`): one PostgreSQL transaction (READ COMMITTED) per unit of work, on a fork of
- * the EntityManager, that takes the company's advisory lock and then the clock. Repositories find the
+ * Writes (`write`, `append`): one PostgreSQL transaction (READ COMMITTED) per unit of work, on a connection
+ * of the pool (ADR 20), that takes the company's advisory lock and then the clock. Repositories find the
  * transaction through the async context (transaction-scope.ts), so use cases hand them nothing.
  *
  * Reads: no transaction. One autocommit statement takes the company's lock exclusively, which waits for
@@ -51,46 +52,67 @@ interface Barrier {
 export class MikroOrmUnitOfWork implements UnitOfWork {
   /** The latest barrier of each company: in flight, or completed not long ago. */
   private readonly barriers = new Map<string, Barrier>();
+  /**
+   * The EntityManager the repositories get inside this unit of work's transactions: its statements go on the
+   * transaction's connection (direct-statement.ts finds the transaction by it); no entity operation runs on it.
+   */
+  private readonly em: EntityManager;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly options: MikroOrmUnitOfWorkOptions = {},
-  ) {}
+  ) {
+    this.em = freshEntityManager(orm);
+  }
 
   async run<T>(companyId: string, mode: LockMode, work: (scope: TransactionScope) => Promise<T>): Promise<T> {
     const outer = activeTransaction(this.orm);
     if (outer !== undefined) return this.join(outer, companyId, mode, work);
     if (mode === 'read') return this.read(companyId, work);
-    /** What failed inside the transaction: a ROLLBACK that then fails too (the connection is gone) must not hide it. */
-    let failure: { readonly error: unknown } | undefined;
-    const transact = () =>
-      freshEntityManager(this.orm).transactional(
-        async (em) => {
-          try {
-            const now = await this.lockThenReadClock(em, companyId, mode);
-            const transaction: ActiveTransaction = { orm: this.orm, em, companyId, mode, now, ended: false, queue: Promise.resolve(), preloaded: new Map() };
-            try {
-              const result = await runWithTransaction(transaction, () => work({ now: new Date(now.getTime()) }));
-              // A repository call failed and the work went on: the transaction is aborted, its COMMIT would roll back.
-              if (transaction.failed !== undefined) throw transaction.failed.error;
-              await this.options.beforeCommit?.({ companyId, mode, now: new Date(now.getTime()) });
-              return result;
-            } finally {
-              transaction.ended = true;
-            }
-          } catch (error) {
-            failure = { error: await errorThatEnded(em, error) };
-            throw error;
-          }
-        },
-        { isolationLevel: IsolationLevel.READ_COMMITTED },
-      );
-    // BEGIN, the lock, COMMIT and ROLLBACK fail outside any repository call: translated here as well.
-    return storeCall(() =>
-      transact().catch((error: unknown) => {
-        throw failure === undefined ? error : failure.error;
-      }),
-    );
+    // The pool's acquire timeout, BEGIN, the lock, COMMIT and ROLLBACK fail outside any repository call: translated here as well.
+    return storeCall(() => this.transact(companyId, mode, work));
+  }
+
+  /**
+   * One transaction on a connection of knex's pool, begun, committed and rolled back here (ADR 20) rather than by
+   * MikroORM's `em.transactional` and a knex transaction, which cost the feed's consumer and POST /applications
+   * four times the CPU of the statements themselves (a knex instance made for every transaction, a fork of the
+   * EntityManager, a flush of its empty identity map). The statements are the ones knex sent, through the same
+   * hooks of the pool (the statement bounds put the BEGIN in front of the lock's statement, ADR 15).
+   */
+  private async transact<T>(companyId: string, mode: LockMode, work: (scope: TransactionScope) => Promise<T>): Promise<T> {
+    const pool = this.orm.em.getConnection().getKnex().client as ConnectionPool;
+    const connection = await pool.acquireConnection();
+    const transaction: ActiveTransaction = {
+      orm: this.orm, em: this.em, connection, companyId, mode, now: new Date(Number.NaN), ended: false, queue: Promise.resolve(), preloaded: new Map(),
+    };
+    try {
+      await sendOn(this.em, connection, { text: BEGIN });
+      const result = await runWithTransaction(transaction, async () => {
+        transaction.now = await this.lockThenReadClock(this.em, companyId, mode);
+        return work({ now: new Date(transaction.now.getTime()) });
+      });
+      // A repository call failed and the work went on: the transaction is aborted, its COMMIT would roll back.
+      if (transaction.failed !== undefined) throw transaction.failed.error;
+      await this.options.beforeCommit?.({ companyId, mode, now: new Date(transaction.now.getTime()) });
+      transaction.ended = true;
+      await sendOn(this.em, connection, { text: COMMIT }).catch((error: unknown) => {
+        // A COMMIT that failed leaves the connection in a state nobody knows: it must not serve another unit of work.
+        discard(connection, error);
+        throw error;
+      });
+      return result;
+    } catch (error) {
+      if (!transaction.ended) {
+        transaction.ended = true;
+        // What failed inside the transaction is what to report: a ROLLBACK that fails too (the connection is
+        // gone) only discards the connection.
+        await sendOn(this.em, connection, { text: ROLLBACK }).catch((rollbackError: unknown) => discard(connection, rollbackError));
+      }
+      throw error;
+    } finally {
+      await pool.releaseConnection(connection);
+    }
   }
 
   private async read<T>(companyId: string, work: (scope: TransactionScope) => Promise<T>): Promise<T> {
@@ -143,20 +165,22 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
   }
 }
 
+/** The statements knex sent for a transaction of MikroORM's at READ COMMITTED: the same text, so the same wire (ADR 15, 20). */
+const BEGIN = 'BEGIN TRANSACTION ISOLATION LEVEL read committed;';
+const COMMIT = 'COMMIT;';
+const ROLLBACK = 'ROLLBACK';
+
+/** The part of knex's client that lends the pool's connections. */
+interface ConnectionPool {
+  acquireConnection(): Promise<pg.Client>;
+  releaseConnection(connection: pg.Client): Promise<unknown>;
+}
+
 /**
- * The error that ended the transaction. When a statement of a knex transaction fails (its BEGIN, on a
- * connection that just broke), knex completes the transaction at once and rejects its executionPromise
- * with that error; statements issued after it fail with "Transaction query already complete", which
- * says nothing of the cause. The first error is the one to report.
+ * Marks a connection for knex's pool to close instead of lending it again (knex marks a connection so when pg
+ * reports it broken, and its runner when a query timed out): after a failed COMMIT or ROLLBACK nothing says in
+ * which state its session is.
  */
-async function errorThatEnded(em: EntityManager, error: unknown): Promise<unknown> {
-  const trx = em.getTransactionContext<Knex.Transaction>();
-  if (trx === undefined || !trx.isCompleted()) return error;
-  let timer: NodeJS.Timeout | undefined;
-  const ended = await Promise.race([
-    trx.executionPromise.then(() => undefined, (reason: unknown) => reason),
-    new Promise<undefined>((give) => (timer = setTimeout(() => give(undefined), 100))),
-  ]);
-  clearTimeout(timer);
-  return ended instanceof Error ? ended : error;
+function discard(connection: pg.Client, error: unknown): void {
+  (connection as pg.Client & { __knex__disposed?: unknown }).__knex__disposed ??= error;
 }

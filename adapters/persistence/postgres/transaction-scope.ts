@@ -1,15 +1,24 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import type { LockMode } from '../../../application/ports/unit-of-work.port.js';
 import { storeCall } from './store-errors.js';
 
-/** The transaction of the unit of work running in the current async context. */
+/**
+ * The transaction of the unit of work running in the current async context: a pooled pg connection on which the
+ * unit of work sent BEGIN, and sends COMMIT or ROLLBACK (ADR 20). The repositories' statements made with `em`
+ * in this context go on `connection` (direct-statement.ts); `em` itself is no transaction of MikroORM's and
+ * must not be used for entity operations, which would run outside the transaction.
+ */
 export interface ActiveTransaction {
   readonly orm: MikroORM;
   readonly em: EntityManager;
+  readonly connection: pg.Client;
   readonly companyId: string;
   readonly mode: LockMode;
-  readonly now: Date;
+  /** The database's clock read after the company's lock; set by the unit of work before its work runs. */
+  now: Date;
+  /** Set before the COMMIT or ROLLBACK is sent: from then on no statement of the unit of work goes on the connection. */
   ended: boolean;
   /** The end of the line of repository calls on the transaction's one connection. */
   queue: Promise<void>;
@@ -40,9 +49,16 @@ export function activeTransaction(orm: MikroORM): ActiveTransaction | undefined 
   return transaction !== undefined && transaction.orm === orm ? transaction : undefined;
 }
 
+/** The unit of work's transaction whose statements `em` makes, if the caller runs inside it. */
+export function transactionOf(em: EntityManager): ActiveTransaction | undefined {
+  const transaction = active.getStore();
+  return transaction !== undefined && transaction.em === em ? transaction : undefined;
+}
+
 /**
  * Runs one repository call with the right EntityManager: inside `UnitOfWork.run` on the same database,
- * the unit of work's transactional fork; otherwise a fresh fork of its own (autocommit). A failure to
+ * the unit of work's, whose statements go on its transaction's connection; otherwise a fresh fork of its own
+ * (autocommit). A failure to
  * reach the database comes out as StoreUnavailableError (store-errors.ts).
  *
  * A transaction has one connection, so calls that a use case makes concurrently inside it (Promise.all)
