@@ -79,6 +79,11 @@ export function unitOfWorkContract(factory: AdapterFactory): void {
         expect((await a.candidates.findById(companyId, kept.id))?.stage).to.equal('INTERVIEW');
         expect(await a.vacancies.findById(companyId, other.id)).to.equal(null);
         expect((await a.feedLedger.versionsOf(entity)).aspects.get('stage')).to.equal(7);
+        expect((await a.boards.find(companyId, vacancy.id))?.columns).to.deep.equal(['A', 'B']);
+        expect(await a.boards.find(companyId, other.id)).to.equal(null);
+        expect((await a.candidates.findStoredApplications(companyId, [application.externalId as string])).map((stored) => stored.id)).to.deep.equal([application.id]);
+        expect((await a.candidates.findByExternalId(companyId, application.externalId as string))?.id).to.equal(application.id);
+        expect(await a.candidates.stagesInUse(companyId, vacancy.id)).to.include('INTERVIEW');
         throw new Error('boom');
       });
       await failure.then(

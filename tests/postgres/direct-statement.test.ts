@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeBoundDirect, executeInlined, executeInlinedCount } from '../../adapters/persistence/postgres/direct-statement.js';
 import { MikroOrmUnitOfWork } from '../../adapters/persistence/postgres/mikro-orm-unit-of-work.js';
-import { withEntityManager } from '../../adapters/persistence/postgres/transaction-scope.js';
+import { activeTransaction, withEntityManager, type ActiveTransaction } from '../../adapters/persistence/postgres/transaction-scope.js';
+import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
 import { nextId } from '../support/builders.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 import { rejectionOf } from '../support/catching.js';
@@ -111,24 +112,86 @@ describe('Statements straight to the pg connection (PostgreSQL)', () => {
       expect(await executeInlined(orm().em.fork(), `select id from ${table} where id = 30`)).to.deep.equal([]);
     });
 
-    it('gives a connection whose ROLLBACK failed back to the pool marked, so that the pool closes it instead of lending it again', async () => {
+    it('reports a unit of work whose connection the server ended as the database away, and the pool lends that connection no more', async () => {
       const unitOfWork = new MikroOrmUnitOfWork(orm());
       let pid = 0;
       const failure = await rejectionOf(
         unitOfWork.run(nextId('co'), 'write', async () => {
           const [row] = await withEntityManager(orm(), (em) => executeInlined<{ pid: number }>(em, 'select pg_backend_pid() as pid'));
           pid = row?.pid as number;
-          // The server ends this session, as a restart would: the ROLLBACK after the failure cannot be sent.
+          // The server ends this session, as a restart would: the statement after it and the ROLLBACK cannot be sent.
           await executeInlined(orm().em.fork(), 'select pg_terminate_backend(?)', [pid]);
           await withEntityManager(orm(), (em) => executeInlined(em, 'select 1'));
         }),
       );
-      expect(failure).to.be.an('error');
+      expect(failure).to.be.instanceOf(StoreUnavailableError);
       expect(pool().numUsed()).to.equal(0);
-      const pids = await Promise.all(
-        Array.from({ length: 10 }, () => new MikroOrmUnitOfWork(orm()).run(nextId('co'), 'write', () => withEntityManager(orm(), (em) => executeInlined<{ pid: number }>(em, 'select pg_backend_pid() as pid')))),
-      );
-      expect(pids.map(([row]) => row?.pid)).to.not.include(pid);
+      expect(await pidsOfConcurrentUnitsOfWork()).to.not.include(pid);
     });
+
+    it('marks a connection whose ROLLBACK failed, on a line still open, so that the pool closes it instead of lending it again', async () => {
+      const unitOfWork = new MikroOrmUnitOfWork(orm());
+      let pid = 0;
+      const failure = await rejectionOf(
+        unitOfWork.run(nextId('co'), 'write', async () => {
+          const [row] = await withEntityManager(orm(), (em) => executeInlined<{ pid: number }>(em, 'select pg_backend_pid() as pid'));
+          pid = row?.pid as number;
+          const connection = (activeTransaction(orm()) as ActiveTransaction).connection;
+          const query = connection.query.bind(connection) as (...args: unknown[]) => unknown;
+          // The ROLLBACK fails as a half-read answer would, the socket still open: nothing says where the session is.
+          Object.defineProperty(connection, 'query', {
+            configurable: true,
+            writable: true,
+            value: (...args: unknown[]) => {
+              const [config, callback] = args as [{ text?: string }, (error: Error) => void];
+              if (config?.text === 'ROLLBACK') return queueMicrotask(() => callback(new Error('a ROLLBACK that failed')));
+              return query(...args);
+            },
+          });
+          throw new Error('the work failed');
+        }),
+      );
+      expect((failure as Error).message, 'the work\'s failure, not the ROLLBACK\'s').to.equal('the work failed');
+      expect(pool().numUsed()).to.equal(0);
+      expect(await pidsOfConcurrentUnitsOfWork()).to.not.include(pid);
+    });
+
+    it('fails a unit of work whose COMMIT PostgreSQL answered with ROLLBACK: a call the work left running failed after the work returned', async () => {
+      const unitOfWork = new MikroOrmUnitOfWork(orm());
+      const outcome = await rejectionOf(
+        unitOfWork.run(nextId('co'), 'write', async () => {
+          await withEntityManager(orm(), (em) => executeInlined(em, `insert into ${table} (id, note) values (40, 'lost')`));
+          // Not awaited (a bug of the work): sent now, it fails once the work has returned, before the COMMIT is read.
+          withEntityManager(orm(), (em) => executeInlined(em, 'select pg_sleep(0.2); select 1 / 0')).catch(() => undefined);
+          await new Promise((resolve) => setImmediate(resolve));
+          return 'done';
+        }),
+      );
+      expect((outcome as { code?: string }).code, 'the failure of the call, division by zero').to.equal('22012');
+      expect(await executeInlined(orm().em.fork(), `select id from ${table} where id = 40`)).to.deep.equal([]);
+    });
+
+    it('refuses the EntityManager\'s own ways to the database inside a unit of work, which would run outside its transaction', async () => {
+      const unitOfWork = new MikroOrmUnitOfWork(orm());
+      const refused = await rejectionOf(unitOfWork.run(nextId('co'), 'write', () => withEntityManager(orm(), (em) => em.execute('select 1'))));
+      expect((refused as Error).message).to.match(/em\.execute inside a unit of work/);
+    });
+
+    /** The backend of each of as many units of work at once as the pool holds connections: every connection of the pool. */
+    async function pidsOfConcurrentUnitsOfWork(): Promise<number[]> {
+      const size = (orm().em.getKnex().client as { pool: { max: number } }).pool.max;
+      const hold = new Promise((resolve) => setTimeout(resolve, 100));
+      const rows = await Promise.all(
+        Array.from({ length: size }, () =>
+          new MikroOrmUnitOfWork(orm()).run(nextId('co'), 'write', async () => {
+            const [row] = await withEntityManager(orm(), (em) => executeInlined<{ pid: number }>(em, 'select pg_backend_pid() as pid'));
+            await hold;
+            return row?.pid as number;
+          }),
+        ),
+      );
+      expect(new Set(rows).size, 'each unit of work on a connection of its own').to.equal(size);
+      return rows;
+    }
   });
 });

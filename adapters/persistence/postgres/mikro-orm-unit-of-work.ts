@@ -62,7 +62,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     private readonly orm: MikroORM,
     private readonly options: MikroOrmUnitOfWorkOptions = {},
   ) {
-    this.em = freshEntityManager(orm);
+    this.em = refuseEntityOperations(freshEntityManager(orm));
   }
 
   async run<T>(companyId: string, mode: LockMode, work: (scope: TransactionScope) => Promise<T>): Promise<T> {
@@ -92,15 +92,22 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
         transaction.now = await this.lockThenReadClock(this.em, companyId, mode);
         return work({ now: new Date(transaction.now.getTime()) });
       });
+      await this.options.beforeCommit?.({ companyId, mode, now: new Date(transaction.now.getTime()) });
       // A repository call failed and the work went on: the transaction is aborted, its COMMIT would roll back.
       if (transaction.failed !== undefined) throw transaction.failed.error;
-      await this.options.beforeCommit?.({ companyId, mode, now: new Date(transaction.now.getTime()) });
       transaction.ended = true;
-      await sendOn(this.em, connection, { text: COMMIT }).catch((error: unknown) => {
-        // A COMMIT that failed leaves the connection in a state nobody knows: it must not serve another unit of work.
+      const answer = await sendOn(this.em, connection, { text: COMMIT }).catch((error: unknown) => {
+        // A COMMIT that failed may have left the session anywhere (a broken line): it must not serve another unit of work.
         discard(connection, error);
         throw error;
       });
+      // PostgreSQL answers the COMMIT of an aborted transaction with ROLLBACK and no error: a call that the work
+      // left running failed after the check above. Nothing was stored, and the caller must not be told otherwise.
+      if (commandOf(answer) === 'ROLLBACK') {
+        // Set meanwhile, by that call (TypeScript holds it to the check above).
+        const failed = transaction.failed as ActiveTransaction['failed'];
+        throw failed?.error ?? new Error('The transaction was rolled back at its COMMIT: a statement in it had failed.');
+      }
       return result;
     } catch (error) {
       if (!transaction.ended) {
@@ -183,4 +190,30 @@ interface ConnectionPool {
  */
 function discard(connection: pg.Client, error: unknown): void {
   (connection as pg.Client & { __knex__disposed?: unknown }).__knex__disposed ??= error;
+}
+
+function commandOf(answer: pg.QueryResult | pg.QueryResult[]): string | undefined {
+  return (Array.isArray(answer) ? answer.at(-1) : answer)?.command;
+}
+
+/**
+ * The EntityManager's own ways to the database, which know nothing of the unit of work's connection and would run
+ * beside its transaction, on another connection, in autocommit (ADR 20): refused on the unit of work's em, so that
+ * a repository that uses one inside a unit of work fails at once instead of writing outside it.
+ */
+const ENTITY_OPERATIONS = [
+  'execute', 'find', 'findOne', 'findOneOrFail', 'findAll', 'findAndCount', 'findByCursor', 'count', 'insert', 'insertMany', 'nativeInsert',
+  'nativeUpdate', 'nativeDelete', 'upsert', 'upsertMany', 'persist', 'persistAndFlush', 'flush', 'remove', 'transactional', 'begin',
+  'createQueryBuilder', 'qb', 'lock', 'refresh',
+] as const;
+
+function refuseEntityOperations(em: EntityManager): EntityManager {
+  for (const name of ENTITY_OPERATIONS) {
+    Object.defineProperty(em, name, {
+      value: () => {
+        throw new Error(`em.${name} inside a unit of work would run outside its transaction; send the statement with direct-statement.ts.`);
+      },
+    });
+  }
+  return em;
 }
