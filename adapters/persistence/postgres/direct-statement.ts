@@ -13,8 +13,9 @@ type Answer = pg.QueryResult | pg.QueryResult[];
  *
  * The connection is the unit of work's (ADR 20), or the one knex holds for a transaction of em's; the hooks the
  * pool put on it (statement bounds with the deferred BEGIN, transaction-timeouts.ts; the read-timeout guard,
- * read-timeout-guard.ts) see these calls as they see knex's, since they are made the way knex makes them (a config and a callback). Errors come out as
- * em.execute's do (MikroORM's driver exceptions), for storeCall to translate.
+ * read-timeout-guard.ts) see these calls as they see knex's, since they are made the way knex makes them (a
+ * config and a callback). Errors come out as em.execute's do (MikroORM's driver exceptions), for storeCall to
+ * translate.
  */
 
 /**
