@@ -117,8 +117,7 @@ describe('Statements straight to the pg connection (PostgreSQL)', () => {
       let pid = 0;
       const failure = await rejectionOf(
         unitOfWork.run(nextId('co'), 'write', async () => {
-          const [row] = await withEntityManager(orm(), (em) => executeInlined<{ pid: number }>(em, 'select pg_backend_pid() as pid'));
-          pid = row?.pid as number;
+          pid = await backendPid();
           // The server ends this session, as a restart would: the statement after it and the ROLLBACK cannot be sent.
           await executeInlined(orm().em.fork(), 'select pg_terminate_backend(?)', [pid]);
           await withEntityManager(orm(), (em) => executeInlined(em, 'select 1'));
@@ -134,8 +133,7 @@ describe('Statements straight to the pg connection (PostgreSQL)', () => {
       let pid = 0;
       const failure = await rejectionOf(
         unitOfWork.run(nextId('co'), 'write', async () => {
-          const [row] = await withEntityManager(orm(), (em) => executeInlined<{ pid: number }>(em, 'select pg_backend_pid() as pid'));
-          pid = row?.pid as number;
+          pid = await backendPid();
           const connection = (activeTransaction(orm()) as ActiveTransaction).connection;
           const query = connection.query.bind(connection) as (...args: unknown[]) => unknown;
           // The ROLLBACK fails as a half-read answer would, the socket still open: nothing says where the session is.
@@ -177,6 +175,12 @@ describe('Statements straight to the pg connection (PostgreSQL)', () => {
       expect((refused as Error).message).to.match(/em\.execute inside a unit of work/);
     });
 
+    /** The server process of the connection the caller's statements go on (its unit of work's, inside one). */
+    async function backendPid(): Promise<number> {
+      const [row] = await withEntityManager(orm(), (em) => executeInlined<{ pid: number }>(em, 'select pg_backend_pid() as pid'));
+      return row?.pid as number;
+    }
+
     /** The backend of each of as many units of work at once as the pool holds connections: every connection of the pool. */
     async function pidsOfConcurrentUnitsOfWork(): Promise<number[]> {
       const size = (orm().em.getKnex().client as { pool: { max: number } }).pool.max;
@@ -184,9 +188,9 @@ describe('Statements straight to the pg connection (PostgreSQL)', () => {
       const rows = await Promise.all(
         Array.from({ length: size }, () =>
           new MikroOrmUnitOfWork(orm()).run(nextId('co'), 'write', async () => {
-            const [row] = await withEntityManager(orm(), (em) => executeInlined<{ pid: number }>(em, 'select pg_backend_pid() as pid'));
+            const pid = await backendPid();
             await hold;
-            return row?.pid as number;
+            return pid;
           }),
         ),
       );
