@@ -515,8 +515,8 @@ async function detachCards(tx: Tx, vacancyId: string): Promise<void> {
 /** POST /applications' insert for one application, in the append transaction: its vacancy and board read in one statement. */
 async function submitApplication(tx: Tx, data: any): Promise<Outcome> {
   const [vacancy] = await tx.rows(
-    `select v.id, b.columns from vacancies v left join boards b on b.company_id = v.company_id and b.vacancy_id = v.id ` +
-      `where v.company_id = ${lit(tx.companyId)} and v.id = any(array(select jsonb_array_elements_text(${json([data.vacancyId])}::jsonb)))`,
+    `select v.id, (select b.columns from boards b where b.company_id = v.company_id and b.vacancy_id = v.id) as columns\n` +
+      `      from vacancies v where v.company_id = ${lit(tx.companyId)} and v.id = any(array(select jsonb_array_elements_text(${json([data.vacancyId])}::jsonb)))`,
   );
   if (vacancy === undefined) throw new NotYet(`vacancy ${data.vacancyId}`);
   const stage = ((vacancy.columns as string[] | null) ?? DEFAULT_COLUMNS)[0];
