@@ -24,12 +24,11 @@ const VACANCY_SQL = `select id, title, status, city, office_address, experience,
   responsibilities, positions_count, source_url, ${epochMs('published_at')} as published_at_ms,
   ${epochMs('created_at')} as created_at_ms, ${epochMs('updated_at')} as updated_at_ms
   from vacancies where company_id = $1 and status = 'open' AFTER order by updated_at, id limit $2`;
-const CANDIDATE_SQL = `select c.id, c.vacancy_id, v.title as vacancy_title, c.stage, c.source, c.external_id, c.cover_letter,
+const CANDIDATE_SQL = `select c.id, c.vacancy_id, (select v.title from vacancies v where v.company_id = c.company_id and v.id = c.vacancy_id) as vacancy_title, c.stage, c.source, c.external_id, c.cover_letter,
   c.person, c.resume, c.referral, ${epochMs('c.created_at')} as created_at_ms, ${epochMs('c.modified_at')} as modified_at_ms
   from (select c.company_id, c.id, c.vacancy_id, c.stage, c.source, c.external_id, c.cover_letter, c.person, c.resume, c.referral,
                c.created_at, c.modified_at
           from candidates c where c.company_id = $1 and not c.technical AFTER order by c.modified_at, c.id limit $2) c
-  left join vacancies v on v.company_id = c.company_id and v.id = c.vacancy_id
   order by c.modified_at, c.id`;
 const INSERT_SQL = `insert into candidates (company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral,
   technical, origin_card_id, request_fingerprint, source_ref, created_at, card_updated_at, resume_updated_at, rendering)
