@@ -30,7 +30,7 @@ interface Sample {
   readonly pid: string;
   readonly tid: string;
   readonly time: number;
-  /** Innermost frame first: each `symbol (object)`. */
+  /** Innermost frame first: each frame's symbol (a JIT frame: `JS:*name file:line:column`). */
   readonly frames: readonly string[];
 }
 
@@ -54,22 +54,45 @@ const POSTGRES_PHASES: readonly (readonly [string, RegExp])[] = [
 const GC = /Scavenge|MarkCompact|Heap::CollectGarbage|ConcurrentMarking|Sweeper|MinorMC/;
 const COMPILE = /v8::internal::compiler::|v8::internal::Compiler|v8::internal::Parser|PreParser|maglev::|baseline::|OptimizingCompileDispatcher/;
 
+const USAGE = 'Usage: npx tsx bench/perf-summary.ts PERF.DATA [--pid PID] [--from S] [--to S] [--by package|function]\n';
+
+function fail(message: string): never {
+  process.stderr.write(`perf-summary: ${message}\n${USAGE}`);
+  process.exit(2);
+}
+
 function parseOptions(argv: readonly string[]): Options {
-  if (argv.includes('--help') || argv.length === 0) {
-    process.stdout.write('Usage: npx tsx bench/perf-summary.ts PERF.DATA [--pid PID] [--from S] [--to S] [--by package|function]\n');
-    process.exit(argv.length === 0 ? 2 : 0);
+  if (argv.includes('--help')) {
+    process.stdout.write(USAGE);
+    process.exit(0);
   }
+  const [file, ...rest] = argv;
+  if (file === undefined || file.startsWith('--')) fail('the recording (PERF.DATA) comes first');
   const value = (name: string) => {
-    const at = argv.indexOf(`--${name}`);
-    return at < 0 ? undefined : argv[at + 1];
+    const at = rest.indexOf(`--${name}`);
+    if (at < 0) return undefined;
+    const given = rest[at + 1];
+    if (given === undefined || given.startsWith('--')) fail(`--${name} needs a value`);
+    return given;
   };
+  const seconds = (name: string, fallback: number) => {
+    const given = value(name);
+    const n = given === undefined ? fallback : Number(given);
+    if (Number.isNaN(n) || n < 0) fail(`--${name} takes seconds (a number >= 0), not ${given}`);
+    return n;
+  };
+  const pid = value('pid');
+  if (pid !== undefined && !/^\d+$/.test(pid)) fail(`--pid takes a process id, not ${pid}`);
   const by = value('by') ?? 'package';
-  if (by !== 'package' && by !== 'function') throw new Error('--by takes package or function');
-  return { file: argv[0] as string, pid: value('pid'), from: Number(value('from') ?? 0), to: Number(value('to') ?? Infinity), by };
+  if (by !== 'package' && by !== 'function') fail(`--by takes package or function, not ${by}`);
+  return { file, pid, from: seconds('from', 0), to: seconds('to', Infinity), by };
 }
 
 async function* samplesOf(file: string): AsyncGenerator<Sample> {
-  const perf = spawn('perf', ['script', '-i', file, '-F', 'comm,pid,tid,time,ip,sym'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const perf = spawn('perf', ['script', '-i', file, '-F', 'comm,pid,tid,time,ip,sym'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const errors: string[] = [];
+  perf.stderr?.on('data', (chunk: Buffer) => errors.push(chunk.toString('utf8')));
+  const exit = new Promise<number | null>((resolve) => perf.on('close', resolve));
   perf.on('error', (error) => {
     process.stderr.write(`perf-summary: cannot run perf (${error.message}); install it: apt-get install linux-perf\n`);
     process.exit(1);
@@ -90,6 +113,11 @@ async function* samplesOf(file: string): AsyncGenerator<Sample> {
     }
   }
   if (head !== null) yield { ...head, frames };
+  const code = await exit;
+  if (code !== 0) {
+    process.stderr.write(`perf-summary: perf script exited ${code}:\n${errors.join('')}`);
+    process.exit(1);
+  }
 }
 
 /** The package of a JavaScript frame (`JS:*name file:///…/node_modules/pkg/…`), or the project's folder, or node's module. */
@@ -110,7 +138,7 @@ function nodeCategory(sample: Sample, by: Options['by']): string {
   if (GC.test(stack)) return 'garbage collection';
   if (COMPILE.test(stack)) return 'JIT compilation';
   const js = sample.frames.find((frame) => frame.startsWith('JS:'));
-  if (js !== undefined) return by === 'package' ? packageOf(js) : js.replace(/\s*\(\/tmp\/perf-\d+\.map\)$/, '');
+  if (js !== undefined) return by === 'package' ? packageOf(js) : js;
   if (/uv__io_poll|epoll_wait/.test(stack)) return 'event loop poll (epoll)';
   return `native ${(sample.frames[0] ?? '?').slice(0, 60)}`;
 }
@@ -144,7 +172,11 @@ async function main(): Promise<void> {
     if (sample.command === 'postgres') add(postgres, postgresPhase(sample));
     if (sample.pid === options.pid) add(node, `${sample.tid === sample.pid ? 'main  ' : 'helper'} ${nodeCategory(sample, options.by)}`);
   }
-  print('Processes (both cores)', processes, 15);
+  if (processes.size === 0) {
+    process.stderr.write('perf-summary: no call-graph samples in the window (record with -g; check --pid, --from and --to)\n');
+    process.exit(1);
+  }
+  print('Processes (every CPU)', processes, 15);
   print("PostgreSQL's processes, by phase", postgres);
   if (options.pid !== undefined) print(`Process ${options.pid}, by ${options.by}`, node, 50);
 }

@@ -40,8 +40,8 @@ export async function listedCandidates(em: EntityManager, query: CandidateListQu
   // list the planner expects few rows after the cursor and hash-joins and sorts all of them (a page at 99% of a
   // million cards read every card after it); on its own the page is always the short walk of the sync index.
   // The title is a scalar subquery, read by the vacancy's key for each row of the page: as a left join of the
-  // page, the planner hashed the page and scanned every vacancy of the company to probe it (4 ms a page at 1,000
-  // vacancies, against under 1 ms; bench/README, "Reads by key").
+  // page, the planner hashed the page and scanned every vacancy of the company to probe it (5.6 ms a page at
+  // 1,000 vacancies, against 0.9 ms; bench/README, "Reads by key").
   // `whole`: with every column of the card, for the rows whose rendering is not current (withCurrentRenderings).
   const page = (whole: boolean) =>
     `select c.vacancy_id, (select v.title from vacancies v where v.company_id = c.company_id and v.id = c.vacancy_id) as vacancy_title,

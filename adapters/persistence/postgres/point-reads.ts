@@ -87,7 +87,7 @@ export const VACANCY_BOARDS_SQL = `select v.id, (select b.columns from boards b 
  * The board is a scalar subquery, read by its primary key for each vacancy found. Written as a left join,
  * the planner, which guesses ten ids from the array, hashed the vacancies and scanned every board of the
  * company to probe them: 0.6 ms of PostgreSQL's CPU at 1,000 boards instead of 0.2, growing with the
- * company's vacancies (bench/README, "The vacancy's board read").
+ * company's vacancies (bench/README, "Reads by key").
  */
 export async function readVacancyBoards(em: EntityManager, companyId: string, vacancyIds: readonly string[]): Promise<{ readonly vacancyId: string; readonly columns: unknown }[]> {
   if (vacancyIds.length === 0) return [];
