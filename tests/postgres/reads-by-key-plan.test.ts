@@ -34,7 +34,7 @@ describe('Reads that take a vacancy\'s board or title for each of their rows, as
     for (const table of ['vacancies', 'boards', 'candidates']) await em().execute(`analyze ${table}`);
   });
 
-  // At PostgreSQL's default costs, as the service's servers run: with random_page_cost lowered (an SSD setting)
+  // At PostgreSQL's default costs (the service sets none of its own): with random_page_cost lowered (an SSD setting)
   // the planner reads by key even for the old left joins, and this test could no longer tell them apart.
   const planOf = (sql: string, params: unknown[]) =>
     em().transactional(async (tx) => {
