@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { codeArea } from './code-area.js';
 
 /**
  * `npx tsx bench/perf-summary.ts PERF.DATA [--pid PID] [--from S] [--to S] [--by package|function]`: where the
@@ -120,17 +121,10 @@ async function* samplesOf(file: string): AsyncGenerator<Sample> {
   }
 }
 
-/** The package of a JavaScript frame (`JS:*name file:///…/node_modules/pkg/…`), or the project's folder, or node's module. */
+/** Where a JavaScript frame's code lives (`JS:*name file:///…/dist/adapters/…:16:35`): its script, line and column left out. */
 function packageOf(frame: string): string {
-  const modules = frame.split('node_modules/');
-  if (modules.length > 1) {
-    const [scope, name] = (modules.at(-1) as string).split('/');
-    return `npm ${scope?.startsWith('@') ? `${scope}/${name}` : scope}`;
-  }
-  const ours = /\/dist\/([^:]+)/.exec(frame);
-  if (ours !== null) return `project ${(ours[1] as string).split('/').slice(0, 2).join('/')}`;
-  const builtin = /node:([^:\s]+)/.exec(frame);
-  return builtin !== null ? `node:${builtin[1]}` : 'other JavaScript';
+  const script = (frame.split(' ').at(-1) ?? '').replace(/(:\d+)+$/, '');
+  return codeArea(script);
 }
 
 function nodeCategory(sample: Sample, by: Options['by']): string {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { codeArea as area } from './code-area.js';
 
 /**
  * Summarises a V8 CPU profile (node --cpu-prof, or `npm run bench -- --cpu-prof DIR`): self time by
@@ -27,15 +28,6 @@ const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const selfUs = new Map<number, number>();
 profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
 const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
-
-function area(url: string): string {
-  if (url === '') return '(native/V8)';
-  const modules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (modules) return modules[1] as string;
-  if (url.startsWith('node:')) return url;
-  const project = /\/work\/[^/]+\/(?:main\/)?([^/]+\/[^/]+)/.exec(url);
-  return project ? (project[1] as string) : url;
-}
 
 const byFunction = new Map<string, number>();
 const byArea = new Map<string, number>();

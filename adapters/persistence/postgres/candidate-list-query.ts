@@ -15,10 +15,10 @@ interface CandidateListRow {
 
 /**
  * One page of the keyset scan of listed (non-technical) cards in the order (modified_at, id): each card's
- * stored rendering (ADR 18) with the vacancy's title joined at read time. modified_at is the stored, indexed
- * greatest(card_updated_at, resume_updated_at), the card's updatedAt; ids compare in the "C" collation, by
- * code unit. A rendering that a writer of the previous version left missing or stale is rendered from the row,
- * read with the page once more (withCurrentRenderings).
+ * stored rendering (ADR 18) with its vacancy's title, read by the vacancy's key with the page. modified_at is
+ * the stored, indexed greatest(card_updated_at, resume_updated_at), the card's updatedAt; ids compare in the
+ * "C" collation, by code unit. A rendering that a writer of the previous version left missing or stale is
+ * rendered from the row, read with the page once more (withCurrentRenderings).
  */
 export async function listedCandidates(em: EntityManager, query: CandidateListQuery): Promise<ListedCandidate[]> {
   const where = ['c.company_id = ?', 'not c.technical'];
