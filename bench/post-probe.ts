@@ -17,7 +17,7 @@ import { startServer, type ServerProcess } from './server-process.js';
  * time per request (every process named postgres), the load generator's (this process), and the
  * database's transactions per request (pg_stat_database).
  *
- * Usage: npx tsx bench/post-probe.ts DBNAME [--rounds 3] [--duration 3] [--warmup 1] [--connections 32] [--cpu-prof DIR] [--only new|duplicate]
+ * Usage: npx tsx bench/post-probe.ts DBNAME [--rounds 3] [--duration 3] [--warmup 1] [--connections 32] [--cpu-prof DIR] [--only new|duplicate|mixed]
  */
 interface ProbeOptions {
   readonly database: string;
@@ -26,25 +26,55 @@ interface ProbeOptions {
   readonly warmup: number;
   readonly connections: number;
   readonly cpuProf: string | undefined;
-  /** Only this kind of request: 'new' or 'duplicate' (default: both, alternating). */
+  /** Only this kind of request: 'new', 'duplicate' or 'mixed' (default: new and duplicate, alternating). */
   readonly only: string | undefined;
 }
 
+const USAGE = `Usage: npx tsx bench/post-probe.ts DBNAME [options]
+
+POST /applications on the compiled service against the one-statement ceiling, on a database that
+\`npm run bench -- --reuse-db DBNAME\` seeded; per round both servers' req/s and ratio, the CPU time a request
+of each server, of PostgreSQL and of the load generator, how busy each server's main thread was, how idle the
+machine was, and transactions a request. For working on issue 13: not the bench of record.
+
+Options:
+  --rounds N        rounds (default 3)
+  --duration S      seconds measured a server and kind of request (default 3)
+  --warmup S        seconds of warm-up before each (default 1)
+  --connections N   connections of the load generator (default 32)
+  --only KIND       new, duplicate or mixed (a fifth of the requests repeat a stored application, the
+                    rest are new); default: new and duplicate, alternating
+  --cpu-prof DIR    V8 CPU profiles of the service into DIR (summarise with bench/profile-summary.ts)
+  -h, --help        this text
+`;
+
 function parse(argv: readonly string[]): ProbeOptions {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  }
   const [database, ...rest] = argv;
-  if (database === undefined || database.startsWith('--')) throw new Error('usage: post-probe.ts DBNAME [--rounds n] [--duration s] [--warmup s] [--connections n] [--cpu-prof dir]');
+  if (database === undefined || database.startsWith('--')) throw new Error(`a database name is required\n${USAGE}`);
   const value = (name: string) => {
     const at = rest.indexOf(`--${name}`);
     return at < 0 ? undefined : rest[at + 1];
   };
+  const whole = (name: string, fallback: number, least: number) => {
+    const given = value(name);
+    const number = Number(given ?? fallback);
+    if (!Number.isInteger(number) || number < least) throw new Error(`--${name} must be a whole number, at least ${least} (given: ${given})`);
+    return number;
+  };
+  const only = value('only');
+  if (only !== undefined && !['new', 'duplicate', 'mixed'].includes(only)) throw new Error(`--only must be new, duplicate or mixed (given: ${only})`);
   return {
     database,
-    rounds: Number(value('rounds') ?? 3),
-    duration: Number(value('duration') ?? 3),
-    warmup: Number(value('warmup') ?? 1),
-    connections: Number(value('connections') ?? 32),
+    rounds: whole('rounds', 3, 1),
+    duration: whole('duration', 3, 1),
+    warmup: whole('warmup', 1, 0),
+    connections: whole('connections', 32, 1),
     cpuProf: value('cpu-prof'),
-    only: value('only'),
+    only,
   };
 }
 
@@ -89,11 +119,13 @@ async function main(): Promise<void> {
       const mainBefore = cpuMs(target.pid, target.pid);
       const postgresBefore = postgresCpuMs();
       const loadBefore = process.cpuUsage();
+      const machineBefore = machineTicks();
       const figures = await measure({ ...spec, title: `${target.name} ${title}`, durationS: options.duration, warmupS: 0 });
       const cpu = cpuMs(target.pid) - cpuBefore;
       const main = cpuMs(target.pid, target.pid) - mainBefore;
       const postgres = postgresCpuMs() - postgresBefore;
       const load = process.cpuUsage(loadBefore);
+      const machine = machineTicks();
       // pg_stat_database is updated when a backend reports (at most every 500 ms), so wait for it.
       await new Promise((done) => setTimeout(done, 1_100));
       const perRequest = (await transactions()) - before;
@@ -106,18 +138,32 @@ async function main(): Promise<void> {
         mainThreadBusy: round(main / (options.duration * 1000), 2),
         postgresCpuPerRequest: round(postgres / requests, 3),
         loadCpuPerRequest: round((load.user + load.system) / 1000 / requests, 3),
+        // The share of the machine's cores that nothing used: well above 0, the server does not keep the machine busy.
+        machineIdle: round((machine.idle - machineBefore.idle) / Math.max(machine.total - machineBefore.total, 1), 2),
       };
     };
     const rows: string[] = [];
     type Run = Awaited<ReturnType<typeof post>>;
     const line = (kind: string, round: number, ours: Run, theirs: Run) => {
-      const text = `${kind.padEnd(10)} round ${round}: ours ${ours.figures.requestsPerSecond} req/s (p50/p99 ${ours.figures.p50Ms}/${ours.figures.p99Ms} ms, ${ours.figures.non2xx} non-2xx), ceiling ${theirs.figures.requestsPerSecond} req/s, ratio ${ratioOf(ours.figures, theirs.figures)}; CPU ms a request: ours ${ours.cpuPerRequest}, ceiling ${theirs.cpuPerRequest}; main thread busy: ours ${ours.mainThreadBusy}, ceiling ${theirs.mainThreadBusy}; PostgreSQL's: ours ${ours.postgresCpuPerRequest}, ceiling ${theirs.postgresCpuPerRequest}; the load generator's: ${ours.loadCpuPerRequest} / ${theirs.loadCpuPerRequest}; transactions a request: ours ${perRequest(ours)}, ceiling ${perRequest(theirs)}`;
+      const text = `${kind.padEnd(10)} round ${round}: ours ${ours.figures.requestsPerSecond} req/s (p50/p99 ${ours.figures.p50Ms}/${ours.figures.p99Ms} ms, ${ours.figures.non2xx} non-2xx), ceiling ${theirs.figures.requestsPerSecond} req/s, ratio ${ratioOf(ours.figures, theirs.figures)}; CPU ms a request: ours ${ours.cpuPerRequest}, ceiling ${theirs.cpuPerRequest}; main thread busy: ours ${ours.mainThreadBusy}, ceiling ${theirs.mainThreadBusy}; PostgreSQL's: ours ${ours.postgresCpuPerRequest}, ceiling ${theirs.postgresCpuPerRequest}; the load generator's: ${ours.loadCpuPerRequest} / ${theirs.loadCpuPerRequest}; transactions a request: ours ${perRequest(ours)}, ceiling ${perRequest(theirs)}; the machine idle: ${ours.machineIdle} / ${theirs.machineIdle}`;
       rows.push(text);
       note(text);
     };
     const fresh = newApplications(vacancyId);
     const ours = { 'x-api-key': seed.key };
+    // A fifth of the requests repeat a stored application (in turn), the rest are new.
+    let sent = 0;
+    const mixed = () => {
+      const turn = sent++;
+      return turn % 5 === 0 ? (duplicates[(turn / 5) % duplicates.length] as string) : fresh();
+    };
     for (let i = 1; i <= options.rounds; i++) {
+      if (options.only === 'mixed') {
+        const a = await post(service, ours, 'mixed', { body: mixed });
+        const b = await post(ceiling, {}, 'mixed', { body: mixed });
+        line('mixed', i, a, b);
+        continue;
+      }
       if (options.only !== 'duplicate') {
         const a = await post(service, ours, 'new', { body: fresh });
         const b = await post(ceiling, {}, 'new', { body: fresh });
@@ -143,7 +189,12 @@ function ratioOf(a: LoadFigures, b: LoadFigures): number {
   return round(a.requestsPerSecond / Math.max(b.requestsPerSecond, 0.001));
 }
 
-/** The CPU time (user and system) a process has used so far, in ms (/proc/PID/stat, clock ticks of 10 ms). */
+/** The machine's CPU time so far, in clock ticks of all its cores, and how much of it was idle (/proc/stat, idle and iowait). */
+function machineTicks(): { readonly idle: number; readonly total: number } {
+  const ticks = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  return { idle: (ticks[3] ?? 0) + (ticks[4] ?? 0), total: ticks.reduce((sum, tick) => sum + tick, 0) };
+}
+
 /** CPU time of a process, or of one of its threads, in ms (/proc). */
 function cpuMs(pid: number, thread?: number): number {
   const fields = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');

@@ -9,6 +9,7 @@ import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { Secrets } from '../ports/secrets.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import { CompanyBatches, type ItemOutcome } from './company-batches.js';
+import { RepeatForecast } from './repeat-forecast.js';
 
 export interface SubmitApplicationCommand {
   readonly companyId: string;
@@ -41,7 +42,9 @@ interface PendingApplication {
  * New applications of a company that arrive while others are being stored are stored together, in one
  * transaction (CompanyBatches: group commit; ADR 10); each request is still answered for its own
  * application, and one that fails (a missing vacancy) fails alone. The repeat check before them is
- * batched the same way: one read for the externalIds that arrived together.
+ * batched the same way: one read for the externalIds that arrived together. It runs only while the
+ * company's recent applications were repeats often enough to pay for it (RepeatForecast, ADR 21);
+ * otherwise a repeat is told by the insert, with the same answer.
  */
 export class SubmitApplication {
   private readonly batches: CompanyBatches<PendingApplication, SubmitApplicationResult>;
@@ -53,6 +56,7 @@ export class SubmitApplication {
     private readonly unitOfWork: UnitOfWork,
     private readonly ids: IdGenerator,
     private readonly secrets: Secrets,
+    private readonly forecast: RepeatForecast = new RepeatForecast(),
   ) {
     this.batches = new CompanyBatches((companyId, pending) => this.store(companyId, pending), { concurrency: CONCURRENT_BATCHES, maxItems: MAX_BATCH });
     this.lookups = new CompanyBatches((companyId, externalIds) => this.findStored(companyId, externalIds), { concurrency: CONCURRENT_LOOKUPS, maxItems: MAX_BATCH });
@@ -68,11 +72,19 @@ export class SubmitApplication {
     const { companyId, application } = command;
     checkApplicationKeys(application);
     const fingerprint = this.secrets.sha256(canonicalApplication(application));
-    // A repeat usually finds its application already stored: answer it without taking the company's lock at
-    // all (a stored card does not stop being the answer). Concurrent lookups of a company share one read.
-    const known = await this.lookups.submit(companyId, application.externalId);
-    if (known !== null) return duplicateOf(known, fingerprint);
-    return this.batches.submit(companyId, { application, fingerprint });
+    // While the company's applications are often repeats, answer a repeat from a lookup, without taking the
+    // company's lock at all (a stored card does not stop being the answer); concurrent lookups of a company
+    // share one read. Otherwise straight to the batch: its insert tells a repeat as well (ADR 21).
+    if (this.forecast.expectsRepeat(companyId)) {
+      const known = await this.lookups.submit(companyId, application.externalId);
+      if (known !== null) {
+        this.forecast.record(companyId, true);
+        return duplicateOf(known, fingerprint);
+      }
+    }
+    const result = await this.batches.submit(companyId, { application, fingerprint });
+    this.forecast.record(companyId, result.status === 'duplicate');
+    return result;
   }
 
   /**

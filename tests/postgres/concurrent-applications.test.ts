@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { DEFAULT_REPEAT_FORECAST, RepeatForecast } from '../../application/use-cases/repeat-forecast.js';
 import type { SubmitApplicationResult } from '../../application/use-cases/submit-application.use-case.js';
 import { anApplication, aVacancyInput } from '../support/builders.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
@@ -7,11 +8,34 @@ import { postgresUseCases } from '../support/postgres-use-cases.js';
 describe('SubmitApplication on PostgreSQL under concurrency', () => {
   const database = usePostgresTestDatabase();
 
-  for (const companyLock of [true, false]) {
-    const how = companyLock ? 'with the company lock' : 'on the unique index alone (company lock off)';
+  // ADR 21: an application is looked up before it is stored only while its company's applications are often
+  // repeats; otherwise the insert tells a repeat. Both ways must give the same answers.
+  const forecasts = [
+    ['told by the insert', () => new RepeatForecast({ ...DEFAULT_REPEAT_FORECAST, threshold: Number.POSITIVE_INFINITY })],
+    ['looked up first', () => new RepeatForecast({ ...DEFAULT_REPEAT_FORECAST, threshold: 0 })],
+  ] as const;
+
+  for (const [repeats, forecast] of forecasts) {
+    it(`answers a repeat with the earlier id and whether its body differs, ${repeats}`, async () => {
+      const useCases = postgresUseCases(database(), {}, forecast());
+      const { id: companyId } = await useCases.createCompany.execute({ name: 'ТОО «Повтор»' });
+      const [vacancy] = await useCases.upsertVacancies.execute({ companyId, vacancies: [aVacancyInput()] });
+      const send = (coverLetter: string) =>
+        useCases.submitApplication.execute({ companyId, application: anApplication({ vacancyId: vacancy?.id as string, externalId: 'portal-7', coverLetter }) });
+      const first = await send('Письмо');
+      expect(first.status).to.equal('created');
+      expect(await send('Письмо')).to.deep.equal({ status: 'duplicate', id: first.id, bodyDiffers: false });
+      expect(await send('Другое письмо')).to.deep.equal({ status: 'duplicate', id: first.id, bodyDiffers: true });
+      const { page } = await useCases.listCandidates.execute({ companyId, since: null, vacancyId: null, limit: 100, cursor: null });
+      expect(page.items.map((c) => c.id)).to.deep.equal([first.id]);
+    });
+  }
+
+  for (const [companyLock, [repeats, forecast]] of [true, false].flatMap((lock) => forecasts.map((each) => [lock, each] as const))) {
+    const how = `${companyLock ? 'with the company lock' : 'on the unique index alone (company lock off)'}, repeats ${repeats}`;
 
     it(`creates one card for 50 concurrent applications with one externalId, ${how}`, async () => {
-      const useCases = postgresUseCases(database(), { companyLock });
+      const useCases = postgresUseCases(database(), { companyLock }, forecast());
       const { id: companyId } = await useCases.createCompany.execute({ name: 'ТОО «Параллель»' });
       const [vacancy] = await useCases.upsertVacancies.execute({ companyId, vacancies: [aVacancyInput()] });
       const application = anApplication({ vacancyId: vacancy?.id as string, externalId: 'portal-42' });

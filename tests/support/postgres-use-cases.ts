@@ -6,18 +6,22 @@ import { CreateCompany } from '../../application/use-cases/create-company.use-ca
 import { ListCandidates } from '../../application/use-cases/list-candidates.use-case.js';
 import { ListVacancies } from '../../application/use-cases/list-vacancies.use-case.js';
 import { MoveCandidate } from '../../application/use-cases/move-candidate.use-case.js';
+import { RepeatForecast } from '../../application/use-cases/repeat-forecast.js';
 import { SubmitApplication } from '../../application/use-cases/submit-application.use-case.js';
 import { UpsertVacancies } from '../../application/use-cases/upsert-vacancies.use-case.js';
 import type { PostgresTestDatabase } from './postgres-test-database.js';
 
-/** The use cases of the sync and application paths, wired by hand on the PostgreSQL adapters. */
-export function postgresUseCases(database: PostgresTestDatabase, unitOfWork: MikroOrmUnitOfWorkOptions = {}) {
+/**
+ * The use cases of the sync and application paths, wired by hand on the PostgreSQL adapters; `forecast` decides
+ * whether an application is looked up before it is stored (ADR 21).
+ */
+export function postgresUseCases(database: PostgresTestDatabase, unitOfWork: MikroOrmUnitOfWorkOptions = {}, forecast = new RepeatForecast()) {
   const a = database.adapters(unitOfWork);
   const ids = new UuidV7IdGenerator();
   return {
     createCompany: new CreateCompany(a.companies, ids, new SystemClock()),
     upsertVacancies: new UpsertVacancies(a.companies, a.vacancies, a.boards, a.unitOfWork, ids),
-    submitApplication: new SubmitApplication(a.boards, a.candidates, a.unitOfWork, ids, new NodeCryptoSecrets()),
+    submitApplication: new SubmitApplication(a.boards, a.candidates, a.unitOfWork, ids, new NodeCryptoSecrets(), forecast),
     moveCandidate: new MoveCandidate(a.vacancies, a.boards, a.candidates, a.unitOfWork),
     listCandidates: new ListCandidates(a.candidates, a.unitOfWork),
     listVacancies: new ListVacancies(a.vacancies, a.unitOfWork),

@@ -1,0 +1,133 @@
+import { expect } from 'chai';
+import { BOARD_REPOSITORY } from '../../../application/ports/board-repository.port.js';
+import { CANDIDATE_REPOSITORY } from '../../../application/ports/candidate-repository.port.js';
+import { ID_GENERATOR } from '../../../application/ports/id-generator.port.js';
+import { SECRETS } from '../../../application/ports/secrets.port.js';
+import { UNIT_OF_WORK } from '../../../application/ports/unit-of-work.port.js';
+import { DEFAULT_REPEAT_FORECAST, RepeatForecast } from '../../../application/use-cases/repeat-forecast.js';
+import { SubmitApplication } from '../../../application/use-cases/submit-application.use-case.js';
+import { resolve } from '../../../infrastructure/container/typed-binding.js';
+import { anApplication } from '../../support/builders.js';
+import { withWorld } from '../../support/use-case-world.js';
+
+describe('RepeatForecast (ADR 21)', () => {
+  const repeats = (forecast: RepeatForecast, companyId: string, times: number, repeated = true) => {
+    for (let i = 0; i < times; i++) forecast.record(companyId, repeated);
+  };
+
+  it('expects a new application from a company it has not seen', () => {
+    const forecast = new RepeatForecast();
+    expect(forecast.expectsRepeat('company-a')).to.equal(false);
+    expect(forecast.shareOf('company-a')).to.equal(0);
+  });
+
+  it('expects a repeat after four repeats in a row, not after three', () => {
+    const forecast = new RepeatForecast();
+    repeats(forecast, 'company-a', 3);
+    expect(forecast.expectsRepeat('company-a')).to.equal(false);
+    forecast.record('company-a', true);
+    expect(forecast.expectsRepeat('company-a')).to.equal(true);
+    expect(forecast.shareOf('company-a')).to.be.closeTo(1 - (15 / 16) ** 4, 1e-12);
+  });
+
+  it('expects new applications again after 25 new ones, not after 24', () => {
+    const forecast = new RepeatForecast();
+    repeats(forecast, 'company-a', 400);
+    repeats(forecast, 'company-a', 24, false);
+    expect(forecast.expectsRepeat('company-a')).to.equal(true);
+    forecast.record('company-a', false);
+    expect(forecast.expectsRepeat('company-a')).to.equal(false);
+  });
+
+  it('keeps each company to itself', () => {
+    const forecast = new RepeatForecast();
+    repeats(forecast, 'company-a', 10);
+    repeats(forecast, 'company-b', 10, false);
+    expect(forecast.expectsRepeat('company-a')).to.equal(true);
+    expect(forecast.expectsRepeat('company-b')).to.equal(false);
+  });
+
+  it('forgets the company it remembered first when it holds as many as it may', () => {
+    const forecast = new RepeatForecast({ ...DEFAULT_REPEAT_FORECAST, maxCompanies: 2 });
+    repeats(forecast, 'company-a', 10);
+    repeats(forecast, 'company-b', 10);
+    repeats(forecast, 'company-a', 1);
+    repeats(forecast, 'company-c', 10);
+    expect(forecast.shareOf('company-a')).to.equal(0);
+    expect(forecast.expectsRepeat('company-b')).to.equal(true);
+    expect(forecast.expectsRepeat('company-c')).to.equal(true);
+  });
+
+  it('refuses settings that cannot work', () => {
+    expect(() => new RepeatForecast({ ...DEFAULT_REPEAT_FORECAST, weight: 0 })).to.throw(RangeError, /weight/);
+    expect(() => new RepeatForecast({ ...DEFAULT_REPEAT_FORECAST, weight: 1.5 })).to.throw(RangeError, /weight/);
+    expect(() => new RepeatForecast({ ...DEFAULT_REPEAT_FORECAST, threshold: Number.NaN })).to.throw(RangeError, /threshold/);
+    expect(() => new RepeatForecast({ ...DEFAULT_REPEAT_FORECAST, maxCompanies: 0 })).to.throw(RangeError, /companies/);
+  });
+});
+
+describe('SubmitApplication with the repeat forecast (ADR 21)', () => {
+  const world = withWorld();
+
+  /** A SubmitApplication on the world's in-memory stores, counting the lookups and the units of work it starts. */
+  function submitter(forecast: RepeatForecast) {
+    const { container } = world();
+    const counts = { lookups: 0, unitsOfWork: 0 };
+    const candidates = resolve(container, CANDIDATE_REPOSITORY);
+    const unitOfWork = resolve(container, UNIT_OF_WORK);
+    const countedCandidates = Object.assign(Object.create(candidates) as typeof candidates, {
+      findStoredApplications: (...args: Parameters<typeof candidates.findStoredApplications>) => {
+        counts.lookups++;
+        return candidates.findStoredApplications(...args);
+      },
+    });
+    const countedUnitOfWork: typeof unitOfWork = {
+      run: (...args: Parameters<typeof unitOfWork.run>) => {
+        counts.unitsOfWork++;
+        return unitOfWork.run(...args);
+      },
+    } as typeof unitOfWork;
+    const use = new SubmitApplication(resolve(container, BOARD_REPOSITORY), countedCandidates, countedUnitOfWork, resolve(container, ID_GENERATOR), resolve(container, SECRETS), forecast);
+    return { use, counts };
+  }
+
+  const always = () => new RepeatForecast({ ...DEFAULT_REPEAT_FORECAST, threshold: 0 });
+  const never = () => new RepeatForecast({ ...DEFAULT_REPEAT_FORECAST, threshold: Number.POSITIVE_INFINITY });
+
+  for (const [name, forecast] of [
+    ['looked up first', always],
+    ['told by the insert', never],
+  ] as const) {
+    it(`answers a repeat the same when it is ${name}: the earlier id, whether the body differs, also after the vacancy was deleted`, async () => {
+      const companyId = await world().company();
+      const vacancy = await world().vacancy(companyId);
+      const { use } = submitter(forecast());
+      const send = (externalId: string, coverLetter: string) => use.execute({ companyId, application: anApplication({ vacancyId: vacancy.id, externalId, coverLetter }) });
+      const first = await send('portal-1', 'Письмо');
+      const before = await world().allCandidates(companyId);
+      expect(await send('portal-1', 'Письмо')).to.deep.equal({ status: 'duplicate', id: first.id, bodyDiffers: false });
+      expect(await send('portal-1', 'Другое письмо')).to.deep.equal({ status: 'duplicate', id: first.id, bodyDiffers: true });
+      expect(await world().allCandidates(companyId)).to.deep.equal(before);
+      await world().use('deleteVacancy').execute({ companyId, id: vacancy.id });
+      expect(await send('portal-1', 'Письмо')).to.deep.equal({ status: 'duplicate', id: first.id, bodyDiffers: false });
+      expect((await world().allCandidates(companyId)).map((card) => card.id)).to.deep.equal([first.id]);
+    });
+  }
+
+  it('stores new applications without a lookup, and looks repeats up once they are frequent', async () => {
+    const companyId = await world().company();
+    const vacancy = await world().vacancy(companyId);
+    const { use, counts } = submitter(new RepeatForecast());
+    const send = (externalId: string) => use.execute({ companyId, application: anApplication({ vacancyId: vacancy.id, externalId }) });
+    for (let i = 0; i < 3; i++) expect((await send(`new-${i}`)).status).to.equal('created');
+    expect(counts).to.deep.equal({ lookups: 0, unitsOfWork: 3 });
+    // Four repeats told by the insert (each a unit of work), then the fifth answered by a lookup alone.
+    for (let i = 0; i < 4; i++) expect((await send('new-0')).status).to.equal('duplicate');
+    expect(counts).to.deep.equal({ lookups: 0, unitsOfWork: 7 });
+    expect((await send('new-1')).status).to.equal('duplicate');
+    expect(counts).to.deep.equal({ lookups: 1, unitsOfWork: 7 });
+    // A new application while repeats are expected: looked up, then stored.
+    expect((await send('new-9')).status).to.equal('created');
+    expect(counts).to.deep.equal({ lookups: 2, unitsOfWork: 8 });
+  });
+});
