@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { applicationBody, BENCH_EXTERNAL_ID_PREFIX, newApplications } from './application-bodies.js';
 import { openBenchServer, readSeedRecord } from './bench-database.js';
@@ -10,12 +11,13 @@ import { startServer, type ServerProcess } from './server-process.js';
 /**
  * POST /applications alone, for working on it (issue 13): the compiled service (optionally under
  * `--cpu-prof`, so that the profile holds nothing but POSTs) against the one-statement ceiling, new
- * applications and duplicates in alternating rounds, on a database that `npm run bench -- --reuse-db NAME`
- * seeded. Not the bench of record: `npm run bench` is. Per round it prints both servers' req/s and the
- * ratio, each server's CPU time per request (its process only: the service's main thread and its
- * helpers, not PostgreSQL's), how busy its main thread was (near 1 it is the limit), PostgreSQL's CPU
- * time per request (every process named postgres), the load generator's (this process), and the
- * database's transactions per request (pg_stat_database).
+ * applications and duplicates in alternating rounds (or one kind, or a mix of both, `--only`), on a database
+ * that `npm run bench -- --reuse-db NAME` seeded. Not the bench of record: `npm run bench` is. Per round it
+ * prints both servers' req/s and the ratio, each server's CPU time per request (its process only: the
+ * service's main thread and its helpers, not PostgreSQL's), how busy its main thread was (near 1 it is the
+ * limit), PostgreSQL's CPU time per request (every process named postgres), the load generator's (this
+ * process), the database's transactions per request (pg_stat_database) and how idle the machine was
+ * (`/proc/stat`: well above 0, the requests wait rather than the cores being short; ADR 21).
  *
  * Usage: npx tsx bench/post-probe.ts DBNAME [--rounds 3] [--duration 3] [--warmup 1] [--connections 32] [--cpu-prof DIR] [--only new|duplicate|mixed]
  */
@@ -35,12 +37,13 @@ const USAGE = `Usage: npx tsx bench/post-probe.ts DBNAME [options]
 POST /applications on the compiled service against the one-statement ceiling, on a database that
 \`npm run bench -- --reuse-db DBNAME\` seeded; per round both servers' req/s and ratio, the CPU time a request
 of each server, of PostgreSQL and of the load generator, how busy each server's main thread was, how idle the
-machine was, and transactions a request. For working on issue 13: not the bench of record.
+machine was, and transactions a request. For working on issue 13: not the bench of record. The idle share is
+the whole machine's (/proc/stat), whatever else runs on it, and knows nothing of a container's CPU quota.
 
 Options:
   --rounds N        rounds (default 3)
-  --duration S      seconds measured a server and kind of request (default 3)
-  --warmup S        seconds of warm-up before each (default 1)
+  --duration S      seconds measured a server and kind of request (default 3; at least 0.5)
+  --warmup S        seconds of warm-up before each (default 1; 0: none)
   --connections N   connections of the load generator (default 32)
   --only KIND       new, duplicate or mixed (a fifth of the requests repeat a stored application, the
                     rest are new); default: new and duplicate, alternating
@@ -49,31 +52,47 @@ Options:
 `;
 
 function parse(argv: readonly string[]): ProbeOptions {
-  if (argv.includes('--help') || argv.includes('-h')) {
+  // Unknown options and options without their value are refused (strict), not ignored.
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      rounds: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      only: { type: 'string' },
+      'cpu-prof': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help === true) {
     process.stdout.write(USAGE);
     process.exit(0);
   }
-  const [database, ...rest] = argv;
-  if (database === undefined || database.startsWith('--')) throw new Error(`a database name is required\n${USAGE}`);
-  const value = (name: string) => {
-    const at = rest.indexOf(`--${name}`);
-    return at < 0 ? undefined : rest[at + 1];
-  };
-  const whole = (name: string, fallback: number, least: number) => {
-    const given = value(name);
-    const number = Number(given ?? fallback);
-    if (!Number.isInteger(number) || number < least) throw new Error(`--${name} must be a whole number, at least ${least} (given: ${given})`);
+  const [database, ...extra] = positionals;
+  if (database === undefined) throw new Error(`a database name is required\n${USAGE}`);
+  if (extra.length > 0) throw new Error(`one database name only (given also: ${extra.join(' ')})`);
+  const numberOf = (name: 'rounds' | 'duration' | 'warmup' | 'connections', fallback: number, least: number, whole: boolean) => {
+    const given = values[name];
+    const number = given === undefined ? fallback : Number(given);
+    if (!Number.isFinite(number) || number < least || (whole && !Number.isInteger(number))) {
+      throw new Error(`--${name} must be ${whole ? 'a whole number' : 'a number'}, at least ${least} (given: ${given})`);
+    }
     return number;
   };
-  const only = value('only');
+  const only = values.only;
   if (only !== undefined && !['new', 'duplicate', 'mixed'].includes(only)) throw new Error(`--only must be new, duplicate or mixed (given: ${only})`);
+  const cpuProf = values['cpu-prof'];
+  if (cpuProf !== undefined && cpuProf.trim() === '') throw new Error('--cpu-prof needs a directory');
   return {
     database,
-    rounds: whole('rounds', 3, 1),
-    duration: whole('duration', 3, 1),
-    warmup: whole('warmup', 1, 0),
-    connections: whole('connections', 32, 1),
-    cpuProf: value('cpu-prof'),
+    rounds: numberOf('rounds', 3, 1, true),
+    duration: numberOf('duration', 3, 0.5, false),
+    warmup: numberOf('warmup', 1, 0, false),
+    connections: numberOf('connections', 32, 1, true),
+    cpuProf,
     only,
   };
 }
@@ -191,7 +210,8 @@ function ratioOf(a: LoadFigures, b: LoadFigures): number {
 
 /** The machine's CPU time so far, in clock ticks of all its cores, and how much of it was idle (/proc/stat, idle and iowait). */
 function machineTicks(): { readonly idle: number; readonly total: number } {
-  const ticks = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal; guest and guest_nice are counted in user and nice already.
+  const ticks = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1, 9).map(Number);
   return { idle: (ticks[3] ?? 0) + (ticks[4] ?? 0), total: ticks.reduce((sum, tick) => sum + tick, 0) };
 }
 

@@ -3,7 +3,7 @@ export interface RepeatForecastOptions {
   readonly weight: number;
   /** From this share of repeats on, a company's applications are looked up before they are stored. */
   readonly threshold: number;
-  /** Companies remembered at most; the one first remembered is forgotten first, and starts again at no repeats. */
+  /** Companies remembered at most; the one whose last application is oldest is forgotten first, and starts again at no repeats. */
   readonly maxCompanies: number;
 }
 
@@ -46,7 +46,9 @@ export class RepeatForecast {
   record(companyId: string, repeated: boolean): void {
     const before = this.shares.get(companyId);
     const share = (before ?? 0) + this.options.weight * ((repeated ? 1 : 0) - (before ?? 0));
-    if (before === undefined && this.shares.size >= this.options.maxCompanies) {
+    // Deleted and set again, so that the map's order is the order of the companies' last applications.
+    if (before !== undefined) this.shares.delete(companyId);
+    else if (this.shares.size >= this.options.maxCompanies) {
       const oldest = this.shares.keys().next();
       if (oldest.done !== true) this.shares.delete(oldest.value);
     }

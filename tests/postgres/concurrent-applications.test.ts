@@ -11,11 +11,11 @@ describe('SubmitApplication on PostgreSQL under concurrency', () => {
   // ADR 21: an application is looked up before it is stored only while its company's applications are often
   // repeats; otherwise the insert tells a repeat. Both ways must give the same answers.
   const forecasts = [
-    ['told by the insert', () => new RepeatForecast({ ...DEFAULT_REPEAT_FORECAST, threshold: Number.POSITIVE_INFINITY })],
-    ['looked up first', () => new RepeatForecast({ ...DEFAULT_REPEAT_FORECAST, threshold: 0 })],
+    ['told by the insert', () => new RepeatForecast({ ...DEFAULT_REPEAT_FORECAST, threshold: Number.POSITIVE_INFINITY }), false],
+    ['looked up first', () => new RepeatForecast({ ...DEFAULT_REPEAT_FORECAST, threshold: 0 }), true],
   ] as const;
 
-  for (const [repeats, forecast] of forecasts) {
+  for (const [repeats, forecast, lookedUp] of forecasts) {
     it(`answers a repeat with the earlier id and whether its body differs, ${repeats}`, async () => {
       const useCases = postgresUseCases(database(), {}, forecast());
       const { id: companyId } = await useCases.createCompany.execute({ name: 'ТОО «Повтор»' });
@@ -28,10 +28,11 @@ describe('SubmitApplication on PostgreSQL under concurrency', () => {
       expect(await send('Другое письмо')).to.deep.equal({ status: 'duplicate', id: first.id, bodyDiffers: true });
       const { page } = await useCases.listCandidates.execute({ companyId, since: null, vacancyId: null, limit: 100, cursor: null });
       expect(page.items.map((c) => c.id)).to.deep.equal([first.id]);
+      expect(useCases.lookups(), 'lookups: one an application, or none').to.equal(lookedUp ? 3 : 0);
     });
   }
 
-  for (const [companyLock, [repeats, forecast]] of [true, false].flatMap((lock) => forecasts.map((each) => [lock, each] as const))) {
+  for (const [companyLock, [repeats, forecast, lookedUp]] of [true, false].flatMap((lock) => forecasts.map((each) => [lock, each] as const))) {
     const how = `${companyLock ? 'with the company lock' : 'on the unique index alone (company lock off)'}, repeats ${repeats}`;
 
     it(`creates one card for 50 concurrent applications with one externalId, ${how}`, async () => {
@@ -51,6 +52,7 @@ describe('SubmitApplication on PostgreSQL under concurrency', () => {
       expect(new Set(results.map((r) => r.id))).to.deep.equal(new Set([created[0]?.id]));
       const { page } = await useCases.listCandidates.execute({ companyId, since: null, vacancyId: null, limit: 100, cursor: null });
       expect(page.items.map((c) => c.id)).to.deep.equal([created[0]?.id]);
+      expect(useCases.lookups() > 0, 'looked up').to.equal(lookedUp);
     });
   }
 });

@@ -18,10 +18,19 @@ import type { PostgresTestDatabase } from './postgres-test-database.js';
 export function postgresUseCases(database: PostgresTestDatabase, unitOfWork: MikroOrmUnitOfWorkOptions = {}, forecast = new RepeatForecast()) {
   const a = database.adapters(unitOfWork);
   const ids = new UuidV7IdGenerator();
+  // SubmitApplication's lookups counted, so that a test can tell which way a repeat was answered.
+  let lookups = 0;
+  const candidates: typeof a.candidates = Object.assign(Object.create(a.candidates) as typeof a.candidates, {
+    findStoredApplications: (...args: Parameters<typeof a.candidates.findStoredApplications>) => {
+      lookups++;
+      return a.candidates.findStoredApplications(...args);
+    },
+  });
   return {
+    lookups: () => lookups,
     createCompany: new CreateCompany(a.companies, ids, new SystemClock()),
     upsertVacancies: new UpsertVacancies(a.companies, a.vacancies, a.boards, a.unitOfWork, ids),
-    submitApplication: new SubmitApplication(a.boards, a.candidates, a.unitOfWork, ids, new NodeCryptoSecrets(), forecast),
+    submitApplication: new SubmitApplication(a.boards, candidates, a.unitOfWork, ids, new NodeCryptoSecrets(), forecast),
     moveCandidate: new MoveCandidate(a.vacancies, a.boards, a.candidates, a.unitOfWork),
     listCandidates: new ListCandidates(a.candidates, a.unitOfWork),
     listVacancies: new ListVacancies(a.vacancies, a.unitOfWork),

@@ -6,8 +6,10 @@ import { SECRETS } from '../../../application/ports/secrets.port.js';
 import { UNIT_OF_WORK } from '../../../application/ports/unit-of-work.port.js';
 import { DEFAULT_REPEAT_FORECAST, RepeatForecast } from '../../../application/use-cases/repeat-forecast.js';
 import { SubmitApplication } from '../../../application/use-cases/submit-application.use-case.js';
+import { NotFoundError, ValidationError } from '../../../domain/shared/domain-error.js';
 import { resolve } from '../../../infrastructure/container/typed-binding.js';
 import { anApplication } from '../../support/builders.js';
+import { rejectionOf } from '../../support/catching.js';
 import { withWorld } from '../../support/use-case-world.js';
 
 describe('RepeatForecast (ADR 21)', () => {
@@ -47,14 +49,14 @@ describe('RepeatForecast (ADR 21)', () => {
     expect(forecast.expectsRepeat('company-b')).to.equal(false);
   });
 
-  it('forgets the company it remembered first when it holds as many as it may', () => {
+  it('forgets the company whose last application is oldest when it holds as many as it may', () => {
     const forecast = new RepeatForecast({ ...DEFAULT_REPEAT_FORECAST, maxCompanies: 2 });
     repeats(forecast, 'company-a', 10);
     repeats(forecast, 'company-b', 10);
     repeats(forecast, 'company-a', 1);
     repeats(forecast, 'company-c', 10);
-    expect(forecast.shareOf('company-a')).to.equal(0);
-    expect(forecast.expectsRepeat('company-b')).to.equal(true);
+    expect(forecast.shareOf('company-b')).to.equal(0);
+    expect(forecast.expectsRepeat('company-a')).to.equal(true);
     expect(forecast.expectsRepeat('company-c')).to.equal(true);
   });
 
@@ -94,14 +96,19 @@ describe('SubmitApplication with the repeat forecast (ADR 21)', () => {
   const always = () => new RepeatForecast({ ...DEFAULT_REPEAT_FORECAST, threshold: 0 });
   const never = () => new RepeatForecast({ ...DEFAULT_REPEAT_FORECAST, threshold: Number.POSITIVE_INFINITY });
 
-  for (const [name, forecast] of [
-    ['looked up first', always],
-    ['told by the insert', never],
+  // Five applications of one externalId: the first is new, then four repeats (two of them to a vacancy missing here).
+  // Looked up first: five lookups, and a unit of work for the first only. Told by the insert: a unit of work each, and
+  // a lookup only for the two whose vacancy the batch finds missing (the batch's own repeat check, ADR 10).
+  for (const [name, forecast, expected] of [
+    ['looked up first', always, { lookups: 5, unitsOfWork: 1 }],
+    ['told by the insert', never, { lookups: 2, unitsOfWork: 5 }],
   ] as const) {
-    it(`answers a repeat the same when it is ${name}: the earlier id, whether the body differs, also after the vacancy was deleted`, async () => {
+    it(`answers a repeat the same when it is ${name}: the earlier id, whether the body differs, also after the vacancy was deleted and to another company's vacancy`, async () => {
       const companyId = await world().company();
       const vacancy = await world().vacancy(companyId);
-      const { use } = submitter(forecast());
+      const other = await world().company('Other');
+      const foreign = await world().vacancy(other);
+      const { use, counts } = submitter(forecast());
       const send = (externalId: string, coverLetter: string) => use.execute({ companyId, application: anApplication({ vacancyId: vacancy.id, externalId, coverLetter }) });
       const first = await send('portal-1', 'Письмо');
       const before = await world().allCandidates(companyId);
@@ -110,9 +117,27 @@ describe('SubmitApplication with the repeat forecast (ADR 21)', () => {
       expect(await world().allCandidates(companyId)).to.deep.equal(before);
       await world().use('deleteVacancy').execute({ companyId, id: vacancy.id });
       expect(await send('portal-1', 'Письмо')).to.deep.equal({ status: 'duplicate', id: first.id, bodyDiffers: false });
+      const toForeign = await use.execute({ companyId, application: anApplication({ vacancyId: foreign.id, externalId: 'portal-1', coverLetter: 'Письмо' }) });
+      expect(toForeign).to.deep.equal({ status: 'duplicate', id: first.id, bodyDiffers: true });
       expect((await world().allCandidates(companyId)).map((card) => card.id)).to.deep.equal([first.id]);
+      expect(await world().allCandidates(other)).to.deep.equal([]);
+      // The way named is the way taken.
+      expect(counts).to.deep.equal(expected);
     });
   }
+
+  it('records nothing for an application that fails: a missing vacancy, a broken rule', async () => {
+    const companyId = await world().company();
+    const vacancy = await world().vacancy(companyId);
+    const forecast = new RepeatForecast();
+    const { use } = submitter(forecast);
+    await use.execute({ companyId, application: anApplication({ vacancyId: vacancy.id, externalId: 'portal-1' }) });
+    forecast.record(companyId, true);
+    const share = forecast.shareOf(companyId);
+    expect(await rejectionOf(use.execute({ companyId, application: anApplication({ vacancyId: 'no-such-vacancy', externalId: 'portal-2' }) }))).to.be.instanceOf(NotFoundError);
+    expect(await rejectionOf(use.execute({ companyId, application: anApplication({ vacancyId: vacancy.id, externalId: '' }) }))).to.be.instanceOf(ValidationError);
+    expect(forecast.shareOf(companyId)).to.equal(share);
+  });
 
   it('stores new applications without a lookup, and looks repeats up once they are frequent', async () => {
     const companyId = await world().company();
