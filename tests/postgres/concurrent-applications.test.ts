@@ -1,21 +1,16 @@
 import { expect } from 'chai';
-import { DEFAULT_REPEAT_FORECAST, RepeatForecast } from '../../application/use-cases/repeat-forecast.js';
 import type { SubmitApplicationResult } from '../../application/use-cases/submit-application.use-case.js';
 import { anApplication, aVacancyInput } from '../support/builders.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 import { postgresUseCases } from '../support/postgres-use-cases.js';
+import { REPEAT_WAYS } from '../support/repeat-ways.js';
 
 describe('SubmitApplication on PostgreSQL under concurrency', () => {
   const database = usePostgresTestDatabase();
 
   // ADR 21: an application is looked up before it is stored only while its company's applications are often
   // repeats; otherwise the insert tells a repeat. Both ways must give the same answers.
-  const forecasts = [
-    ['told by the insert', () => new RepeatForecast({ ...DEFAULT_REPEAT_FORECAST, threshold: Number.POSITIVE_INFINITY }), false],
-    ['looked up first', () => new RepeatForecast({ ...DEFAULT_REPEAT_FORECAST, threshold: 0 }), true],
-  ] as const;
-
-  for (const [repeats, forecast, lookedUp] of forecasts) {
+  for (const { name: repeats, forecast, lookedUp } of REPEAT_WAYS) {
     it(`answers a repeat with the earlier id and whether its body differs, ${repeats}`, async () => {
       const useCases = postgresUseCases(database(), {}, forecast());
       const { id: companyId } = await useCases.createCompany.execute({ name: 'ТОО «Повтор»' });
@@ -32,7 +27,7 @@ describe('SubmitApplication on PostgreSQL under concurrency', () => {
     });
   }
 
-  for (const [companyLock, [repeats, forecast, lookedUp]] of [true, false].flatMap((lock) => forecasts.map((each) => [lock, each] as const))) {
+  for (const [companyLock, { name: repeats, forecast, lookedUp }] of [true, false].flatMap((lock) => REPEAT_WAYS.map((way) => [lock, way] as const))) {
     const how = `${companyLock ? 'with the company lock' : 'on the unique index alone (company lock off)'}, repeats ${repeats}`;
 
     it(`creates one card for 50 concurrent applications with one externalId, ${how}`, async () => {

@@ -10,6 +10,7 @@ import { RepeatForecast } from '../../application/use-cases/repeat-forecast.js';
 import { SubmitApplication } from '../../application/use-cases/submit-application.use-case.js';
 import { UpsertVacancies } from '../../application/use-cases/upsert-vacancies.use-case.js';
 import type { PostgresTestDatabase } from './postgres-test-database.js';
+import { countingLookups } from './repeat-ways.js';
 
 /**
  * The use cases of the sync and application paths, wired by hand on the PostgreSQL adapters; `forecast` decides
@@ -20,12 +21,7 @@ export function postgresUseCases(database: PostgresTestDatabase, unitOfWork: Mik
   const ids = new UuidV7IdGenerator();
   // SubmitApplication's lookups counted, so that a test can tell which way a repeat was answered.
   let lookups = 0;
-  const candidates: typeof a.candidates = Object.assign(Object.create(a.candidates) as typeof a.candidates, {
-    findStoredApplications: (...args: Parameters<typeof a.candidates.findStoredApplications>) => {
-      lookups++;
-      return a.candidates.findStoredApplications(...args);
-    },
-  });
+  const candidates = countingLookups(a.candidates, () => lookups++);
   return {
     lookups: () => lookups,
     createCompany: new CreateCompany(a.companies, ids, new SystemClock()),

@@ -10,6 +10,7 @@ import { NotFoundError, ValidationError } from '../../../domain/shared/domain-er
 import { resolve } from '../../../infrastructure/container/typed-binding.js';
 import { anApplication } from '../../support/builders.js';
 import { rejectionOf } from '../../support/catching.js';
+import { countingLookups, REPEAT_WAYS } from '../../support/repeat-ways.js';
 import { withWorld } from '../../support/use-case-world.js';
 
 describe('RepeatForecast (ADR 21)', () => {
@@ -77,12 +78,7 @@ describe('SubmitApplication with the repeat forecast (ADR 21)', () => {
     const counts = { lookups: 0, unitsOfWork: 0 };
     const candidates = resolve(container, CANDIDATE_REPOSITORY);
     const unitOfWork = resolve(container, UNIT_OF_WORK);
-    const countedCandidates = Object.assign(Object.create(candidates) as typeof candidates, {
-      findStoredApplications: (...args: Parameters<typeof candidates.findStoredApplications>) => {
-        counts.lookups++;
-        return candidates.findStoredApplications(...args);
-      },
-    });
+    const countedCandidates = countingLookups(candidates, () => counts.lookups++);
     const countedUnitOfWork: typeof unitOfWork = {
       run: (...args: Parameters<typeof unitOfWork.run>) => {
         counts.unitsOfWork++;
@@ -93,16 +89,11 @@ describe('SubmitApplication with the repeat forecast (ADR 21)', () => {
     return { use, counts };
   }
 
-  const always = () => new RepeatForecast({ ...DEFAULT_REPEAT_FORECAST, threshold: 0 });
-  const never = () => new RepeatForecast({ ...DEFAULT_REPEAT_FORECAST, threshold: Number.POSITIVE_INFINITY });
-
   // Five applications of one externalId: the first is new, then four repeats (two of them to a vacancy missing here).
   // Looked up first: five lookups, and a unit of work for the first only. Told by the insert: a unit of work each, and
   // a lookup only for the two whose vacancy the batch finds missing (the batch's own repeat check, ADR 10).
-  for (const [name, forecast, expected] of [
-    ['looked up first', always, { lookups: 5, unitsOfWork: 1 }],
-    ['told by the insert', never, { lookups: 2, unitsOfWork: 5 }],
-  ] as const) {
+  for (const { name, forecast, lookedUp } of REPEAT_WAYS) {
+    const expected = lookedUp ? { lookups: 5, unitsOfWork: 1 } : { lookups: 2, unitsOfWork: 5 };
     it(`answers a repeat the same when it is ${name}: the earlier id, whether the body differs, also after the vacancy was deleted and to another company's vacancy`, async () => {
       const companyId = await world().company();
       const vacancy = await world().vacancy(companyId);
