@@ -48,6 +48,8 @@ export const CONFIG_SCHEMA = {
     DB_CONNECT_TIMEOUT_MS: wholeNumber(100, 600_000),
     DB_ACQUIRE_TIMEOUT_MS: wholeNumber(100, 600_000),
     DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: wholeNumber(0, 3_600_000),
+    // On only where the connections keep named prepared statements: direct, or PgBouncer 1.21+ (ADR 22).
+    DB_PREPARED_STATEMENTS: oneOf(['on', 'off']),
     DATA_DIR: { type: 'string', description: 'must be a directory path' },
     REGION: oneOf(['kz', 'uz']),
     PUBLIC_BASE_URL: {

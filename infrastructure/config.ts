@@ -17,6 +17,12 @@ export interface AppConfig {
   /** DB_POOL_MAX: most connections of each pool (business, registry) of one instance. Default 10. */
   readonly dbPoolMax: number;
   /**
+   * DB_PREPARED_STATEMENTS (on|off, default off): whether the unit of work's statements of a fixed text are
+   * prepared once per connection (ADR 22). On only for a direct connection or a pooler that keeps prepared
+   * statements (PgBouncer 1.21+ with max_prepared_statements); off behind PgBouncer 1.18 in transaction mode.
+   */
+  readonly dbPreparedStatements: boolean;
+  /**
    * Bounds on every wait for PostgreSQL, so that an outage answers 503 within a known time instead of
    * hanging requests: DB_STATEMENT_TIMEOUT_MS (default 10000; 0 = none), DB_CONNECT_TIMEOUT_MS (3000),
    * DB_ACQUIRE_TIMEOUT_MS (5000), DB_IDLE_IN_TRANSACTION_TIMEOUT_MS (30000; 0 = none).
@@ -131,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl,
     keysDatabaseUrl: (settings.KEYS_DATABASE_URL as string | undefined) ?? databaseUrl,
     dbPoolMax: integer('DB_POOL_MAX', 10),
+    dbPreparedStatements: text('DB_PREPARED_STATEMENTS', 'off') === 'on',
     dbTimeouts: {
       statementMs: integer('DB_STATEMENT_TIMEOUT_MS', 10_000),
       connectMs: integer('DB_CONNECT_TIMEOUT_MS', 3_000),

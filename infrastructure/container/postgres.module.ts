@@ -38,6 +38,7 @@ export async function postgresModule(config: AppConfig, logger?: Logger): Promis
     dataDir: config.dataDir,
     poolMax: config.dbPoolMax,
     timeouts: config.dbTimeouts,
+    preparedStatements: config.dbPreparedStatements,
     ...(logger === undefined ? {} : { driverLog: driverLogOf(logger) }),
   });
   try {

@@ -15,6 +15,8 @@ export interface DatabaseConfig {
   readonly timeouts?: PostgresTimeouts;
   /** Where the database driver's own warnings go; unset: its console output. */
   readonly driverLog?: DriverLog;
+  /** DB_PREPARED_STATEMENTS=on: the pools' connections keep prepared statements (ADR 22); unset: off. */
+  readonly preparedStatements?: boolean;
   readonly onEmbeddedLog?: (message: string) => void;
 }
 
@@ -44,6 +46,7 @@ export async function openDatabases(config: DatabaseConfig): Promise<Databases> 
       poolMax: config.poolMax ?? 10,
       ...(config.timeouts === undefined ? {} : { timeouts: config.timeouts }),
       ...(config.driverLog === undefined ? {} : { driverLog: config.driverLog }),
+      preparedStatements: config.preparedStatements === true,
     };
     let business: MikroORM;
     let registry: MikroORM;

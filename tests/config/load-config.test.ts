@@ -26,7 +26,7 @@ describe('loadConfig: every variable, validated as a whole', () => {
     for (const env of [{}, { PORT: ' ', DATABASE_URL: '', REDIS_URL: '  ', PUBLIC_BASE_URL: '' }]) {
       const config = loadConfig(env);
       expect(config).to.deep.include({
-        port: 8080, host: '127.0.0.1', store: 'postgres', databaseUrl: null, keysDatabaseUrl: null, dbPoolMax: 10,
+        port: 8080, host: '127.0.0.1', store: 'postgres', databaseUrl: null, keysDatabaseUrl: null, dbPoolMax: 10, dbPreparedStatements: false,
         dataDir: path.resolve('./var'), region: 'kz', publicBaseUrl: 'http://127.0.0.1:8080/api', rateLimitPoints: 600,
         rateLimitWindowS: 60, rateLimitStore: 'memory', redisUrl: 'redis://127.0.0.1:6379', keyCacheTtlMs: 5000,
         logLevel: 'info', metrics: false, trustProxy: 0, jobBoardLabel: 'hh', feedUrl: null,
@@ -44,7 +44,7 @@ describe('loadConfig: every variable, validated as a whole', () => {
       RATE_LIMIT_STORE: 'redis', REDIS_URL: 'rediss://:pw@cache.internal:6380/2', KEY_CACHE_TTL_MS: '0', LOG_LEVEL: 'warn',
       METRICS: 'on', TRUST_PROXY: 'on', JOB_BOARD_LABEL: 'hh.kz', FEED_URL: 'amqps://feed:pw@mq.internal:5671/platform',
       FEED_QUEUE: 'kz.platform-events_2', FEED_PREFETCH: '100', FEED_TOMBSTONE_DAYS: '30', FEED_MAX_ATTEMPTS: '3',
-      FEED_RETRY_DELAYS_MS: ' 50, 100,2000 ', METRICS_PORT: '9999',
+      FEED_RETRY_DELAYS_MS: ' 50, 100,2000 ', METRICS_PORT: '9999', DB_PREPARED_STATEMENTS: ' on ',
     });
     expect(config).to.deep.include({
       port: 9000, host: '0.0.0.0', store: 'memory', databaseUrl: 'postgresql://app:pw@db.internal:5432/kz',
@@ -53,7 +53,7 @@ describe('loadConfig: every variable, validated as a whole', () => {
       redisUrl: 'rediss://:pw@cache.internal:6380/2', keyCacheTtlMs: 0, logLevel: 'warn', metrics: true, trustProxy: 1,
       jobBoardLabel: 'hh.kz', feedUrl: 'amqps://feed:pw@mq.internal:5671/platform', feedQueue: 'kz.platform-events_2',
       feedPrefetch: 100, feedTombstoneDays: 30, feedMaxAttempts: 3, feedRetryDelaysMs: [50, 100, 2000],
-      metricsPort: 9999, feedMetricsPort: 9999,
+      metricsPort: 9999, feedMetricsPort: 9999, dbPreparedStatements: true,
     });
   });
 
@@ -89,6 +89,7 @@ describe('loadConfig: every variable, validated as a whole', () => {
     ['RATE_LIMIT_STORE', 'memory, postgres, redis'],
     ['LOG_LEVEL', 'fatal, error, warn, info, debug, trace, silent'],
     ['METRICS', 'on, off'],
+    ['DB_PREPARED_STATEMENTS', 'on, off'],
   ];
   for (const [name, allowed] of choices) {
     it(`refuses ${name} outside its choices, listing them`, () => {

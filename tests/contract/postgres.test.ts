@@ -32,3 +32,15 @@ describe('persistence contract on the PostgreSQL adapters with the key registry 
   keyEventsContract(postgres);
   platformTokenRepositoryContract({ name: 'postgres', make: () => new MikroOrmPlatformTokenRepository(database().databases.registry) });
 });
+
+// DB_PREPARED_STATEMENTS=on (ADR 22): the statements of a fixed text that run in a unit of work go bound and
+// prepared on its connection instead of inlined; every answer must stay the same.
+describe('persistence contract on the PostgreSQL adapters with prepared statements', () => {
+  const database = usePostgresTestDatabase({ preparedStatements: true });
+  const postgres = postgresAdapterFactory(database);
+  vacancyRepositoryContract(postgres);
+  boardRepositoryContract(postgres);
+  candidateRepositoryContract(postgres);
+  unitOfWorkContract(postgres);
+  feedLedgerContract(postgres);
+});

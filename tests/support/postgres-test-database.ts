@@ -50,15 +50,22 @@ async function dropDatabase(name: string): Promise<void> {
   created.delete(name);
 }
 
+export interface PostgresTestDatabaseOptions {
+  /** The key registry in a database of its own. */
+  readonly separateRegistry?: boolean;
+  /** The pools' connections keep prepared statements (DB_PREPARED_STATEMENTS=on, ADR 22). */
+  readonly preparedStatements?: boolean;
+}
+
 /** Creates a throwaway database on the test server (see postgres-test-server.ts), migrated and opened. */
-export async function createPostgresTestDatabase(options: { separateRegistry?: boolean } = {}): Promise<PostgresTestDatabase> {
+export async function createPostgresTestDatabase(options: PostgresTestDatabaseOptions = {}): Promise<PostgresTestDatabase> {
   const server = await postgresTestServer();
   const business = await createDatabase();
   const registry = options.separateRegistry ? await createDatabase() : business;
   const businessUrl = server.urlOf(business);
   const registryUrl = server.urlOf(registry);
   // dataDir is only for the embedded server, which openDatabases does not start when given URLs.
-  const databases = await openDatabases({ databaseUrl: businessUrl, keysDatabaseUrl: registryUrl, dataDir: '', poolMax: 10 });
+  const databases = await openDatabases({ databaseUrl: businessUrl, keysDatabaseUrl: registryUrl, dataDir: '', poolMax: 10, preparedStatements: options.preparedStatements === true });
   return {
     businessUrl,
     registryUrl,
@@ -80,7 +87,7 @@ export async function createThrowawayDatabaseUrl(): Promise<{ url: string; drop:
 }
 
 /** One database for the enclosing describe block: created before its first test, dropped after its last. */
-export function usePostgresTestDatabase(options: { separateRegistry?: boolean } = {}): () => PostgresTestDatabase {
+export function usePostgresTestDatabase(options: PostgresTestDatabaseOptions = {}): () => PostgresTestDatabase {
   let database: PostgresTestDatabase | undefined;
   before(async function () {
     this.timeout(60_000);

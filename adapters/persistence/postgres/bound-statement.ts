@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executeBoundDirect, inTransaction } from './direct-statement.js';
+import { executeBoundDirect, executeBoundDirectReusable, inTransaction } from './direct-statement.js';
 import { boundValue } from './sql-values.js';
 
 /**
@@ -22,4 +22,15 @@ export async function executeBound<T>(em: EntityManager, sql: string, params: re
   const values = params.map(boundValue);
   if (!inTransaction(em)) return em.execute<T[]>(sql, values);
   return executeBoundDirect<T>(em, sql, values);
+}
+
+/**
+ * As executeBound, for a statement whose text is the same on every call (a row's insert or update): in a
+ * transaction on a connection that keeps prepared statements (DB_PREPARED_STATEMENTS=on, ADR 22) it is prepared
+ * once per connection (executeBoundDirectReusable). Not for a text that varies with its values (insertMany's rows).
+ */
+export async function executeBoundReusable<T>(em: EntityManager, sql: string, params: readonly unknown[]): Promise<T[]> {
+  const values = params.map(boundValue);
+  if (!inTransaction(em)) return em.execute<T[]>(sql, values);
+  return executeBoundDirectReusable<T>(em, sql, values);
 }

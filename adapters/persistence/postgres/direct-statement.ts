@@ -1,5 +1,7 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import type pg from 'pg';
+import { keepsPreparedStatements, preparedName } from './prepared-statements.js';
+import { boundValue } from './sql-values.js';
 import { transactionOf } from './transaction-scope.js';
 
 type Answer = pg.QueryResult | pg.QueryResult[];
@@ -35,18 +37,55 @@ export async function executeInlinedCount(em: EntityManager, sql: string, params
 
 /**
  * A statement with its values bound (extended protocol, one unnamed statement: nothing prepared stays on the
- * server connection, ADR 15), `?` numbered `$1`, `$2`, … as knex numbers them. Only inside a transaction (a unit
+ * server connection, ADR 15; executeBoundDirectReusable names those of a fixed text where the pool allows, ADR 22), `?` numbered `$1`, `$2`, … as knex numbers them. Only inside a transaction (a unit
  * of work's, or a knex transaction of em's): sent alone on an idle connection it would cost a BEGIN and a COMMIT
  * more (transaction-timeouts.ts).
  */
 export async function executeBoundDirect<T>(em: EntityManager, sql: string, values: readonly unknown[]): Promise<T[]> {
   if (!inTransaction(em)) throw new Error(`A bound statement outside a transaction: ${sql.slice(0, 80)}`);
+  return rowsOf<T>(await send(em, boundConfig(sql, values)));
+}
+
+/**
+ * As executeBoundDirect, for a statement whose text is the same on every call (only its values differ): on a
+ * connection that keeps prepared statements (DB_PREPARED_STATEMENTS=on, ADR 22) it is prepared once per
+ * connection, under a name of its text (preparedName), and later calls send only its values.
+ */
+export async function executeBoundDirectReusable<T>(em: EntityManager, sql: string, values: readonly unknown[]): Promise<T[]> {
+  if (!inTransaction(em)) throw new Error(`A bound statement outside a transaction: ${sql.slice(0, 80)}`);
+  const config = boundConfig(sql, values);
+  return rowsOf<T>(await send(em, (connection) => (keepsPreparedStatements(connection) ? { ...config, name: preparedName(config.text) } : config)));
+}
+
+/**
+ * A statement whose text is the same on every call, only its values differing (a point read, the ledger's
+ * claim): inside a transaction on a connection that keeps prepared statements (ADR 22), its values go bound
+ * and it is prepared once per connection, so PostgreSQL parses and analyses it once, and plans it once when it
+ * settles on a generic plan; anywhere else exactly as executeInlined sends it (outside a transaction a bound
+ * statement would cost a BEGIN and a COMMIT more, transaction-timeouts.ts). Never for a text that varies with
+ * its values (a list of n rows), which would stay prepared on every connection once for each n. Its values are
+ * those executeInlined takes, sent as boundValue sends them (a Date as ISO 8601 text in UTC, as inlined).
+ */
+export async function executeReusable<T>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  const inlined = () => ({ text: em.getPlatform().formatQuery(sql, params as unknown[]) });
+  if (!inTransaction(em)) return rowsOf<T>(await send(em, inlined()));
+  return rowsOf<T>(
+    await send(em, (connection) => {
+      if (!keepsPreparedStatements(connection)) return inlined();
+      const config = boundConfig(sql, params.map(boundValue));
+      return { ...config, name: preparedName(config.text) };
+    }),
+  );
+}
+
+/** A bound statement's config, `?` numbered `$1`, `$2`, …, its values checked as knex checks them. */
+function boundConfig(sql: string, values: readonly unknown[]): { readonly text: string; readonly values: unknown[] } {
   // knex's own checks of the values, which a mistake in a statement would otherwise pass: pg sends undefined as
   // NULL, and PostgreSQL answers a wrong count with a protocol error (class 08), which reads as "database away".
   const { text, placeholders } = numbered(sql);
   if (values.some((value) => value === undefined)) throw new Error(`Undefined binding(s) in the statement: ${sql.slice(0, 80)}`);
   if (placeholders !== values.length) throw new Error(`Expected ${placeholders} bindings, saw ${values.length}, in the statement: ${sql.slice(0, 80)}`);
-  return rowsOf<T>(await send(em, { text, values: values as unknown[] }));
+  return { text, values: values as unknown[] };
 }
 
 /** Whether em's statements go in a transaction: a unit of work's (ADR 20), or a knex transaction em runs in. */
@@ -72,25 +111,32 @@ const ENDED = 'Transaction query already complete: a statement of a unit of work
  * of em's knex transaction (a repository's own transaction, outside any unit of work), refused once that has
  * ended too (knex's transaction client would still hand out its connection); otherwise on a pooled one.
  */
-function send(em: EntityManager, config: pg.QueryConfig): Promise<Answer> {
+function send(em: EntityManager, statement: Statement): Promise<Answer> {
   const unit = transactionOf(em);
   if (unit !== undefined) {
     if (unit.ended) return Promise.reject(new Error(ENDED));
-    return sendOn(em, unit.connection, config);
+    return sendOn(em, unit.connection, configOf(statement, unit.connection));
   }
   const transaction = em.getTransactionContext<Knex.Transaction>();
   if (transaction !== undefined) {
     if (transaction.isCompleted()) return Promise.reject(new Error(ENDED));
-    return sendPooled(em, transaction.client as Pool, config);
+    return sendPooled(em, transaction.client as Pool, statement);
   }
-  return sendPooled(em, em.getKnex().client as Pool, config);
+  return sendPooled(em, em.getKnex().client as Pool, statement);
 }
 
-async function sendPooled(em: EntityManager, pool: Pool, config: pg.QueryConfig): Promise<Answer> {
+/** A statement's config, or what makes it for the connection it goes on (prepared or not, ADR 22). */
+type Statement = pg.QueryConfig | ((connection: pg.Client) => pg.QueryConfig);
+
+function configOf(statement: Statement, connection: pg.Client): pg.QueryConfig {
+  return typeof statement === 'function' ? statement(connection) : statement;
+}
+
+async function sendPooled(em: EntityManager, pool: Pool, statement: Statement): Promise<Answer> {
   // A connection that cannot be had (the pool's acquire timeout) fails as knex's runner would let it fail.
   const connection = await pool.acquireConnection();
   try {
-    return await sendOn(em, connection, config);
+    return await sendOn(em, connection, configOf(statement, connection));
   } finally {
     await pool.releaseConnection(connection);
   }

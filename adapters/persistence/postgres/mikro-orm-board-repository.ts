@@ -5,7 +5,7 @@ import { readStrings } from './row-mapping/json-documents.js';
 import { readBoardColumns, readVacancyBoards } from './point-reads.js';
 import { jsonb } from './sql-values.js';
 import { withEntityManager } from './transaction-scope.js';
-import { executeInlined } from './direct-statement.js';
+import { executeReusable } from './direct-statement.js';
 
 export class MikroOrmBoardRepository implements BoardRepository {
   constructor(private readonly orm: MikroORM) {}
@@ -25,7 +25,7 @@ export class MikroOrmBoardRepository implements BoardRepository {
   async save(board: Board): Promise<void> {
     const s = board.toSnapshot();
     await withEntityManager(this.orm, (em) =>
-      executeInlined(
+      executeReusable(
         em,
         `insert into boards (company_id, vacancy_id, columns) values (?, ?, ?::jsonb)
          on conflict (company_id, vacancy_id) do update set columns = excluded.columns`,
@@ -36,6 +36,6 @@ export class MikroOrmBoardRepository implements BoardRepository {
 
   async delete(companyId: string, vacancyId: string): Promise<void> {
     // The text em.nativeDelete sent, which the feed ceiling sends too; an entity operation would run outside the unit of work (ADR 20).
-    await withEntityManager(this.orm, (em) => executeInlined(em, 'delete from "boards" where "company_id" = ? and "vacancy_id" = ?', [companyId, vacancyId]));
+    await withEntityManager(this.orm, (em) => executeReusable(em, 'delete from "boards" where "company_id" = ? and "vacancy_id" = ?', [companyId, vacancyId]));
   }
 }

@@ -1,7 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { CandidateListQuery, CandidateRepository, ListedCandidate, StoredApplication } from '../../../application/ports/candidate-repository.port.js';
 import type { CandidateCard } from '../../../domain/candidate/candidate-card.js';
-import { executeBound } from './bound-statement.js';
+import { executeBound, executeBoundReusable } from './bound-statement.js';
 import { listedCandidates } from './candidate-list-query.js';
 import { CANDIDATE_ROW_SELECT, candidateRowOf, readCandidateRow, readStoredApplications, readTechnicalCardRow } from './point-reads.js';
 import type { CandidateRow } from './entities/candidate.entity.js';
@@ -9,7 +9,7 @@ import type { RenderedCandidateRow } from './entities/candidate.entity.js';
 import { candidateColumns, fromCandidateRow, toCandidateRow } from './row-mapping/candidate-row-mapping.js';
 import { TIMESTAMP_PARAM, boundColumns, jsonb, timestampParams } from './sql-values.js';
 import { activeTransaction, withEntityManager } from './transaction-scope.js';
-import { executeInlined } from './direct-statement.js';
+import { executeInlined, executeReusable } from './direct-statement.js';
 
 const CARD_COLUMNS = `company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral,
   technical, origin_card_id, request_fingerprint, source_ref, created_at, card_updated_at, resume_updated_at, rendering`;
@@ -57,7 +57,7 @@ function compareCodeUnits(a: string, b: string): number {
 
 /** Inserts a technical card unless its origin already has one on its vacancy; whether it was inserted. */
 async function insertTechnicalRow(em: EntityManager, row: RenderedCandidateRow): Promise<boolean> {
-  const inserted = await executeBound<{ id: string }>(
+  const inserted = await executeBoundReusable<{ id: string }>(
     em,
     `insert into candidates (${CARD_COLUMNS}) values ${CARD_VALUES}
      on conflict (company_id, origin_card_id, vacancy_id) where origin_card_id is not null do nothing
@@ -94,7 +94,7 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
     const wanted = [...new Set(ids)].filter((id) => !kept.has(id));
     if (wanted.length === 0) return;
     const rows = await withEntityManager(this.orm, (em) =>
-      executeInlined<Record<string, unknown>>(
+      executeReusable<Record<string, unknown>>(
         em,
         `select ${CANDIDATE_ROW_SELECT} from candidates where company_id = ? and id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
         [companyId, JSON.stringify(wanted)],
@@ -135,7 +135,7 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
 
   async insert(card: CandidateCard): Promise<void> {
     this.forget([card.id]);
-    await withEntityManager(this.orm, (em) => executeBound(em, `insert into candidates (${CARD_COLUMNS}) values ${CARD_VALUES}`, rowParameters(toCandidateRow(card))));
+    await withEntityManager(this.orm, (em) => executeBoundReusable(em, `insert into candidates (${CARD_COLUMNS}) values ${CARD_VALUES}`, rowParameters(toCandidateRow(card))));
   }
 
   /**
@@ -225,13 +225,13 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
     // Every column of the row but the key, in CARD_COLUMNS' order: the key's two parameters go last.
     const [companyId, id, ...fields] = rowParameters(row);
     this.forget([row.id]);
-    await withEntityManager(this.orm, (em) => executeBound(em, UPDATE_CARD_SQL, [...fields, companyId, id]));
+    await withEntityManager(this.orm, (em) => executeBoundReusable(em, UPDATE_CARD_SQL, [...fields, companyId, id]));
   }
 
   async delete(companyId: string, id: string): Promise<boolean> {
     this.forget();
     const deleted = await withEntityManager(this.orm, (em) =>
-      executeInlined<{ id: string }>(em, 'delete from candidates where company_id = ? and (id = ? or origin_card_id = ?) returning id', [companyId, id, id]),
+      executeReusable<{ id: string }>(em, 'delete from candidates where company_id = ? and (id = ? or origin_card_id = ?) returning id', [companyId, id, id]),
     );
     return deleted.some((row) => row.id === id);
   }
@@ -277,7 +277,7 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
 
   async stagesInUse(companyId: string, vacancyId: string): Promise<string[]> {
     const rows = await withEntityManager(this.orm, (em) =>
-      executeInlined<{ stage: string }>(
+      executeReusable<{ stage: string }>(
         em,
         'select distinct stage collate "C" as stage from candidates where company_id = ? and vacancy_id = ? and stage is not null order by 1',
         [companyId, vacancyId],

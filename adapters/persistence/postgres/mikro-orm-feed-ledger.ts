@@ -2,7 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FeedEntityRef, FeedEntityVersions, FeedEventClaim, FeedLedger, FeedVersionRecord } from '../../../application/ports/feed-ledger.port.js';
 import { jsonb } from './sql-values.js';
 import { withEntityManager, withFreshEntityManager } from './transaction-scope.js';
-import { executeInlined } from './direct-statement.js';
+import { executeInlined, executeReusable } from './direct-statement.js';
 
 /** The aspect whose row is an entity's tombstone (Migration20261125000000FeedLedger). */
 export const TOMBSTONE_ASPECT = '#deleted';
@@ -18,7 +18,8 @@ const ENTITY = 'company_id = ? and entity_kind = ? and entity_id = ?';
 /**
  * The feed's ledger in the business database: one statement per call, inside the caller's unit of work
  * when there is one (its transaction, its connection), in autocommit otherwise. Every value is inlined by
- * MikroORM, so no statement is prepared (ADR 15).
+ * MikroORM, so no statement is prepared (ADR 15), but for the claims and the reads of versions, which are
+ * prepared once per connection where the pool keeps prepared statements (executeReusable, ADR 22).
  */
 export class MikroOrmFeedLedger implements FeedLedger {
   constructor(private readonly orm: MikroORM) {}
@@ -29,7 +30,7 @@ export class MikroOrmFeedLedger implements FeedLedger {
    */
   async claimEvent(source: string, eventId: string, companyId: string, now: Date): Promise<boolean> {
     const rows = await withEntityManager(this.orm, (em) =>
-      executeInlined<unknown>(
+      executeReusable<unknown>(
         em,
         `insert into feed_applied_events (company_id, source, event_id, applied_at) values (?, ?, ?, ?::timestamptz)
          on conflict (company_id, source, event_id) do nothing returning 1 as claimed`,
@@ -41,7 +42,7 @@ export class MikroOrmFeedLedger implements FeedLedger {
 
   async versionsOf(entity: FeedEntityRef): Promise<FeedEntityVersions> {
     const rows = await withEntityManager(this.orm, (em) =>
-      executeInlined<{ aspect: string; version: string }>(
+      executeReusable<{ aspect: string; version: string }>(
         em,
         `select aspect, version::text as version from feed_entity_versions where ${ENTITY}`,
         [entity.companyId, entity.kind, entity.id],
@@ -70,7 +71,7 @@ export class MikroOrmFeedLedger implements FeedLedger {
       return { n, company_id: companyId, source, event_id: eventId, kind: entity?.kind ?? null, entity_id: entity?.id ?? null };
     });
     const rows = await withEntityManager(this.orm, (em) =>
-      executeInlined<{ n: number; aspect: string | null; version: string | null }>(
+      executeReusable<{ n: number; aspect: string | null; version: string | null }>(
         em,
         `with given as (
            select * from jsonb_to_recordset(?::jsonb)

@@ -7,6 +7,7 @@ import { CompanyRowSchema } from './entities/company.entity.js';
 import { PlatformTokenRowSchema } from './entities/platform-token.entity.js';
 import { ServiceKeyRowSchema } from './entities/service-key.entity.js';
 import { VacancyRowSchema } from './entities/vacancy.entity.js';
+import { keepPreparedStatements } from './prepared-statements.js';
 import { closeConnectionOnReadTimeout } from './read-timeout-guard.js';
 import { boundEveryTransaction } from './transaction-timeouts.js';
 
@@ -58,6 +59,12 @@ export interface PostgresConnectionSettings {
    */
   readonly driverLog?: DriverLog;
   readonly debug?: boolean;
+  /**
+   * DB_PREPARED_STATEMENTS=on: the pool's connections keep named prepared statements (ADR 22), so the unit of
+   * work's statements of a fixed text are prepared once per connection. Only for a direct connection to the
+   * server or a pooler that keeps them (PgBouncer 1.21+ with max_prepared_statements). Unset: none (ADR 15).
+   */
+  readonly preparedStatements?: boolean;
 }
 
 /**
@@ -80,7 +87,8 @@ export function mikroOrmOptions(settings: PostgresConnectionSettings, entities: 
       max: settings.poolMax ?? 10,
       idleTimeoutMillis: 30_000,
       // The pool's own bound on opening a connection stays behind pg's, so a connect that hangs is reported as such.
-      ...(settings.timeouts === undefined ? {} : { createTimeoutMillis: settings.timeouts.connectMs + 1_000, afterCreate: afterCreate(settings.timeouts) }),
+      ...(settings.timeouts === undefined ? {} : { createTimeoutMillis: settings.timeouts.connectMs + 1_000 }),
+      ...(settings.timeouts === undefined && settings.preparedStatements !== true ? {} : { afterCreate: afterCreate(settings.timeouts, settings.preparedStatements === true) }),
     },
     driverOptions: {
       ...(settings.timeouts === undefined ? {} : driverTimeouts(settings.timeouts)),
@@ -108,11 +116,21 @@ function driverTimeouts(timeouts: PostgresTimeouts) {
   };
 }
 
-/** Each new pg connection: closed on a client read timeout (inner), and its transactions bounded (outer). */
-function afterCreate(timeouts: PostgresTimeouts) {
-  return (connection: pg.Client, done: (error: Error | null, connection: pg.Client) => void): void =>
+/**
+ * Each new pg connection: closed on a client read timeout (inner), and its transactions bounded (outer), when
+ * there are timeouts; marked as keeping prepared statements when they are on (ADR 22).
+ */
+function afterCreate(timeouts: PostgresTimeouts | undefined, preparedStatements: boolean) {
+  return (connection: pg.Client, done: (error: Error | null, connection: pg.Client) => void): void => {
+    if (preparedStatements) keepPreparedStatements(connection);
+    if (timeouts === undefined) {
+      done(null, connection);
+      return;
+    }
     closeConnectionOnReadTimeout(connection, (error, guarded) => {
       if (error === null) boundEveryTransaction(guarded, timeouts);
+      if (preparedStatements) keepPreparedStatements(guarded);
       done(error, guarded);
     });
+  };
 }

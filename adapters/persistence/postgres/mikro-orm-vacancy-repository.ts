@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ListedVacancy, VacancyListQuery, VacancyRepository } from '../../../application/ports/vacancy-repository.port.js';
 import type { Vacancy } from '../../../domain/vacancy/vacancy.js';
-import { executeBound } from './bound-statement.js';
+import { executeBoundReusable } from './bound-statement.js';
 import { executeInlinedCount } from './direct-statement.js';
 import type { RenderedVacancyRow } from './entities/vacancy.entity.js';
 import { fromVacancyRow, toVacancyRow } from './row-mapping/vacancy-row-mapping.js';
@@ -61,12 +61,12 @@ export class MikroOrmVacancyRepository implements VacancyRepository {
 
   async insert(vacancy: Vacancy): Promise<void> {
     const row = toVacancyRow(vacancy);
-    await withEntityManager(this.orm, (em) => executeBound(em, INSERT_SQL, [row.companyId, row.id, ...fieldValues(row)]));
+    await withEntityManager(this.orm, (em) => executeBoundReusable(em, INSERT_SQL, [row.companyId, row.id, ...fieldValues(row)]));
   }
 
   async update(vacancy: Vacancy): Promise<void> {
     const row = toVacancyRow(vacancy);
-    await withEntityManager(this.orm, (em) => executeBound(em, UPDATE_SQL, [...fieldValues(row), row.companyId, row.id]));
+    await withEntityManager(this.orm, (em) => executeBoundReusable(em, UPDATE_SQL, [...fieldValues(row), row.companyId, row.id]));
   }
 
   async delete(companyId: string, id: string): Promise<boolean> {

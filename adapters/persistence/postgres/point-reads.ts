@@ -3,7 +3,7 @@ import type { StoredApplication } from '../../../application/ports/candidate-rep
 import type { CandidateRow } from './entities/candidate.entity.js';
 import type { VacancyRow } from './entities/vacancy.entity.js';
 import { dateFromMs, epochMs, nullableDateFromMs } from './sql-values.js';
-import { executeInlined } from './direct-statement.js';
+import { executeReusable } from './direct-statement.js';
 
 /**
  * Stored rows read whole, in hand-written SQL like the list queries, with the one select list and row reader
@@ -31,13 +31,13 @@ export const CANDIDATE_ROW_SELECT = candidateRowSelect();
 
 /** The card with this id, externalId or board reference, of the company; technical cards included. */
 export async function readCandidateRow(em: EntityManager, companyId: string, key: 'id' | 'external_id' | 'source_ref', value: string): Promise<CandidateRow | null> {
-  const rows = await executeInlined<Raw>(em, `select ${CANDIDATE_ROW_SELECT} from candidates where company_id = ? and ${key} = ?`, [companyId, value]);
+  const rows = await executeReusable<Raw>(em, `select ${CANDIDATE_ROW_SELECT} from candidates where company_id = ? and ${key} = ?`, [companyId, value]);
   return rows[0] === undefined ? null : candidateRowOf(rows[0]);
 }
 
 /** The technical card transferred from this card to this vacancy (at most one: a unique index). */
 export async function readTechnicalCardRow(em: EntityManager, companyId: string, originCardId: string, vacancyId: string): Promise<CandidateRow | null> {
-  const rows = await executeInlined<Raw>(
+  const rows = await executeReusable<Raw>(
     em,
     `select ${CANDIDATE_ROW_SELECT} from candidates where company_id = ? and origin_card_id = ? and vacancy_id = ?`,
     [companyId, originCardId, vacancyId],
@@ -61,7 +61,7 @@ export const VACANCY_ROW_SELECT = `company_id, id, title, status, city, office_a
   ${epochMs('updated_at')} as updated_at_ms`;
 
 export async function readVacancyRow(em: EntityManager, companyId: string, key: 'id' | 'source_ref', value: string): Promise<VacancyRow | null> {
-  const rows = await executeInlined<Raw>(em, `select ${VACANCY_ROW_SELECT} from vacancies where company_id = ? and ${key} = ?`, [companyId, value]);
+  const rows = await executeReusable<Raw>(em, `select ${VACANCY_ROW_SELECT} from vacancies where company_id = ? and ${key} = ?`, [companyId, value]);
   return rows[0] === undefined ? null : vacancyRowOf(rows[0]);
 }
 
@@ -91,7 +91,7 @@ export const VACANCY_BOARDS_SQL = `select v.id, (select b.columns from boards b 
  */
 export async function readVacancyBoards(em: EntityManager, companyId: string, vacancyIds: readonly string[]): Promise<{ readonly vacancyId: string; readonly columns: unknown }[]> {
   if (vacancyIds.length === 0) return [];
-  const rows = await executeInlined<Raw>(
+  const rows = await executeReusable<Raw>(
     em,
     VACANCY_BOARDS_SQL,
     [companyId, JSON.stringify(vacancyIds)],
@@ -101,7 +101,7 @@ export async function readVacancyBoards(em: EntityManager, companyId: string, va
 
 /** The board's columns as stored (jsonb), or null when the vacancy has no board row. */
 export async function readBoardColumns(em: EntityManager, companyId: string, vacancyId: string): Promise<{ readonly columns: unknown } | null> {
-  const rows = await executeInlined<Raw>(em, 'select columns from boards where company_id = ? and vacancy_id = ?', [companyId, vacancyId]);
+  const rows = await executeReusable<Raw>(em, 'select columns from boards where company_id = ? and vacancy_id = ?', [companyId, vacancyId]);
   return rows[0] === undefined ? null : { columns: rows[0].columns };
 }
 
@@ -111,7 +111,7 @@ export async function readBoardColumns(em: EntityManager, companyId: string, vac
  */
 export async function readStoredApplications(em: EntityManager, companyId: string, externalIds: readonly string[]): Promise<StoredApplication[]> {
   if (externalIds.length === 0) return [];
-  const rows = await executeInlined<Raw>(
+  const rows = await executeReusable<Raw>(
     em,
     `select external_id, id, request_fingerprint from candidates
       where company_id = ? and external_id = any(array(select jsonb_array_elements_text(?::jsonb)))`,

@@ -1,0 +1,108 @@
+import { expect } from 'chai';
+import { tmpdir } from 'node:os';
+import pg from 'pg';
+import { pino } from 'pino';
+import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
+
+/**
+ * DB_PREPARED_STATEMENTS (ADR 22): on, the unit of work's statements of a fixed text are prepared once per
+ * connection and executed again by name; off (the default, ADR 15), nothing stays prepared on a connection.
+ * A pool of one connection puts every statement, and the look at pg_prepared_statements after them, on one
+ * session. The figures come from the server, not from our own bookkeeping.
+ */
+describe('Prepared statements on and off (PostgreSQL)', function () {
+  this.timeout(60_000);
+  const database = usePostgresTestDatabase();
+
+  const vacancy = (title: string) => ({
+    title, status: 'open' as const, city: null, officeAddress: null, experience: null, workFormats: [], salaryFrom: null, salaryTo: null,
+    salaryCurrency: null, salaryGross: null, employmentForm: null, workSchedule: [], skills: [], languages: [], professionalRoles: [],
+    description: null, positionsCount: null, sourceUrl: null, publishedAt: null, recruiter: null, sourceRef: null,
+  });
+
+  interface Prepared {
+    readonly name: string;
+    readonly statement: string;
+    readonly executions: number;
+    readonly genericPlans: number;
+  }
+
+  /** Seven versions of one vacancy through the feed's use case; what the session holds prepared after them. */
+  async function sevenVersions(preparedStatements: boolean): Promise<{ companyId: string; prepared: Prepared[] }> {
+    const [{ buildContainer, disposeContainer }, { resolve }, { USE_CASES }, { POSTGRES_DATABASES }, { withEntityManager }, { executeInlined }] = await Promise.all([
+      import('../../infrastructure/container/build-container.js'),
+      import('../../infrastructure/container/typed-binding.js'),
+      import('../../infrastructure/container/use-case.tokens.js'),
+      import('../../infrastructure/container/infrastructure.tokens.js'),
+      import('../../adapters/persistence/postgres/transaction-scope.js'),
+      import('../../adapters/persistence/postgres/direct-statement.js'),
+    ]);
+    const url = database().businessUrl;
+    const container = await buildContainer({
+      profile: 'postgres',
+      logger: pino({ level: 'silent' }),
+      config: {
+        databaseUrl: url, keysDatabaseUrl: url, dataDir: tmpdir(), dbPoolMax: 1, dbPreparedStatements: preparedStatements,
+        dbTimeouts: { statementMs: 10_000, connectMs: 3_000, acquireMs: 5_000, idleInTransactionMs: 30_000 },
+      },
+    });
+    try {
+      const { id: companyId } = await resolve(container, USE_CASES.createCompany).execute({ name: 'ТОО «Подготовка»' });
+      const apply = resolve(container, USE_CASES.applyPlatformEvent);
+      for (let version = 1; version <= 7; version++) {
+        const outcome = await apply.execute({
+          source: '/platform/test', eventId: `e${version}`, companyId, subject: 'vac-1', version, change: { type: 'vacancy.upserted', vacancy: vacancy(`Версия ${version}`) },
+        });
+        expect(outcome).to.equal('applied');
+      }
+      // The pool's one connection, in autocommit: the session the units of work ran on.
+      const orm = resolve(container, POSTGRES_DATABASES).business;
+      const rows = await withEntityManager(orm, (em) =>
+        executeInlined<{ name: string; statement: string; executions: number; generic_plans: number }>(
+          em,
+          'select name, statement, (generic_plans + custom_plans)::int as executions, generic_plans::int as generic_plans from pg_prepared_statements order by name',
+        ),
+      );
+      return { companyId, prepared: rows.map((r) => ({ name: r.name, statement: r.statement, executions: r.executions, genericPlans: r.generic_plans })) };
+    } finally {
+      await disposeContainer(container);
+    }
+  }
+
+  async function titleOf(companyId: string): Promise<string> {
+    const client = new pg.Client({ connectionString: database().businessUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ title: string }>('select title from vacancies where company_id = $1 and id = $2', [companyId, 'vac-1']);
+      return rows[0]?.title ?? '(none)';
+    } finally {
+      await client.end();
+    }
+  }
+
+  it('on: each statement of the feed\'s path is prepared once on the connection and executed again by name', async () => {
+    const { companyId, prepared } = await sevenVersions(true);
+    expect(prepared.length).to.be.greaterThan(0);
+    for (const statement of prepared) expect(statement.name).to.match(/^ia_[0-9a-f]{24}$/);
+    const one = (start: string) => {
+      const found = prepared.filter((p) => p.statement.trimStart().startsWith(start));
+      expect(found, `one prepared statement starting "${start}"`).to.have.length(1);
+      return found[0] as Prepared;
+    };
+    // The first version inserts the vacancy; the six after it read and update it.
+    expect(one('insert into vacancies').executions).to.equal(1);
+    expect(one('update vacancies set').executions).to.equal(6);
+    expect(one('select company_id, id, title').executions).to.equal(7);
+    // The ledger's claim of each event, a statement of a fixed text whatever the batch holds.
+    expect(one('with given as').executions).to.equal(7);
+    // Past five executions PostgreSQL may plan once for all (a generic plan): the point of preparing.
+    expect(one('select company_id, id, title').genericPlans).to.be.greaterThan(0);
+    expect(await titleOf(companyId)).to.equal('Версия 7');
+  });
+
+  it('off (the default): nothing stays prepared on the connection, and the effect is the same', async () => {
+    const { companyId, prepared } = await sevenVersions(false);
+    expect(prepared).to.deep.equal([]);
+    expect(await titleOf(companyId)).to.equal('Версия 7');
+  });
+});
