@@ -70,13 +70,16 @@ async function main(): Promise<void> {
       database: { server: server.origin, name, companies: options.companies, vacanciesPerCompany: options.vacancies, cardsPerCompany: options.cards, seedSeconds },
       settings: {
         quick: options.quick, events: options.events, rounds: options.rounds, prefetch: measured.prefetch, poolMax: measured.poolMax, ceilingLanes: options.ceilingLanes,
+        preparedStatements: options.preparedStatements,
         mixPercent: Object.fromEntries(FEED_MIX), companyWeights: 'company i (from 0) gets events in proportion to 1/sqrt(i + 1)', seed: options.seed,
-        latency: { rate: options.rate, seconds: options.latencySeconds, warmupSeconds: options.latencyWarmup, pollMs: options.pollMs, pollers: options.pollers },
+        latency: { rate: options.rate, seconds: options.latencySeconds, warmupSeconds: options.latencyWarmup, warmSeconds: options.warmSeconds, pollMs: options.pollMs, pollers: options.pollers },
         cpuProfile: options.cpuProf ?? null,
       },
       eventsMade: measured.eventsMade,
       rounds: measured.rounds,
       latency: measured.latency,
+      // The same measure during the warm-up before it (new processes compiling their code): not a result.
+      latencyWhileWarming: measured.warming,
       latencyAtSustainableRate: measured.sustainable,
       scenarios: rows,
       totalSeconds: Math.round((Date.now() - started) / 1000),
@@ -97,11 +100,13 @@ async function measure(options: FeedBenchOptions, url: string, companies: readon
   const watched = Array.from({ length: Math.min(options.pollers, companies.length) }, (_, i) => Math.floor((i * companies.length) / Math.min(options.pollers, companies.length)));
   const stream = new FeedStream(companies, { seed: options.seed, runTag: Date.now().toString(36), validate: true }, { companies: watched, cardsEach: SAMPLE_CARDS });
   const common = { FEED_URL: options.amqpUrl, FEED_QUEUE: queue.name, DATABASE_URL: url, FEED_PREFETCH: String(prefetch), DB_POOL_MAX: String(poolMax) };
+  // The service's processes (consumer and API) with the setting given either way, so that the shell's cannot leak in.
+  const prepared = { DB_PREPARED_STATEMENTS: options.preparedStatements ? 'on' : 'off' };
   const service: ConsumerSpec = {
     name: 'service',
     // What `npm run feed` runs: the compiled consumer (built first when dist/ is stale).
     script: 'bin/feed.js',
-    env: { ...common, KEYS_DATABASE_URL: url, STORE: 'postgres', LOG_LEVEL: 'warn', METRICS: 'off' },
+    env: { ...common, ...prepared, KEYS_DATABASE_URL: url, STORE: 'postgres', LOG_LEVEL: 'warn', METRICS: 'off' },
     nodeArgs: options.cpuProf === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.cpuProf],
   };
   const statsDir = await mkdtemp(join(tmpdir(), 'bench-feed-'));
@@ -136,6 +141,7 @@ async function measure(options: FeedBenchOptions, url: string, companies: readon
   }
 
   let latency: LatencyFigures | null = null;
+  let warming: LatencyFigures | null = null;
   let sustainable: LatencyFigures | null = null;
   if (!options.skipLatency) {
     await vacuum(db);
@@ -144,18 +150,26 @@ async function measure(options: FeedBenchOptions, url: string, companies: readon
       // What `npm start` runs, on the same database.
       script: 'bin/start.js',
       readyPath: '/readyz',
-      env: { DATABASE_URL: url, KEYS_DATABASE_URL: url, STORE: 'postgres', RATE_LIMIT_POINTS: '1000000000', LOG_LEVEL: 'warn', METRICS: 'off' },
+      env: { ...prepared, DATABASE_URL: url, KEYS_DATABASE_URL: url, STORE: 'postgres', RATE_LIMIT_POINTS: '1000000000', LOG_LEVEL: 'warn', METRICS: 'off' },
     });
     cleanups.unshift(() => api.stop());
     const consumer = await startConsumer(service, queue);
     cleanups.unshift(() => consumer.stop());
     const watchedCompanies = watched.map((i) => companies[i] as SeededCompany);
-    const latencyAt = (rate: number) =>
-      latencyRun(stream.segment(rate * options.latencySeconds), queue, api.origin, watchedCompanies, {
-        rate, seconds: options.latencySeconds, warmupSeconds: options.latencyWarmup, pollMs: options.pollMs,
+    const latencyAt = (rate: number, seconds = options.latencySeconds) =>
+      latencyRun(stream.segment(rate * seconds), queue, api.origin, watchedCompanies, {
+        rate, seconds, warmupSeconds: Math.min(options.latencyWarmup, seconds), pollMs: options.pollMs,
       });
     const said = (figures: LatencyFigures) =>
       `p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms over ${figures.seen} of ${figures.samples} samples (polls p50 ${figures.pollP50Ms} ms, p99 ${figures.pollP99Ms} ms; queue depth at most ${figures.maxQueueDepth})`;
+    // Both processes are new: V8 compiles their code for about their first 15 s under load (a tenth to a fifth of
+    // their CPU, perf), which a running service has done long ago. They warm up at the rate first; the run
+    // starts from an empty queue.
+    if (options.warmSeconds > 0) {
+      warming = await latencyAt(options.rate, options.warmSeconds);
+      note(`latency while warming up at ${options.rate} events/s (not a result): ${said(warming)}`);
+      await drained(queue);
+    }
     latency = await latencyAt(options.rate);
     note(`latency at ${options.rate} events/s: ${said(latency)}`);
     // A consumer slower than the rate lets the queue grow, and the latency is then the backlog's. The same
@@ -171,7 +185,7 @@ async function measure(options: FeedBenchOptions, url: string, companies: readon
     await consumer.stop();
     await api.stop();
   }
-  return { rounds, latency, sustainable, prefetch, poolMax, eventsMade: stream.counts() };
+  return { rounds, latency, warming, sustainable, prefetch, poolMax, eventsMade: stream.counts() };
 }
 
 /** Waits (two minutes at most) until the consumer has taken everything off the queue. */

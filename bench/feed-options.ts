@@ -21,12 +21,19 @@ export interface FeedBenchOptions {
   readonly latencySeconds: number;
   /** Seconds at the start of the latency run whose samples are not counted (the consumer's JIT warming up). */
   readonly latencyWarmup: number;
+  /**
+   * Seconds of publishing at --rate before the latency run, with the API and the consumer it measures, whose
+   * figures are kept apart (a service warming up); the queue is drained before the run.
+   */
+  readonly warmSeconds: number;
   /** How often each poller asks GET /candidates?since=..., in ms. */
   readonly pollMs: number;
   /** Companies watched by a poller each. */
   readonly pollers: number;
   readonly skipLatency: boolean;
   readonly skipCeiling: boolean;
+  /** DB_PREPARED_STATEMENTS=on for the service's consumer and API (ADR 22); the ceiling, which does not prepare, is not run. */
+  readonly preparedStatements: boolean;
   readonly seed: number;
   readonly amqpUrl: string;
   readonly cpuProf: string | undefined;
@@ -43,8 +50,8 @@ function count(min: number, max: number) {
 }
 
 /** The full run's sizes, and --quick's (each used unless given on the command line). */
-const FULL = { events: 20_000, rounds: 3, companies: 40, vacancies: 20, cards: 1_000, latencySeconds: 20, latencyWarmup: 3 };
-const QUICK = { events: 3_000, rounds: 1, companies: 40, vacancies: 6, cards: 150, latencySeconds: 5, latencyWarmup: 1 };
+const FULL = { events: 20_000, rounds: 3, companies: 40, vacancies: 20, cards: 1_000, latencySeconds: 20, latencyWarmup: 3, warmSeconds: 20 };
+const QUICK = { events: 3_000, rounds: 1, companies: 40, vacancies: 6, cards: 150, latencySeconds: 5, latencyWarmup: 1, warmSeconds: 3 };
 
 export function parseFeedBenchOptions(argv: readonly string[]): FeedBenchOptions {
   const program = new Command('npm run bench:feed --')
@@ -71,10 +78,23 @@ export function parseFeedBenchOptions(argv: readonly string[]): FeedBenchOptions
     .option('--rate <n>', 'events per second published during the latency run', count(1, 100_000), 500)
     .option('--latency-seconds <n>', `seconds of publishing at --rate (default ${FULL.latencySeconds}; --quick ${QUICK.latencySeconds})`, count(1, 3_600))
     .option('--latency-warmup <n>', `first seconds of the latency run whose samples are not counted (default ${FULL.latencyWarmup}; --quick ${QUICK.latencyWarmup})`, count(0, 600))
+    .option(
+      '--warm-seconds <n>',
+      `seconds of publishing at --rate before the latency run, to the API and consumer it measures (both new processes, whose JIT ` +
+        `takes a tenth to a fifth of their CPU for about 15 s), reported apart; the queue is drained before the run; 0: none ` +
+        `(default ${FULL.warmSeconds}; --quick ${QUICK.warmSeconds})`,
+      count(0, 600),
+    )
     .option('--poll-ms <n>', 'interval of each poller of GET /candidates?since=...', count(1, 10_000), 20)
     .option('--pollers <n>', 'companies watched for latency samples, one poller each', count(1, 64), 4)
     .option('--skip-latency', 'measure throughput only', false)
     .option('--skip-ceiling', 'run the service only (no ratio)', false)
+    .option(
+      '--prepared-statements',
+      'run the service with DB_PREPARED_STATEMENTS=on (ADR 22: its statements of a fixed text prepared once per connection, as on a direct ' +
+        'connection); the ceiling, whose statements are not prepared, is not run, so there is no ratio',
+      false,
+    )
     .option('--seed <n>', 'seed of the data and event generators', count(0, 4_294_967_295), 1)
     .option('--amqp-url <url>', 'the broker (default: FEED_URL, else amqp://guest:guest@127.0.0.1:5672)')
     .option('--cpu-prof <dir>', "write V8 CPU profiles of the service's consumer processes into this directory (summarise with bench/profile-summary.ts)")
@@ -82,7 +102,7 @@ export function parseFeedBenchOptions(argv: readonly string[]): FeedBenchOptions
     .option('--data-dir <dir>', 'data directory of the embedded PostgreSQL, when no server is reachable', 'var/bench-postgres')
     .showHelpAfterError();
   program.parse([...argv], { from: 'user' });
-  const o = program.opts<Partial<FeedBenchOptions> & { quick: boolean; ceilingLanes: boolean; skipLatency: boolean; skipCeiling: boolean; amqpUrl?: string }>();
+  const o = program.opts<Partial<FeedBenchOptions> & { quick: boolean; ceilingLanes: boolean; skipLatency: boolean; skipCeiling: boolean; preparedStatements: boolean; amqpUrl?: string }>();
   const sizes = o.quick ? QUICK : FULL;
   return {
     quick: o.quick,
@@ -97,10 +117,12 @@ export function parseFeedBenchOptions(argv: readonly string[]): FeedBenchOptions
     rate: o.rate as number,
     latencySeconds: o.latencySeconds ?? sizes.latencySeconds,
     latencyWarmup: o.latencyWarmup ?? sizes.latencyWarmup,
+    warmSeconds: o.warmSeconds ?? sizes.warmSeconds,
     pollMs: o.pollMs as number,
     pollers: o.pollers as number,
     skipLatency: o.skipLatency,
-    skipCeiling: o.skipCeiling,
+    skipCeiling: o.skipCeiling || o.preparedStatements,
+    preparedStatements: o.preparedStatements,
     seed: o.seed as number,
     amqpUrl: o.amqpUrl ?? (process.env.FEED_URL?.trim() || 'amqp://guest:guest@127.0.0.1:5672'),
     cpuProf: o.cpuProf,
