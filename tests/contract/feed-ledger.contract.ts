@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import type { FeedEntityRef, FeedEntityVersions, FeedVersionRecord } from '../../application/ports/feed-ledger.port.js';
 import { nextId, T0 } from '../support/builders.js';
 import { rejectionOf } from '../support/catching.js';
@@ -224,6 +225,39 @@ export function feedLedgerContract(factory: AdapterFactory): void {
         expect(plain(await ledger().versionsOf(x))).to.deep.equal(plain(await ledger().versionsOf(x2)));
         expect(plain(await ledger().versionsOf(y))).to.deep.equal(plain(await ledger().versionsOf(y2)));
         await ledger().recordAll([], T0);
+      });
+
+      it('leaves what the records applied one after another leave, whatever they are, on whatever was stored (property)', async () => {
+        // The model: a versions record revives the entity and raises its aspects; a deletion forgets them and raises the tombstone.
+        type Model = { aspects: Record<string, number>; deletedAt: number | null };
+        const apply = (model: Model, record: FeedVersionRecord): Model => {
+          if (record.type === 'deletion') return { aspects: {}, deletedAt: Math.max(model.deletedAt ?? record.version, record.version) };
+          const aspects = { ...model.aspects };
+          for (const aspect of record.aspects) aspects[aspect] = Math.max(aspects[aspect] ?? record.version, record.version);
+          return { aspects, deletedAt: null };
+        };
+        const step = fc.oneof(
+          fc.record({ type: fc.constant('versions' as const), on: fc.nat(2), aspects: fc.subarray(['card', 'stage', 'resume']), version: fc.integer({ min: 1, max: 9 }) }),
+          fc.record({ type: fc.constant('deletion' as const), on: fc.nat(2), version: fc.integer({ min: 1, max: 9 }) }),
+        );
+        await fc.assert(
+          fc.asyncProperty(fc.array(step, { maxLength: 6 }), fc.array(step, { minLength: 1, maxLength: 12 }), async (stored, batch) => {
+            const companyId = nextId('co');
+            const entities = [card(companyId), card(companyId), { companyId, kind: 'vacancy' as const, id: nextId('vac') }];
+            const recordOf = (s: (typeof stored)[number]): FeedVersionRecord => {
+              const entity = entities[s.on] as FeedEntityRef;
+              return s.type === 'deletion' ? { type: 'deletion', entity, version: s.version } : { type: 'versions', entity, aspects: s.aspects, version: s.version };
+            };
+            for (const record of stored.map(recordOf)) await ledger().recordAll([record], T0);
+            // In a unit of work, as the feed records a batch (and where PostgreSQL's statements may be prepared, ADR 22).
+            await adapters().unitOfWork.run(companyId, 'write', () => ledger().recordAll(batch.map(recordOf), T0));
+            for (const [n, entity] of entities.entries()) {
+              const mine = [...stored, ...batch].filter((s) => s.on === n).map(recordOf);
+              expect(plain(await ledger().versionsOf(entity))).to.deep.equal(mine.reduce(apply, { aspects: {}, deletedAt: null }));
+            }
+          }),
+          { numRuns: 60 },
+        );
       });
 
       it('refuses a batch with a version that is no safe integer, or a reserved aspect, recording none of it', async () => {

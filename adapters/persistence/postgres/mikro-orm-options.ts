@@ -117,19 +117,24 @@ function driverTimeouts(timeouts: PostgresTimeouts) {
 }
 
 /**
- * Each new pg connection: closed on a client read timeout (inner), and its transactions bounded (outer), when
- * there are timeouts; marked as keeping prepared statements when they are on (ADR 22).
+ * Each new pg connection: closed on a client read timeout (inner), when there are timeouts, and its
+ * transactions bounded (outer); with prepared statements on, marked as keeping them, and its transactions
+ * planned for their values (force_custom_plan, ADR 22).
  */
 function afterCreate(timeouts: PostgresTimeouts | undefined, preparedStatements: boolean) {
-  return (connection: pg.Client, done: (error: Error | null, connection: pg.Client) => void): void => {
+  const bounds = { statementMs: timeouts?.statementMs ?? 0, idleInTransactionMs: timeouts?.idleInTransactionMs ?? 0, customPlans: preparedStatements };
+  const bound = (connection: pg.Client) => {
+    boundEveryTransaction(connection, bounds);
     if (preparedStatements) keepPreparedStatements(connection);
+  };
+  return (connection: pg.Client, done: (error: Error | null, connection: pg.Client) => void): void => {
     if (timeouts === undefined) {
+      bound(connection);
       done(null, connection);
       return;
     }
     closeConnectionOnReadTimeout(connection, (error, guarded) => {
-      if (error === null) boundEveryTransaction(guarded, timeouts);
-      if (preparedStatements) keepPreparedStatements(guarded);
+      if (error === null) bound(guarded);
       done(error, guarded);
     });
   };

@@ -4,6 +4,12 @@ import type pg from 'pg';
 export interface TransactionBounds {
   readonly statementMs: number;
   readonly idleInTransactionMs: number;
+  /**
+   * plan_cache_mode = force_custom_plan as well (DB_PREPARED_STATEMENTS=on, ADR 22): a prepared statement is
+   * planned for its values and the tables as they are at each execution, never with a generic plan made once
+   * for a table that was small then (a sequential scan it would keep as the table grows).
+   */
+  readonly customPlans?: boolean;
 }
 
 type Callback = (error: Error | null, result: unknown) => void;
@@ -124,12 +130,13 @@ function begun(): unknown {
   return { command: 'BEGIN', rowCount: null, oid: null, rows: [], fields: [] };
 }
 
-/** The SET LOCAL statements of the positive bounds; whole milliseconds, as the settings take them. */
+/** The SET LOCAL statements of the positive bounds (whole milliseconds, as the settings take them), and of custom plans. */
 function settingsOf(bounds: TransactionBounds): string[] {
   const ms = (value: number) => String(Math.floor(value));
   return [
     ...(bounds.statementMs > 0 ? [`set local statement_timeout = ${ms(bounds.statementMs)}`] : []),
     ...(bounds.idleInTransactionMs > 0 ? [`set local idle_in_transaction_session_timeout = ${ms(bounds.idleInTransactionMs)}`] : []),
+    ...(bounds.customPlans === true ? ['set local plan_cache_mode = force_custom_plan'] : []),
   ];
 }
 
