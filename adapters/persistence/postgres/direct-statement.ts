@@ -37,9 +37,10 @@ export async function executeInlinedCount(em: EntityManager, sql: string, params
 
 /**
  * A statement with its values bound (extended protocol, one unnamed statement: nothing prepared stays on the
- * server connection, ADR 15; executeBoundDirectReusable names those of a fixed text where the pool allows, ADR 22), `?` numbered `$1`, `$2`, … as knex numbers them. Only inside a transaction (a unit
- * of work's, or a knex transaction of em's): sent alone on an idle connection it would cost a BEGIN and a COMMIT
- * more (transaction-timeouts.ts).
+ * server connection, ADR 15; executeBoundDirectReusable names those of a fixed text where the pool allows, ADR
+ * 22), `?` numbered `$1`, `$2`, … as knex numbers them. Only inside a transaction (a unit of work's, or a knex
+ * transaction of em's): sent alone on an idle connection it would cost a BEGIN and a COMMIT more
+ * (transaction-timeouts.ts).
  */
 export async function executeBoundDirect<T>(em: EntityManager, sql: string, values: readonly unknown[]): Promise<T[]> {
   if (!inTransaction(em)) throw new Error(`A bound statement outside a transaction: ${sql.slice(0, 80)}`);
@@ -60,8 +61,9 @@ export async function executeBoundDirectReusable<T>(em: EntityManager, sql: stri
 /**
  * A statement whose text is the same on every call, only its values differing (a point read, the ledger's
  * claim): inside a transaction on a connection that keeps prepared statements (ADR 22), its values go bound
- * and it is prepared once per connection, so PostgreSQL parses and analyses it once, and plans it once when it
- * settles on a generic plan; anywhere else exactly as executeInlined sends it (outside a transaction a bound
+ * and it is prepared once per connection, so PostgreSQL parses and analyses it once (it still plans every
+ * execution for its values: force_custom_plan, transaction-timeouts.ts); anywhere else exactly as executeInlined
+ * sends it (outside a transaction a bound
  * statement would cost a BEGIN and a COMMIT more, transaction-timeouts.ts). Never for a text that varies with
  * its values (a list of n rows), which would stay prepared on every connection once for each n. Its values are
  * those executeInlined takes, sent as boundValue sends them (a Date as ISO 8601 text in UTC, as inlined).
