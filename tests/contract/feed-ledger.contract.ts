@@ -249,7 +249,7 @@ export function feedLedgerContract(factory: AdapterFactory): void {
               return s.type === 'deletion' ? { type: 'deletion', entity, version: s.version } : { type: 'versions', entity, aspects: s.aspects, version: s.version };
             };
             for (const record of stored.map(recordOf)) await ledger().recordAll([record], T0);
-            // In a unit of work, as the feed records a batch (and where PostgreSQL's statements may be prepared, ADR 22).
+            // In a unit of work, as the feed records a batch.
             await adapters().unitOfWork.run(companyId, 'write', () => ledger().recordAll(batch.map(recordOf), T0));
             for (const [n, entity] of entities.entries()) {
               const mine = [...stored, ...batch].filter((s) => s.on === n).map(recordOf);

@@ -102,6 +102,27 @@ describe('Prepared statements on and off (PostgreSQL)', function () {
     expect(await titleOf(companyId)).to.equal('Версия 7');
   });
 
+  // The pools of the persistence contract have no timeouts: the plan setting must not depend on them.
+  for (const preparedStatements of [true, false]) {
+    it(`${preparedStatements ? 'on' : 'off'}, without timeouts: a unit of work's transaction plans with ${preparedStatements ? 'force_custom_plan' : "the server's default"}`, async () => {
+      const [{ createPostgresTestDatabase }, { withEntityManager }, { executeInlined }] = await Promise.all([
+        import('../support/postgres-test-database.js'),
+        import('../../adapters/persistence/postgres/transaction-scope.js'),
+        import('../../adapters/persistence/postgres/direct-statement.js'),
+      ]);
+      const opened = await createPostgresTestDatabase({ preparedStatements });
+      try {
+        const { unitOfWork } = opened.adapters();
+        const mode = await unitOfWork.run('co-plans', 'write', () =>
+          withEntityManager(opened.databases.business, (em) => executeInlined<{ mode: string }>(em, "select current_setting('plan_cache_mode') as mode")),
+        );
+        expect(mode[0]?.mode).to.equal(preparedStatements ? 'force_custom_plan' : 'auto');
+      } finally {
+        await opened.drop();
+      }
+    });
+  }
+
   it('off (the default): nothing stays prepared on the connection, and the effect is the same', async () => {
     const { companyId, prepared } = await sevenVersions(false);
     expect(prepared).to.deep.equal([]);
