@@ -156,12 +156,16 @@ async function measure(options: FeedBenchOptions, url: string, companies: readon
     const consumer = await startConsumer(service, queue);
     cleanups.unshift(() => consumer.stop());
     const watchedCompanies = watched.map((i) => companies[i] as SeededCompany);
+    const database = (await db.query<{ name: string }>('select current_database() as name')).rows[0]?.name as string;
+    const probes = { lockTimes: (ids: readonly string[]) => lockTimesOf(db, ids), cpuRoles: { consumerPid: consumer.pid, database, extra: new Map([[api.pid, 'api']]) } };
     const latencyAt = (rate: number, seconds = options.latencySeconds) =>
       latencyRun(stream.segment(rate * seconds), queue, api.origin, watchedCompanies, {
         rate, seconds, warmupSeconds: Math.min(options.latencyWarmup, seconds), pollMs: options.pollMs,
-      });
+      }, probes);
     const said = (figures: LatencyFigures) =>
-      `p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms over ${figures.seen} of ${figures.samples} samples (polls p50 ${figures.pollP50Ms} ms, p99 ${figures.pollP99Ms} ms; queue depth at most ${figures.maxQueueDepth})`;
+      `p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms over ${figures.seen} of ${figures.samples} samples${figures.queueAtStart > 0 ? `, ${figures.queueAtStart} events queued at the start` : ''} (polls p50 ${figures.pollP50Ms} ms, p99 ${figures.pollP99Ms} ms; queue depth at most ${figures.maxQueueDepth})` +
+      (figures.split === null ? '' : `; to the lock p50 ${figures.split.toLockP50Ms} ms, p99 ${figures.split.toLockP99Ms} ms, from the lock to visible p50 ${figures.split.afterLockP50Ms} ms, p99 ${figures.split.afterLockP99Ms} ms`) +
+      (figures.cpu === null ? '' : `; machine ${figures.cpu.machineBusyPercent} % busy`);
     // Both processes are new: V8 compiles their code for about their first 15 s under load (a tenth to a fifth of
     // their CPU, perf), which a running service has done long ago. They warm up at the rate first; the run
     // starts from an empty queue.
@@ -197,8 +201,19 @@ async function drained(queue: BenchQueue): Promise<void> {
     await new Promise((done) => setTimeout(done, 250));
     ready = (await queue.state()).ready;
   }
+  // The next run starts on a backlog: its figures say so (queueAtStart).
+  if (ready > 0) note(`latency: WARNING: ${ready} events still waiting after two minutes; the next run starts with them`);
   // The last prefetch window.
   await new Promise((done) => setTimeout(done, 2_000));
+}
+
+/** When each event's transaction took its company's lock: the ledger's applied_at, in epoch ms. */
+async function lockTimesOf(db: pg.Client, eventIds: readonly string[]): Promise<ReadonlyMap<string, number>> {
+  const { rows } = await db.query<{ event_id: string; at: string }>(
+    'select event_id, (extract(epoch from applied_at) * 1000)::float8 as at from feed_applied_events where event_id = any($1::text[])',
+    [eventIds],
+  );
+  return new Map(rows.map((row) => [row.event_id, Number(row.at)]));
 }
 
 /** Each run starts from tables vacuumed and analysed, whatever the previous run left for autovacuum. */

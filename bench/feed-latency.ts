@@ -1,5 +1,6 @@
 import { Agent, request } from 'node:http';
 import type { BenchQueue } from './feed-broker.js';
+import { cpuSnapshot, cpuUse, type CpuRoles, type CpuUse } from './feed-cpu.js';
 import type { FeedEvent } from './feed-events.js';
 import { ProgressBar } from './progress.js';
 import { API } from './scenarios.js';
@@ -16,6 +17,23 @@ export interface LatencySettings {
   /** Samples published in these first seconds are not counted. */
   readonly warmupSeconds: number;
   readonly pollMs: number;
+}
+
+/** When each applied event's transaction took its company's lock (feed_applied_events.applied_at), in epoch ms. */
+export type LockTimes = (eventIds: readonly string[]) => Promise<ReadonlyMap<string, number>>;
+
+/**
+ * A sample's latency cut in two at the moment its transaction took the company's lock (the ledger's
+ * `applied_at`, the transaction's clock, read from the same machine's clock as the bench's): before it, the
+ * broker's delivery, the consumer's wait for a place and for its company's batch before, and the lock's own
+ * wait; after it, the rest of the batch's transaction, its commit, and the poller's next pass.
+ */
+export interface LatencySplit {
+  readonly samples: number;
+  readonly toLockP50Ms: number | null;
+  readonly toLockP99Ms: number | null;
+  readonly afterLockP50Ms: number | null;
+  readonly afterLockP99Ms: number | null;
 }
 
 export interface LatencyFigures {
@@ -43,6 +61,18 @@ export interface LatencyFigures {
   /** The most events waiting in the queue, sampled every 250 ms: 0 to a few, if the consumer keeps up. */
   readonly maxQueueDepth: number;
   readonly publishFailures: number;
+  /** Events waiting in the queue when publishing began: 0 unless an earlier run's backlog was not drained. */
+  readonly queueAtStart: number;
+  /** Null when no lock times were asked for. */
+  readonly split: LatencySplit | null;
+  /** Who used the two cores from the first publish to the end of the wait; null when no roles were given. */
+  readonly cpu: CpuUse | null;
+}
+
+/** What a run can measure beside the latency. */
+export interface LatencyProbes {
+  readonly lockTimes?: LockTimes;
+  readonly cpuRoles?: CpuRoles;
 }
 
 const MARKER = /⟨([^⟩]+)⟩/;
@@ -60,10 +90,22 @@ const MAX_WAIT_MS = 300_000;
  * that shows it. So each figure is late by up to one poll interval plus one request (the change may have become
  * visible just after the previous poll read), which `pollMs`, `pollP50Ms` and `pollP99Ms` bound.
  */
-export async function latencyRun(events: readonly FeedEvent[], queue: BenchQueue, apiOrigin: string, watched: readonly WatchedCompany[], settings: LatencySettings): Promise<LatencyFigures> {
+export async function latencyRun(
+  events: readonly FeedEvent[],
+  queue: BenchQueue,
+  apiOrigin: string,
+  watched: readonly WatchedCompany[],
+  settings: LatencySettings,
+  probes: LatencyProbes = {},
+): Promise<LatencyFigures> {
   const watchedIds = new Set(watched.map((c) => c.id));
-  /** marker -> when it was published (performance.now()), and whether it counts (after the warm-up). */
-  const published = new Map<string, { readonly at: number; readonly counts: boolean }>();
+  /**
+   * marker -> the event's id, when it was published (performance.now(), and the epoch's ms), and whether it
+   * counts (after the warm-up).
+   */
+  const published = new Map<string, { readonly id: string; readonly at: number; readonly epochAt: number; readonly counts: boolean }>();
+  /** Counted samples seen: the event's id -> when published and seen, in the epoch's ms. */
+  const seenAt = new Map<string, { readonly publishedAt: number; readonly seenAt: number }>();
   const latencies: number[] = [];
   const seenMarkers = new Set<string>();
   const pollTimes: number[] = [];
@@ -76,7 +118,9 @@ export async function latencyRun(events: readonly FeedEvent[], queue: BenchQueue
     const sample = published.get(marker);
     if (sample === undefined) return;
     seenMarkers.add(marker);
-    if (sample.counts) latencies.push(at - sample.at);
+    if (!sample.counts) return;
+    latencies.push(at - sample.at);
+    seenAt.set(sample.id, { publishedAt: sample.epochAt, seenAt: sample.epochAt + (at - sample.at) });
   };
   const pollers = await Promise.all(watched.map((company) => startPoller(apiOrigin, company, settings.pollMs, onItem, pollTimes, () => polling)));
 
@@ -90,6 +134,8 @@ export async function latencyRun(events: readonly FeedEvent[], queue: BenchQueue
   let sent = 0;
   let failures = 0;
   const confirms = new Set<Promise<void>>();
+  const queueAtStart = (await queue.state()).ready;
+  const cpuBefore = probes.cpuRoles === undefined ? null : cpuSnapshot(probes.cpuRoles);
   const started = performance.now();
   const intervalMs = 1000 / settings.rate;
   while (sent < total) {
@@ -98,7 +144,7 @@ export async function latencyRun(events: readonly FeedEvent[], queue: BenchQueue
     while (sent < due) {
       const event = events[sent++] as FeedEvent;
       if (event.marker !== undefined && watchedIds.has(event.companyId)) {
-        published.set(event.marker, { at: performance.now(), counts: performance.now() - started >= settings.warmupSeconds * 1000 });
+        published.set(event.marker, { id: event.id, at: performance.now(), epochAt: Date.now(), counts: performance.now() - started >= settings.warmupSeconds * 1000 });
       }
       const confirm: Promise<void> = queue.publish(event).then(
         () => undefined,
@@ -126,10 +172,12 @@ export async function latencyRun(events: readonly FeedEvent[], queue: BenchQueue
     await new Promise((done) => setTimeout(done, 100));
   }
   const waitedSeconds = round((performance.now() - publishedAll) / 1000, 1);
+  const cpu = probes.cpuRoles === undefined ? null : cpuUse(cpuBefore, cpuSnapshot(probes.cpuRoles));
   polling = false;
   clearInterval(depthTimer);
   await Promise.all(pollers.map((p) => p.done));
 
+  const split = probes.lockTimes === undefined ? null : await splitAtLock(seenAt, probes.lockTimes);
   const sorted = [...latencies].sort((a, b) => a - b);
   const polls = [...pollTimes].sort((a, b) => a - b);
   return {
@@ -151,6 +199,30 @@ export async function latencyRun(events: readonly FeedEvent[], queue: BenchQueue
     pollP99Ms: percentile(polls, 0.99),
     maxQueueDepth: maxDepth,
     publishFailures: failures,
+    queueAtStart,
+    split,
+    cpu,
+  };
+}
+
+async function splitAtLock(seen: ReadonlyMap<string, { readonly publishedAt: number; readonly seenAt: number }>, lockTimes: LockTimes): Promise<LatencySplit> {
+  const locked = await lockTimes([...seen.keys()]);
+  const toLock: number[] = [];
+  const afterLock: number[] = [];
+  for (const [id, { publishedAt, seenAt }] of seen) {
+    const at = locked.get(id);
+    if (at === undefined) continue;
+    toLock.push(at - publishedAt);
+    afterLock.push(seenAt - at);
+  }
+  toLock.sort((a, b) => a - b);
+  afterLock.sort((a, b) => a - b);
+  return {
+    samples: toLock.length,
+    toLockP50Ms: percentile(toLock, 0.5),
+    toLockP99Ms: percentile(toLock, 0.99),
+    afterLockP50Ms: percentile(afterLock, 0.5),
+    afterLockP99Ms: percentile(afterLock, 0.99),
   };
 }
 

@@ -157,6 +157,9 @@ describe('unavailabilityReason', () => {
       [new AggregateError([withCode('ECONNREFUSED')], 'all addresses failed'), 'ECONNREFUSED'],
       [new Error('wrapped', { cause: withCode('57P01') }), '57P01'],
       [new StoreUnavailableError('EPIPE'), 'EPIPE'],
+      // A prepared statement the connection can no longer run (ADR 22): its connection is discarded, the work retried.
+      [withCode('26000', 'prepared statement "ia_0123456789abcdef01234567" does not exist'), '26000'],
+      [withCode('0A000', 'cached plan must not change result type'), '0A000'],
     ];
     for (const [error, reason] of cases) expect(unavailabilityReason(error), String(error)).to.equal(reason);
   });
@@ -164,7 +167,10 @@ describe('unavailabilityReason', () => {
   it('leaves every other error as it is (constraints, syntax, bugs), whatever text of a request its message quotes', () => {
     const unique = withCode('23505', "insert into candidates values ('x - Query read timeout') - duplicate key value violates unique constraint");
     const textOfARequest = new Error("insert into candidates values ('Connection terminated - it was') - value too long");
-    for (const error of [unique, textOfARequest, withCode('42601', 'syntax error'), new TypeError('x is undefined'), 'a string', null]) {
+    // 0A000 is feature_not_supported: a mistake of the statement, but for a stale plan's message.
+    const unsupported = withCode('0A000', 'FOR UPDATE cannot be applied to the nullable side of an outer join');
+    const quotingStalePlan = withCode('0A000', "insert into candidates values ('cached plan must not change result type') - FOR UPDATE cannot be applied");
+    for (const error of [unique, textOfARequest, unsupported, quotingStalePlan, withCode('42601', 'syntax error'), new TypeError('x is undefined'), 'a string', null]) {
       expect(unavailabilityReason(error), String(error)).to.equal(null);
     }
   });

@@ -123,6 +123,77 @@ describe('Prepared statements on and off (PostgreSQL)', function () {
     });
   }
 
+  /**
+   * A connection whose prepared statements the server can no longer run (after `spoil`) fails one unit of work as
+   * "retry" (StoreUnavailableError, work only) and is replaced: on a pool of one connection, the next unit of work
+   * goes through, its statements prepared anew. Without the replacement every later one would fail alike.
+   */
+  async function spoiledThenRetried(spoil: (context: { readonly url: string; readonly autocommit: (sql: string) => Promise<void> }) => Promise<void>): Promise<{ first: unknown; second: string }> {
+    const [{ buildContainer, disposeContainer }, { resolve }, { USE_CASES }, { POSTGRES_DATABASES }, { withEntityManager }, { executeInlined }] = await Promise.all([
+      import('../../infrastructure/container/build-container.js'),
+      import('../../infrastructure/container/typed-binding.js'),
+      import('../../infrastructure/container/use-case.tokens.js'),
+      import('../../infrastructure/container/infrastructure.tokens.js'),
+      import('../../adapters/persistence/postgres/transaction-scope.js'),
+      import('../../adapters/persistence/postgres/direct-statement.js'),
+    ]);
+    const url = database().businessUrl;
+    const container = await buildContainer({
+      profile: 'postgres',
+      logger: pino({ level: 'silent' }),
+      config: {
+        databaseUrl: url, keysDatabaseUrl: url, dataDir: tmpdir(), dbPoolMax: 1, dbPreparedStatements: true,
+        dbTimeouts: { statementMs: 10_000, connectMs: 3_000, acquireMs: 5_000, idleInTransactionMs: 30_000 },
+      },
+    });
+    try {
+      const { id: companyId } = await resolve(container, USE_CASES.createCompany).execute({ name: 'ТОО «Миграция»' });
+      const apply = resolve(container, USE_CASES.applyPlatformEvent);
+      const version = (n: number) =>
+        apply.execute({ source: '/platform/test', eventId: `s${n}`, companyId, subject: 'vac-s', version: n, change: { type: 'vacancy.upserted', vacancy: vacancy(`Версия ${n}`) } });
+      // The vacancy's read and update prepared on the pool's one connection.
+      expect(await version(1)).to.equal('applied');
+      expect(await version(2)).to.equal('applied');
+      const orm = resolve(container, POSTGRES_DATABASES).business;
+      await spoil({ url, autocommit: (sql) => withEntityManager(orm, (em) => executeInlined(em, sql)).then(() => undefined) });
+      const first = await version(3).then((outcome) => outcome, (error: unknown) => error);
+      const second = await version(3);
+      return { first, second };
+    } finally {
+      await disposeContainer(container);
+    }
+  }
+
+  it('on: after a migration changed the type of a column a prepared statement returns, one unit of work fails as "retry" and the connection is replaced', async () => {
+    const { StoreUnavailableError } = await import('../../application/ports/store-unavailable.error.js');
+    const { first, second } = await spoiledThenRetried(async ({ url }) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query('alter table vacancies alter column title type varchar(1000)');
+      } finally {
+        await client.end();
+      }
+    });
+    try {
+      expect(first).to.be.instanceOf(StoreUnavailableError);
+      expect(first).to.include({ reason: '0A000', workOnly: true });
+      expect(second).to.equal('applied');
+    } finally {
+      const client = new pg.Client({ connectionString: database().businessUrl });
+      await client.connect();
+      await client.query('alter table vacancies alter column title type text').finally(() => client.end());
+    }
+  });
+
+  it('on: after the session lost its prepared statements (DEALLOCATE ALL behind the driver), one unit of work fails as "retry" and the connection is replaced', async () => {
+    const { StoreUnavailableError } = await import('../../application/ports/store-unavailable.error.js');
+    const { first, second } = await spoiledThenRetried(({ autocommit }) => autocommit('deallocate all'));
+    expect(first).to.be.instanceOf(StoreUnavailableError);
+    expect(first).to.include({ reason: '26000', workOnly: true });
+    expect(second).to.equal('applied');
+  });
+
   it('off (the default): nothing stays prepared on the connection, and the effect is the same', async () => {
     const { companyId, prepared } = await sevenVersions(false);
     expect(prepared).to.deep.equal([]);

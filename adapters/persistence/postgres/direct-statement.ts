@@ -1,6 +1,6 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import type pg from 'pg';
-import { keepsPreparedStatements, preparedName } from './prepared-statements.js';
+import { isStalePreparedStatement, keepsPreparedStatements, preparedName } from './prepared-statements.js';
 import { boundValue } from './sql-values.js';
 import { transactionOf } from './transaction-scope.js';
 
@@ -144,15 +144,29 @@ async function sendPooled(em: EntityManager, pool: Pool, statement: Statement): 
   }
 }
 
-/** One call on the connection, made as knex makes it (a config and a callback), so that the pool's hooks see it. */
+/**
+ * One call on the connection, made as knex makes it (a config and a callback), so that the pool's hooks see it.
+ * A named statement that the connection can no longer use (isStalePreparedStatement) discards the connection.
+ */
 export function sendOn(em: EntityManager, connection: pg.Client, config: pg.QueryConfig): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
     const answer = (error: Error | null, result: Answer) => {
-      if (error) reject(em.getDriver().convertException(error));
-      else resolve(result);
+      if (error) {
+        if (config.name !== undefined && isStalePreparedStatement(error)) discardConnection(connection, error);
+        reject(em.getDriver().convertException(error));
+      } else resolve(result);
     };
     (connection.query as unknown as (config: pg.QueryConfig, callback: typeof answer) => void)(config, answer);
   });
+}
+
+/**
+ * Marks a connection for knex's pool to close instead of lending it again (knex marks a connection so when pg
+ * reports it broken, and its runner when a query timed out): after a failed COMMIT or ROLLBACK nothing says in
+ * which state its session is; after a stale prepared statement, every later call of it would fail the same way.
+ */
+export function discardConnection(connection: pg.Client, error: unknown): void {
+  (connection as pg.Client & { __knex__disposed?: unknown }).__knex__disposed ??= error;
 }
 
 function rowsOf<T>(answer: Answer): T[] {

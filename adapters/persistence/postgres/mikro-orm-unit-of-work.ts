@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { Clock } from '../../../application/ports/clock.port.js';
 import type { LockMode, TransactionScope, UnitOfWork } from '../../../application/ports/unit-of-work.port.js';
 import { databaseNow, lockCompany, lockCompanyThenReadClock } from './company-lock.js';
-import { sendOn } from './direct-statement.js';
+import { discardConnection, sendOn } from './direct-statement.js';
 import { storeCall } from './store-errors.js';
 import { activeTransaction, freshEntityManager, runWithTransaction, type ActiveTransaction } from './transaction-scope.js';
 
@@ -98,7 +98,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
       transaction.ended = true;
       const answer = await sendOn(this.em, connection, { text: COMMIT }).catch((error: unknown) => {
         // A COMMIT that failed may have left the session anywhere (a broken line): it must not serve another unit of work.
-        discard(connection, error);
+        discardConnection(connection, error);
         throw error;
       });
       // PostgreSQL answers the COMMIT of an aborted transaction with ROLLBACK and no error: a call that the work
@@ -114,7 +114,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
         transaction.ended = true;
         // What failed inside the transaction is what to report: a ROLLBACK that fails too (the connection is
         // gone) only discards the connection.
-        await sendOn(this.em, connection, { text: ROLLBACK }).catch((rollbackError: unknown) => discard(connection, rollbackError));
+        await sendOn(this.em, connection, { text: ROLLBACK }).catch((rollbackError: unknown) => discardConnection(connection, rollbackError));
       }
       throw error;
     } finally {
@@ -181,15 +181,6 @@ const ROLLBACK = 'ROLLBACK';
 interface ConnectionPool {
   acquireConnection(): Promise<pg.Client>;
   releaseConnection(connection: pg.Client): Promise<unknown>;
-}
-
-/**
- * Marks a connection for knex's pool to close instead of lending it again (knex marks a connection so when pg
- * reports it broken, and its runner when a query timed out): after a failed COMMIT or ROLLBACK nothing says in
- * which state its session is.
- */
-function discard(connection: pg.Client, error: unknown): void {
-  (connection as pg.Client & { __knex__disposed?: unknown }).__knex__disposed ??= error;
 }
 
 function commandOf(answer: pg.QueryResult | pg.QueryResult[]): string | undefined {

@@ -33,3 +33,19 @@ export function preparedName(text: string): string {
   }
   return name;
 }
+
+/**
+ * The server's answer to a named statement that the connection can no longer use, whatever the values: 26000
+ * (the session lost it: a DISCARD ALL or DEALLOCATE behind the driver's back, a pooler that does not keep it), or
+ * 0A000 "cached plan must not change result type" (a migration changed the type of a column it returns; the server
+ * will not re-plan it). node-postgres keeps sending it by name, so the connection would fail it every time: it is
+ * discarded (direct-statement.ts) and the work reported as one to retry (store-errors.ts). The message is matched
+ * because 0A000 (feature_not_supported) otherwise names a mistake of a statement, which must stay what it is.
+ */
+export function isStalePreparedStatement(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code === '26000') return true;
+  return code === '0A000' && message === STALE_PLAN_MESSAGE;
+}
+
+const STALE_PLAN_MESSAGE = 'cached plan must not change result type';

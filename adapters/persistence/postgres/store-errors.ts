@@ -1,4 +1,5 @@
 import { StoreUnavailableError } from '../../../application/ports/store-unavailable.error.js';
+import { isStalePreparedStatement } from './prepared-statements.js';
 
 /** Socket errors of Node: the server is down, restarting or unreachable. */
 const SOCKET_ERRORS = new Set([
@@ -13,8 +14,12 @@ const SOCKET_ERRORS = new Set([
  * matched by its prefix.
  */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '57014', '53300', '25P03', '57P05']);
-/** Of those, the ones that end this work only (a statement or idle-in-transaction timeout): the server answers. */
-const WORK_ONLY_SQLSTATES = new Set(['57014', '25P03']);
+/**
+ * Of those, the ones that end this work only (a statement or idle-in-transaction timeout): the server answers. And
+ * a prepared statement the connection can no longer use (26000, 0A000 of a stale plan: isStalePreparedStatement,
+ * ADR 22), whose connection was discarded: the work goes through when retried on another.
+ */
+const WORK_ONLY_SQLSTATES = new Set(['57014', '25P03', '26000', '0A000']);
 
 /**
  * What node-postgres and knex say, without a code, when a connection breaks or a wait runs out: the
@@ -49,6 +54,7 @@ export function unavailabilityReason(error: unknown, depth = 0): string | null {
   if (error instanceof StoreUnavailableError) return error.reason;
   const { code, name, message, cause, errors } = error as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
   if (typeof code === 'string') {
+    if (isStalePreparedStatement({ code, message: typeof message === 'string' ? driverMessage(message) : message })) return code;
     if (SOCKET_ERRORS.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return code;
     if (SQLSTATE.test(code)) return null;
   }
