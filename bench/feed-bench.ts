@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     const sourcesChanged = sourcesAtEnd.fingerprint !== sourcesAtStart.fingerprint;
     if (sourcesChanged) note('bench:feed: WARNING: the sources changed during the run (bin/feed.js and bin/start.js rebuild dist/ when they start): runs may have measured different code');
     const summary = summarize(measured.rounds, measured.latency);
-    const rows = feedRows(summary, measured.rounds, measured.latency, measured.sustainable, options.events, measured.prefetch);
+    const rows = feedRows(summary, measured.rounds, measured.latency, measured.sustainable, options.events, measured.prefetch, measured.ceilingLatency);
     process.stdout.write(`\n${formatTable(rows)}\n`);
     const path = await writeFeedResults(options.out, {
       date: new Date().toISOString(),
@@ -81,6 +81,9 @@ async function main(): Promise<void> {
       // The same measure during the warm-up before it (new processes compiling their code): not a result.
       latencyWhileWarming: measured.warming,
       latencyAtSustainableRate: measured.sustainable,
+      // The same measure with the ceiling consuming (after its own warm-up): what this machine allows at the rate.
+      ceilingLatency: measured.ceilingLatency,
+      ceilingLatencyWhileWarming: measured.ceilingWarming,
       scenarios: rows,
       totalSeconds: Math.round((Date.now() - started) / 1000),
     });
@@ -118,6 +121,12 @@ async function measure(options: FeedBenchOptions, url: string, companies: readon
     return events;
   };
 
+  const ceilingSpecOf = (statsFile: string): ConsumerSpec => ({
+    name: 'ceiling',
+    script: 'bench/ceilings/feed-ceiling.ts',
+    env: { ...common, COMPANY_LANES: options.ceilingLanes ? 'on' : 'off', STATS_FILE: statsFile },
+  });
+
   const rounds: FeedRound[] = [];
   for (let r = 1; r <= options.rounds; r++) {
     const label = `round ${r}/${options.rounds}`;
@@ -129,12 +138,7 @@ async function measure(options: FeedBenchOptions, url: string, companies: readon
     }
     await vacuum(db);
     const statsFile = join(statsDir, `ceiling-${r}.json`);
-    const ceilingSpec: ConsumerSpec = {
-      name: 'ceiling',
-      script: 'bench/ceilings/feed-ceiling.ts',
-      env: { ...common, COMPANY_LANES: options.ceilingLanes ? 'on' : 'off', STATS_FILE: statsFile },
-    };
-    const ceiling = await throughputRun(`${label} ceiling`, make(`${label} ceiling`), queue, db, () => startConsumer(ceilingSpec, queue));
+    const ceiling = await throughputRun(`${label} ceiling`, make(`${label} ceiling`), queue, db, () => startConsumer(ceilingSpecOf(statsFile), queue));
     const outcomes = JSON.parse(await readFile(statsFile, 'utf8').catch(() => 'null')) as FeedRound['ceilingOutcomes'];
     rounds.push({ service: ours, ceiling, ceilingOutcomes: outcomes });
     note(`${label}: service ${ours.eventsPerSecond} events/s, ceiling ${ceiling.eventsPerSecond} events/s, ratio ${(ours.eventsPerSecond / Math.max(ceiling.eventsPerSecond, 1)).toFixed(2)}`);
@@ -143,6 +147,8 @@ async function measure(options: FeedBenchOptions, url: string, companies: readon
   let latency: LatencyFigures | null = null;
   let warming: LatencyFigures | null = null;
   let sustainable: LatencyFigures | null = null;
+  let ceilingLatency: LatencyFigures | null = null;
+  let ceilingWarming: LatencyFigures | null = null;
   if (!options.skipLatency) {
     await vacuum(db);
     const api = await startServer({
@@ -153,29 +159,35 @@ async function measure(options: FeedBenchOptions, url: string, companies: readon
       env: { ...prepared, DATABASE_URL: url, KEYS_DATABASE_URL: url, STORE: 'postgres', RATE_LIMIT_POINTS: '1000000000', LOG_LEVEL: 'warn', METRICS: 'off' },
     });
     cleanups.unshift(() => api.stop());
-    const consumer = await startConsumer(service, queue);
-    cleanups.unshift(() => consumer.stop());
     const watchedCompanies = watched.map((i) => companies[i] as SeededCompany);
     const database = (await db.query<{ name: string }>('select current_database() as name')).rows[0]?.name as string;
-    const probes = { lockTimes: (ids: readonly string[]) => lockTimesOf(db, ids), cpuRoles: { consumerPid: consumer.pid, database, extra: new Map([[api.pid, 'api']]) } };
-    const latencyAt = (rate: number, seconds = options.latencySeconds) =>
+    const latencyAt = (consumer: { readonly pid: number }, rate: number, seconds = options.latencySeconds) =>
       latencyRun(stream.segment(rate * seconds), queue, api.origin, watchedCompanies, {
         rate, seconds, warmupSeconds: Math.min(options.latencyWarmup, seconds), pollMs: options.pollMs,
-      }, probes);
+      }, { lockTimes: (ids) => lockTimesOf(db, ids), cpuRoles: { consumerPid: consumer.pid, database, extra: new Map([[api.pid, 'api']]) } });
     const said = (figures: LatencyFigures) =>
       `p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms over ${figures.seen} of ${figures.samples} samples${figures.queueAtStart > 0 ? `, ${figures.queueAtStart} events queued at the start` : ''} (polls p50 ${figures.pollP50Ms} ms, p99 ${figures.pollP99Ms} ms; queue depth at most ${figures.maxQueueDepth})` +
       (figures.split === null ? '' : `; to the lock p50 ${figures.split.toLockP50Ms} ms, p99 ${figures.split.toLockP99Ms} ms, from the lock to visible p50 ${figures.split.afterLockP50Ms} ms, p99 ${figures.split.afterLockP99Ms} ms`) +
       (figures.cpu === null ? '' : `; machine ${figures.cpu.machineBusyPercent} % busy`);
-    // Both processes are new: V8 compiles their code for about their first 15 s under load (a tenth to a fifth of
-    // their CPU, perf), which a running service has done long ago. They warm up at the rate first; the run
-    // starts from an empty queue.
-    if (options.warmSeconds > 0) {
-      warming = await latencyAt(options.rate, options.warmSeconds);
-      note(`latency while warming up at ${options.rate} events/s (not a result): ${said(warming)}`);
-      await drained(queue);
-    }
-    latency = await latencyAt(options.rate);
-    note(`latency at ${options.rate} events/s: ${said(latency)}`);
+    /**
+     * The consumer warmed up and then measured at the rate. Both processes are new: V8 compiles their code for about
+     * their first 15 s under load (a tenth to a fifth of their CPU, perf), which a running service has done long ago.
+     * They warm up at the rate first; the run starts from an empty queue.
+     */
+    const warmedThenMeasured = async (label: string, consumer: { readonly pid: number }) => {
+      let warm: LatencyFigures | null = null;
+      if (options.warmSeconds > 0) {
+        warm = await latencyAt(consumer, options.rate, options.warmSeconds);
+        note(`latency of the ${label} while warming up at ${options.rate} events/s (not a result): ${said(warm)}`);
+        await drained(queue);
+      }
+      const measured = await latencyAt(consumer, options.rate);
+      note(`latency of the ${label} at ${options.rate} events/s: ${said(measured)}`);
+      return { warm, measured };
+    };
+    const consumer = await startConsumer(service, queue);
+    cleanups.unshift(() => consumer.stop());
+    ({ warm: warming, measured: latency } = await warmedThenMeasured('service', consumer));
     // A consumer slower than the rate lets the queue grow, and the latency is then the backlog's. The same
     // measure at half the throughput measured above tells what the path itself takes (no target; a diagnostic).
     const throughputs = rounds.map((r) => r.service.eventsPerSecond).sort((a, b) => a - b);
@@ -183,13 +195,23 @@ async function measure(options: FeedBenchOptions, url: string, companies: readon
     if (latency.maxQueueDepth > 2 * prefetch && median !== undefined) {
       await drained(queue);
       const rate = Math.max(10, Math.floor(median / 20) * 10);
-      sustainable = await latencyAt(rate);
+      sustainable = await latencyAt(consumer, rate);
       note(`latency at ${rate} events/s (half the measured throughput): ${said(sustainable)}`);
     }
+    await drained(queue);
     await consumer.stop();
+    // The same measure with the ceiling applying the events (the API and the pollers unchanged): what this machine
+    // allows at the rate, the framework aside.
+    if (!options.skipCeiling) {
+      const ceiling = await startConsumer(ceilingSpecOf(join(statsDir, 'ceiling-latency.json')), queue);
+      cleanups.unshift(() => ceiling.stop());
+      ({ warm: ceilingWarming, measured: ceilingLatency } = await warmedThenMeasured('ceiling', ceiling));
+      await drained(queue);
+      await ceiling.stop();
+    }
     await api.stop();
   }
-  return { rounds, latency, warming, sustainable, prefetch, poolMax, eventsMade: stream.counts() };
+  return { rounds, latency, warming, sustainable, ceilingLatency, ceilingWarming, prefetch, poolMax, eventsMade: stream.counts() };
 }
 
 /** Waits (two minutes at most) until the consumer has taken everything off the queue. */

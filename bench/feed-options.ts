@@ -63,7 +63,8 @@ export function parseFeedBenchOptions(argv: readonly string[]): FeedBenchOptions
         'consumer (node bin/feed.js, as npm run feed) until the queue is drained and every event is recorded, against an in-run ' +
         'ceiling (bench/ceilings/feed-ceiling.ts: rabbitmq-client and pg sending the same SQL per event), alternating, in rounds;\n' +
         '  2. latency: publishes at a fixed rate while the consumer and the API (node bin/start.js) run, and measures the time from ' +
-        'publishing a resume update to its first appearance in GET /candidates?since=<watermark>, polled with the company\'s key.\n' +
+        'publishing a resume update to its first appearance in GET /candidates?since=<watermark>, polled with the company\'s key; ' +
+        'then the same with the ceiling consuming (what the machine allows at the rate).\n' +
         'Prints a table on stdout, progress on stderr, and writes bench/results/feed-<date>.json. bench/README.md ("Feed") explains it.',
     )
     .option('--quick', `a short run: ${QUICK.events} events, ${QUICK.rounds} round, ${QUICK.companies} small companies, ${QUICK.latencySeconds} s of latency`, false)
@@ -88,7 +89,7 @@ export function parseFeedBenchOptions(argv: readonly string[]): FeedBenchOptions
     .option('--poll-ms <n>', 'interval of each poller of GET /candidates?since=...', count(1, 10_000), 20)
     .option('--pollers <n>', 'companies watched for latency samples, one poller each', count(1, 64), 4)
     .option('--skip-latency', 'measure throughput only', false)
-    .option('--skip-ceiling', 'run the service only (no ratio)', false)
+    .option('--skip-ceiling', 'run the service only (no ratio, no latency of the ceiling)', false)
     .option(
       '--prepared-statements',
       'run the service with DB_PREPARED_STATEMENTS=on (ADR 22: its statements of a fixed text prepared once per connection, as on a direct ' +
