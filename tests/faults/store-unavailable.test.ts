@@ -3,6 +3,7 @@ import pg from 'pg';
 import { COMPANY_LOCK_NAMESPACE } from '../../adapters/persistence/postgres/company-lock.js';
 import type { PostgresTimeouts } from '../../adapters/persistence/postgres/mikro-orm-options.js';
 import { mikroOrmPersistence } from '../../adapters/persistence/postgres/mikro-orm-persistence.js';
+import { isStalePreparedStatement, markConnectionDiscarded } from '../../adapters/persistence/postgres/prepared-statements.js';
 import { unavailabilityReason } from '../../adapters/persistence/postgres/store-errors.js';
 import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
 import { ListVacancies } from '../../application/use-cases/list-vacancies.use-case.js';
@@ -137,6 +138,10 @@ describe('StoreUnavailableError: the PostgreSQL adapters when the database does 
 
 describe('unavailabilityReason', () => {
   const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
+  const discarded = (error: Error) => {
+    markConnectionDiscarded(error);
+    return error;
+  };
 
   it('names connection-level failures by a code that is safe to log', () => {
     const cases: [unknown, string][] = [
@@ -157,9 +162,9 @@ describe('unavailabilityReason', () => {
       [new AggregateError([withCode('ECONNREFUSED')], 'all addresses failed'), 'ECONNREFUSED'],
       [new Error('wrapped', { cause: withCode('57P01') }), '57P01'],
       [new StoreUnavailableError('EPIPE'), 'EPIPE'],
-      // A prepared statement the connection can no longer run (ADR 22): its connection is discarded, the work retried.
-      [withCode('26000', 'prepared statement "ia_0123456789abcdef01234567" does not exist'), '26000'],
-      [withCode('0A000', 'cached plan must not change result type'), '0A000'],
+      // A prepared statement the connection can no longer run, its connection discarded for it (ADR 22): the work retried.
+      [discarded(withCode('26000', 'prepared statement "ia_0123456789abcdef01234567" does not exist')), '26000'],
+      [discarded(withCode('0A000', 'cached plan must not change result type')), '0A000'],
     ];
     for (const [error, reason] of cases) expect(unavailabilityReason(error), String(error)).to.equal(reason);
   });
@@ -167,11 +172,28 @@ describe('unavailabilityReason', () => {
   it('leaves every other error as it is (constraints, syntax, bugs), whatever text of a request its message quotes', () => {
     const unique = withCode('23505', "insert into candidates values ('x - Query read timeout') - duplicate key value violates unique constraint");
     const textOfARequest = new Error("insert into candidates values ('Connection terminated - it was') - value too long");
-    // 0A000 is feature_not_supported: a mistake of the statement, but for a stale plan's message.
+    // 0A000 is feature_not_supported: a mistake of the statement. And a stale prepared statement whose connection was
+    // not discarded (an unnamed one cannot be stale) would fail again if retried on that connection.
     const unsupported = withCode('0A000', 'FOR UPDATE cannot be applied to the nullable side of an outer join');
-    const quotingStalePlan = withCode('0A000', "insert into candidates values ('cached plan must not change result type') - FOR UPDATE cannot be applied");
-    for (const error of [unique, textOfARequest, unsupported, quotingStalePlan, withCode('42601', 'syntax error'), new TypeError('x is undefined'), 'a string', null]) {
+    const notDiscarded = [withCode('0A000', 'cached plan must not change result type'), withCode('26000', 'prepared statement "x" does not exist')];
+    for (const error of [unique, textOfARequest, unsupported, ...notDiscarded, withCode('42601', 'syntax error'), new TypeError('x is undefined'), 'a string', null]) {
       expect(unavailabilityReason(error), String(error)).to.equal(null);
     }
+  });
+});
+
+describe('isStalePreparedStatement', () => {
+  const error = (fields: Record<string, string>) => Object.assign(new Error(fields.message ?? 'x'), fields);
+
+  it('knows a stale plan by the server function that raises it, in any language of the server\'s messages, or by its English message', () => {
+    expect(isStalePreparedStatement(error({ code: '0A000', routine: 'RevalidateCachedQuery', message: 'кешированный план не должен менять тип результата' }))).to.equal(true);
+    expect(isStalePreparedStatement(error({ code: '0A000', message: 'cached plan must not change result type' }))).to.equal(true);
+    expect(isStalePreparedStatement(error({ code: '26000', message: 'prepared statement "ia_x" does not exist' }))).to.equal(true);
+  });
+
+  it('leaves every other feature_not_supported as it is', () => {
+    expect(isStalePreparedStatement(error({ code: '0A000', routine: 'transformLockingClause', message: 'FOR UPDATE cannot be applied to the nullable side of an outer join' }))).to.equal(false);
+    expect(isStalePreparedStatement(error({ code: '0A000', message: "insert into t values ('cached plan must not change result type') - x" }))).to.equal(false);
+    expect(isStalePreparedStatement(error({ code: '42P05', message: 'prepared statement "ia_x" already exists' }))).to.equal(false);
   });
 });

@@ -181,15 +181,23 @@ describe('Statements straight to the pg connection (PostgreSQL)', () => {
       return row?.pid as number;
     }
 
-    /** The backend of each of as many units of work at once as the pool holds connections: every connection of the pool. */
+    /**
+     * The backend of each of as many units of work at once as the pool holds connections: every connection of the
+     * pool. Each holds its connection until all have one (no timer: a new connection may take long to open on a
+     * busy machine, and a unit of work that let go of its connection first would lend it to the next one).
+     */
     async function pidsOfConcurrentUnitsOfWork(): Promise<number[]> {
       const size = (orm().em.getKnex().client as { pool: { max: number } }).pool.max;
-      const hold = new Promise((resolve) => setTimeout(resolve, 100));
+      let holding = 0;
+      let allHold: () => void = () => undefined;
+      const everyoneHolds = new Promise<void>((resolve) => (allHold = resolve));
       const rows = await Promise.all(
         Array.from({ length: size }, () =>
           new MikroOrmUnitOfWork(orm()).run(nextId('co'), 'write', async () => {
             const pid = await backendPid();
-            await hold;
+            holding += 1;
+            if (holding === size) allHold();
+            await everyoneHolds;
             return pid;
           }),
         ),

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { tmpdir } from 'node:os';
 import pg from 'pg';
 import { pino } from 'pino';
+import type { ApplyPlatformEvent } from '../../application/use-cases/apply-platform-event.use-case.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 
 /**
@@ -27,8 +28,16 @@ describe('Prepared statements on and off (PostgreSQL)', function () {
     readonly genericPlans: number;
   }
 
-  /** Seven versions of one vacancy through the feed's use case; what the session holds prepared after them. */
-  async function sevenVersions(preparedStatements: boolean): Promise<{ companyId: string; prepared: Prepared[] }> {
+  interface OneConnection {
+    readonly url: string;
+    readonly companyId: string;
+    readonly apply: Pick<ApplyPlatformEvent, 'execute'>;
+    /** A statement in autocommit on the pool's one connection: the session the units of work ran on. */
+    readonly query: <T>(sql: string) => Promise<T[]>;
+  }
+
+  /** The service's container on a pool of one connection, with the setting given, and a company of its own. */
+  async function onOneConnection<T>(preparedStatements: boolean, companyName: string, work: (context: OneConnection) => Promise<T>): Promise<T> {
     const [{ buildContainer, disposeContainer }, { resolve }, { USE_CASES }, { POSTGRES_DATABASES }, { withEntityManager }, { executeInlined }] = await Promise.all([
       import('../../infrastructure/container/build-container.js'),
       import('../../infrastructure/container/typed-binding.js'),
@@ -47,26 +56,33 @@ describe('Prepared statements on and off (PostgreSQL)', function () {
       },
     });
     try {
-      const { id: companyId } = await resolve(container, USE_CASES.createCompany).execute({ name: 'ТОО «Подготовка»' });
-      const apply = resolve(container, USE_CASES.applyPlatformEvent);
+      const { id: companyId } = await resolve(container, USE_CASES.createCompany).execute({ name: companyName });
+      const orm = resolve(container, POSTGRES_DATABASES).business;
+      return await work({
+        url,
+        companyId,
+        apply: resolve(container, USE_CASES.applyPlatformEvent),
+        query: <R>(sql: string) => withEntityManager(orm, (em) => executeInlined<R>(em, sql)),
+      });
+    } finally {
+      await disposeContainer(container);
+    }
+  }
+
+  /** Seven versions of one vacancy through the feed's use case; what the session holds prepared after them. */
+  function sevenVersions(preparedStatements: boolean): Promise<{ companyId: string; prepared: Prepared[] }> {
+    return onOneConnection(preparedStatements, 'ТОО «Подготовка»', async ({ companyId, apply, query }) => {
       for (let version = 1; version <= 7; version++) {
         const outcome = await apply.execute({
           source: '/platform/test', eventId: `e${version}`, companyId, subject: 'vac-1', version, change: { type: 'vacancy.upserted', vacancy: vacancy(`Версия ${version}`) },
         });
         expect(outcome).to.equal('applied');
       }
-      // The pool's one connection, in autocommit: the session the units of work ran on.
-      const orm = resolve(container, POSTGRES_DATABASES).business;
-      const rows = await withEntityManager(orm, (em) =>
-        executeInlined<{ name: string; statement: string; executions: number; generic_plans: number }>(
-          em,
-          'select name, statement, (generic_plans + custom_plans)::int as executions, generic_plans::int as generic_plans from pg_prepared_statements order by name',
-        ),
+      const rows = await query<{ name: string; statement: string; executions: number; generic_plans: number }>(
+        'select name, statement, (generic_plans + custom_plans)::int as executions, generic_plans::int as generic_plans from pg_prepared_statements order by name',
       );
       return { companyId, prepared: rows.map((r) => ({ name: r.name, statement: r.statement, executions: r.executions, genericPlans: r.generic_plans })) };
-    } finally {
-      await disposeContainer(container);
-    }
+    });
   }
 
   async function titleOf(companyId: string): Promise<string> {
@@ -128,40 +144,18 @@ describe('Prepared statements on and off (PostgreSQL)', function () {
    * "retry" (StoreUnavailableError, work only) and is replaced: on a pool of one connection, the next unit of work
    * goes through, its statements prepared anew. Without the replacement every later one would fail alike.
    */
-  async function spoiledThenRetried(spoil: (context: { readonly url: string; readonly autocommit: (sql: string) => Promise<void> }) => Promise<void>): Promise<{ first: unknown; second: string }> {
-    const [{ buildContainer, disposeContainer }, { resolve }, { USE_CASES }, { POSTGRES_DATABASES }, { withEntityManager }, { executeInlined }] = await Promise.all([
-      import('../../infrastructure/container/build-container.js'),
-      import('../../infrastructure/container/typed-binding.js'),
-      import('../../infrastructure/container/use-case.tokens.js'),
-      import('../../infrastructure/container/infrastructure.tokens.js'),
-      import('../../adapters/persistence/postgres/transaction-scope.js'),
-      import('../../adapters/persistence/postgres/direct-statement.js'),
-    ]);
-    const url = database().businessUrl;
-    const container = await buildContainer({
-      profile: 'postgres',
-      logger: pino({ level: 'silent' }),
-      config: {
-        databaseUrl: url, keysDatabaseUrl: url, dataDir: tmpdir(), dbPoolMax: 1, dbPreparedStatements: true,
-        dbTimeouts: { statementMs: 10_000, connectMs: 3_000, acquireMs: 5_000, idleInTransactionMs: 30_000 },
-      },
-    });
-    try {
-      const { id: companyId } = await resolve(container, USE_CASES.createCompany).execute({ name: 'ТОО «Миграция»' });
-      const apply = resolve(container, USE_CASES.applyPlatformEvent);
+  function spoiledThenRetried(spoil: (context: { readonly url: string; readonly autocommit: (sql: string) => Promise<void> }) => Promise<void>): Promise<{ first: unknown; second: string }> {
+    return onOneConnection(true, 'ТОО «Миграция»', async ({ url, companyId, apply, query }) => {
       const version = (n: number) =>
         apply.execute({ source: '/platform/test', eventId: `s${n}`, companyId, subject: 'vac-s', version: n, change: { type: 'vacancy.upserted', vacancy: vacancy(`Версия ${n}`) } });
       // The vacancy's read and update prepared on the pool's one connection.
       expect(await version(1)).to.equal('applied');
       expect(await version(2)).to.equal('applied');
-      const orm = resolve(container, POSTGRES_DATABASES).business;
-      await spoil({ url, autocommit: (sql) => withEntityManager(orm, (em) => executeInlined(em, sql)).then(() => undefined) });
+      await spoil({ url, autocommit: (sql) => query(sql).then(() => undefined) });
       const first = await version(3).then((outcome) => outcome, (error: unknown) => error);
       const second = await version(3);
       return { first, second };
-    } finally {
-      await disposeContainer(container);
-    }
+    });
   }
 
   it('on: after a migration changed the type of a column a prepared statement returns, one unit of work fails as "retry" and the connection is replaced', async () => {

@@ -6,6 +6,7 @@ import { VACANCY_BOARDS_SQL } from '../../adapters/persistence/postgres/point-re
 import { freshEntityManager } from '../../adapters/persistence/postgres/transaction-scope.js';
 import { aManualCard, aVacancy, nextId } from '../support/builders.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
+import { answerOf, hookStatements } from '../support/statement-hook.js';
 
 /** Vacancies (each with a board) of the company whose plans are read: enough that scanning them is a choice. */
 const VACANCIES = 400;
@@ -57,7 +58,7 @@ describe('Reads that take a vacancy\'s board or title for each of their rows, as
 
   it('a page of candidates reads each card\'s vacancy title by the vacancy\'s key', async () => {
     for (const whole of [false, true]) {
-      const { sql, params } = await capture((recorder) => listedCandidates(recorder, { companyId, since: null, vacancyId: null, after: null, limit: 100 }), whole);
+      const { sql, params } = await capture(em(), (recorder) => listedCandidates(recorder, { companyId, since: null, vacancyId: null, after: null, limit: 100 }), whole);
       const plan = await planOf(sql, params);
       expect(plan, plan).to.match(/Index Scan using vacancies_pkey on vacancies/);
       expect(plan, plan).not.to.match(/Seq Scan on vacancies|Hash .*Join/);
@@ -69,15 +70,18 @@ describe('Reads that take a vacancy\'s board or title for each of their rows, as
 });
 
 /**
- * The SQL and parameters of a list page, without running it: the first statement (`whole` false), or the one
- * that reads the whole rows of cards whose rendering is not current (`whole` true, when the first answers one).
+ * The SQL of a list page as sent (values inlined), without running it: the first statement (`whole` false), or the
+ * one that reads the whole rows of cards whose rendering is not current (`whole` true, when the first answers one).
  */
-async function capture(run: (em: EntityManager) => Promise<unknown>, whole: boolean): Promise<{ sql: string; params: unknown[] }> {
-  const sent: { sql: string; params: unknown[] }[] = [];
+async function capture(em: EntityManager, run: (em: EntityManager) => Promise<unknown>, whole: boolean): Promise<{ sql: string; params: unknown[] }> {
+  const sent: string[] = [];
   const stale = [{ id: 'x', vacancy_id: null, vacancy_title: null, rendering: null, modified_at_ms: 0 }];
-  const recorder = { execute: async (sql: string, params: unknown[]) => (sent.push({ sql, params }), sent.length === 1 && whole ? stale : []) };
-  await run(recorder as unknown as EntityManager).catch(() => undefined);
+  const recorder = hookStatements(em, (text) => {
+    sent.push(text);
+    return Promise.resolve(answerOf(sent.length === 1 && whole ? stale : []));
+  });
+  await run(recorder).catch(() => undefined);
   const statement = sent[whole ? 1 : 0];
   if (statement === undefined) throw new Error(`the list query sent no ${whole ? 'second' : 'first'} statement`);
-  return statement;
+  return { sql: statement, params: [] };
 }

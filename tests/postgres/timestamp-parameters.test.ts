@@ -7,6 +7,7 @@ import { freshEntityManager } from '../../adapters/persistence/postgres/transact
 import { listedVacancies } from '../../adapters/persistence/postgres/vacancy-list-query.js';
 import { aManualCard, aVacancy, nextId } from '../support/builders.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
+import { answerOf, hookStatements } from '../support/statement-hook.js';
 
 /** The range of PostgreSQL's timestamptz that a JS Date reaches: 4713-11-24 BC to the end of Date's range. */
 const EARLIEST = Date.parse('-004713-11-24T00:00:00.000Z');
@@ -76,10 +77,10 @@ describe('Instants a request chooses (since, a cursor position), as PostgreSQL r
     const since = new Date('9999-12-31T23:59:59.999Z');
     const after = { modifiedAt: new Date('0000-06-01T00:00:00.000Z'), id: 'x' };
     const queries = [
-      capture((tx) => listedVacancies(tx, { companyId: 'c', since, status: 'all', after, limit: 10 })),
-      capture((tx) => listedVacancies(tx, { companyId: 'c', since, status: 'open', after: null, limit: 10 })),
-      capture((tx) => listedCandidates(tx, { companyId: 'c', since, vacancyId: null, after, limit: 10 })),
-      capture((tx) => listedCandidates(tx, { companyId: 'c', since: null, vacancyId: 'v', after, limit: 10 })),
+      capture(em(), (tx) => listedVacancies(tx, { companyId: 'c', since, status: 'all', after, limit: 10 })),
+      capture(em(), (tx) => listedVacancies(tx, { companyId: 'c', since, status: 'open', after: null, limit: 10 })),
+      capture(em(), (tx) => listedCandidates(tx, { companyId: 'c', since, vacancyId: null, after, limit: 10 })),
+      capture(em(), (tx) => listedCandidates(tx, { companyId: 'c', since: null, vacancyId: 'v', after, limit: 10 })),
     ];
     for (const { sql, params } of await Promise.all(queries)) {
       const plan = await em().transactional(async (tx) => {
@@ -94,11 +95,14 @@ describe('Instants a request chooses (since, a cursor position), as PostgreSQL r
   });
 });
 
-/** The SQL and parameters a list query sends, without running it. */
-async function capture(run: (em: EntityManager) => Promise<unknown>): Promise<{ sql: string; params: unknown[] }> {
-  let sent: { sql: string; params: unknown[] } | undefined;
-  const recorder = { execute: async (sql: string, params: unknown[]) => ((sent = { sql, params }), []) };
-  await run(recorder as unknown as EntityManager);
+/** The SQL a list query sends (values inlined), without running it. */
+async function capture(em: EntityManager, run: (em: EntityManager) => Promise<unknown>): Promise<{ sql: string; params: unknown[] }> {
+  let sent: string | undefined;
+  const recorder = hookStatements(em, (text) => {
+    sent ??= text;
+    return Promise.resolve(answerOf([]));
+  });
+  await run(recorder);
   if (sent === undefined) throw new Error('the list query sent nothing');
-  return sent;
+  return { sql: sent, params: [] };
 }

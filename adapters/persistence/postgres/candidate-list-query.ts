@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CandidateListQuery, ListedCandidate } from '../../../application/ports/candidate-repository.port.js';
 import { withCurrentRenderings } from './current-renderings.js';
+import { executeInlined } from './direct-statement.js';
 import { candidateRowOf, candidateRowSelect } from './point-reads.js';
 import { cardRendering, fromCandidateRow } from './row-mapping/candidate-row-mapping.js';
 import { TIMESTAMP_PARAM, dateFromMs, epochMs, timestampParams } from './sql-values.js';
@@ -52,9 +53,9 @@ export async function listedCandidates(em: EntityManager, query: CandidateListQu
               order by c.modified_at, c.id
               limit ?) c
       order by c.modified_at, c.id`;
-  const readPage = async () => (await em.execute<CandidateListRow[]>(page(false), params)).map(toListed);
+  const readPage = async () => (await executeInlined<CandidateListRow>(em, page(false), params)).map(toListed);
   const readWholePage = async () => {
-    const rows = await em.execute<(CandidateListRow & Record<string, unknown>)[]>(page(true), params);
+    const rows = await executeInlined<CandidateListRow & Record<string, unknown>>(em, page(true), params);
     // A card listed is not technical, and stays so: its rendering is never null.
     return rows.map((r) => ({ listed: toListed(r), render: () => cardRendering(fromCandidateRow(candidateRowOf(r))) as string }));
   };

@@ -1,6 +1,6 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import type pg from 'pg';
-import { isStalePreparedStatement, keepsPreparedStatements, preparedName } from './prepared-statements.js';
+import { isStalePreparedStatement, keepsPreparedStatements, markConnectionDiscarded, preparedName } from './prepared-statements.js';
 import { boundValue } from './sql-values.js';
 import { transactionOf } from './transaction-scope.js';
 
@@ -152,8 +152,12 @@ export function sendOn(em: EntityManager, connection: pg.Client, config: pg.Quer
   return new Promise<Answer>((resolve, reject) => {
     const answer = (error: Error | null, result: Answer) => {
       if (error) {
-        if (config.name !== undefined && isStalePreparedStatement(error)) discardConnection(connection, error);
-        reject(em.getDriver().convertException(error));
+        const converted = em.getDriver().convertException(error);
+        if (config.name !== undefined && isStalePreparedStatement(error)) {
+          discardConnection(connection, error);
+          markConnectionDiscarded(converted);
+        }
+        reject(converted);
       } else resolve(result);
     };
     (connection.query as unknown as (config: pg.QueryConfig, callback: typeof answer) => void)(config, answer);

@@ -1,5 +1,5 @@
 import { StoreUnavailableError } from '../../../application/ports/store-unavailable.error.js';
-import { isStalePreparedStatement } from './prepared-statements.js';
+import { isDiscardedStaleStatement } from './prepared-statements.js';
 
 /** Socket errors of Node: the server is down, restarting or unreachable. */
 const SOCKET_ERRORS = new Set([
@@ -16,8 +16,8 @@ const SOCKET_ERRORS = new Set([
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '57014', '53300', '25P03', '57P05']);
 /**
  * Of those, the ones that end this work only (a statement or idle-in-transaction timeout): the server answers. And
- * a prepared statement the connection can no longer use (26000, 0A000 of a stale plan: isStalePreparedStatement,
- * ADR 22), whose connection was discarded: the work goes through when retried on another.
+ * a prepared statement the connection can no longer use (26000, 0A000 of a stale plan: isDiscardedStaleStatement,
+ * ADR 22), whose connection was discarded for it: the work goes through when retried on another.
  */
 const WORK_ONLY_SQLSTATES = new Set(['57014', '25P03', '26000', '0A000']);
 
@@ -54,7 +54,7 @@ export function unavailabilityReason(error: unknown, depth = 0): string | null {
   if (error instanceof StoreUnavailableError) return error.reason;
   const { code, name, message, cause, errors } = error as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
   if (typeof code === 'string') {
-    if (isStalePreparedStatement({ code, message: typeof message === 'string' ? driverMessage(message) : message })) return code;
+    if (isDiscardedStaleStatement(error)) return code;
     if (SOCKET_ERRORS.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return code;
     if (SQLSTATE.test(code)) return null;
   }

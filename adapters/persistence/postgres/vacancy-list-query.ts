@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ListedVacancy, VacancyListQuery } from '../../../application/ports/vacancy-repository.port.js';
 import { withCurrentRenderings } from './current-renderings.js';
+import { executeInlined } from './direct-statement.js';
 import { VACANCY_ROW_SELECT, vacancyRowOf } from './point-reads.js';
 import { fromVacancyRow, vacancyRendering } from './row-mapping/vacancy-row-mapping.js';
 import { TIMESTAMP_PARAM, dateFromMs, epochMs, timestampParams } from './sql-values.js';
@@ -36,12 +37,12 @@ export async function listedVacancies(em: EntityManager, query: VacancyListQuery
   params.push(query.limit);
   const page = `from vacancies where ${where.join(' and ')} order by updated_at, id limit ?`;
   const readPage = async () => {
-    const rows = await em.execute<VacancyListRow[]>(`select id, rendering, ${epochMs('updated_at')} as updated_at_ms ${page}`, params);
+    const rows = await executeInlined<VacancyListRow>(em, `select id, rendering, ${epochMs('updated_at')} as updated_at_ms ${page}`, params);
     return rows.map(toListed);
   };
   // The same page with every column, for the rows whose rendering is not current (withCurrentRenderings).
   const readWholePage = async () => {
-    const rows = await em.execute<(VacancyListRow & Record<string, unknown>)[]>(`select ${VACANCY_ROW_SELECT}, rendering ${page}`, params);
+    const rows = await executeInlined<VacancyListRow & Record<string, unknown>>(em, `select ${VACANCY_ROW_SELECT}, rendering ${page}`, params);
     return rows.map((r) => ({ listed: toListed(r), render: () => vacancyRendering(fromVacancyRow(vacancyRowOf(r))) }));
   };
   return withCurrentRenderings(readPage, readWholePage);
