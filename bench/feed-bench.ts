@@ -249,11 +249,11 @@ function onThisMachine(url: string): boolean {
 
 /** When each event's transaction took its company's lock: the ledger's applied_at, in epoch ms. */
 async function lockTimesOf(db: pg.Client, eventIds: readonly string[]): Promise<ReadonlyMap<string, number>> {
-  const { rows } = await db.query<{ event_id: string; at: string }>(
+  const { rows } = await db.query<{ event_id: string; at: number }>(
     'select event_id, (extract(epoch from applied_at) * 1000)::float8 as at from feed_applied_events where event_id = any($1::text[])',
     [eventIds],
   );
-  return new Map(rows.map((row) => [row.event_id, Number(row.at)]));
+  return new Map(rows.map((row) => [row.event_id, row.at]));
 }
 
 /** Each run starts from tables vacuumed and analysed, whatever the previous run left for autovacuum. */

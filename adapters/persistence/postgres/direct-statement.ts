@@ -63,10 +63,10 @@ export async function executeBoundDirectReusable<T>(em: EntityManager, sql: stri
  * claim): inside a transaction on a connection that keeps prepared statements (ADR 22), its values go bound
  * and it is prepared once per connection, so PostgreSQL parses and analyses it once (it still plans every
  * execution for its values: force_custom_plan, transaction-timeouts.ts); anywhere else exactly as executeInlined
- * sends it (outside a transaction a bound
- * statement would cost a BEGIN and a COMMIT more, transaction-timeouts.ts). Never for a text that varies with
- * its values (a list of n rows), which would stay prepared on every connection once for each n. Its values are
- * those executeInlined takes, sent as boundValue sends them (a Date as ISO 8601 text in UTC, as inlined).
+ * sends it (outside a transaction a bound statement would cost a BEGIN and a COMMIT more, transaction-timeouts.ts).
+ * Never for a text that varies with its values (a list of n rows), which would stay prepared on every connection
+ * once for each n. Its values are those executeInlined takes, sent as boundValue sends them (a Date as ISO 8601
+ * text in UTC, as inlined).
  */
 export async function executeReusable<T>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<T[]> {
   const inlined = () => ({ text: em.getPlatform().formatQuery(sql, params as unknown[]) });

@@ -61,8 +61,9 @@ export interface PostgresConnectionSettings {
   readonly debug?: boolean;
   /**
    * DB_PREPARED_STATEMENTS=on: the pool's connections keep named prepared statements (ADR 22), so the unit of
-   * work's statements of a fixed text are prepared once per connection, each execution planned for its values. Only for a direct connection to the
-   * server or a pooler that keeps them (PgBouncer 1.21+ with max_prepared_statements). Unset: none (ADR 15).
+   * work's statements of a fixed text are prepared once per connection, each execution planned for its values.
+   * Only for a direct connection to the server or a pooler that keeps them (PgBouncer 1.21+ with
+   * max_prepared_statements). Unset: none (ADR 15).
    */
   readonly preparedStatements?: boolean;
 }
