@@ -46,7 +46,9 @@ export interface FeedLedger {
   recordDeletion(entity: FeedEntityRef, version: number, now: Date): Promise<void>;
   /**
    * recordVersions and recordDeletion for each record, in their order, with the same effect as those calls
-   * one after another (one round trip on PostgreSQL).
+   * one after another. Inside a unit of work the effect may be made with the work's next call of a store, or
+   * with its commit, but always before that call's own: a later read of the work sees it, and a failure of it
+   * fails that call or the commit rather than this one (on PostgreSQL it then costs no round trip of its own).
    */
   recordAll(records: readonly FeedVersionRecord[], now: Date): Promise<void>;
   /**

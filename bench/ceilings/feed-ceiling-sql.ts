@@ -19,8 +19,8 @@ import { renderVacancy } from '../../adapters/presenters/vacancy.presenter.js';
  * (one statement), when more than one claimed event is a card's the cards they are about read ahead (one more,
  * answering the card reads after it until a write of a card forgets them), per event its check against the
  * versions the batch keeps (those read, changed by what the batch's earlier events recorded) and its change's
- * statements (the reads of the use cases included), and at the end every version record of the batch in one
- * message (none when nothing was recorded). No ajv (the event is JSON.parse'd), no Inversify, no MikroORM (no
+ * statements (the reads of the use cases included), and at the end every version record of the batch in the
+ * message of its COMMIT, in front of it (the COMMIT alone when nothing was recorded). No ajv (the event is JSON.parse'd), no Inversify, no MikroORM (no
  * entity, identity map or query builder), no domain objects: the values written are derived more simply than
  * the domain derives them (bench/README.md, Feed). Each record's rendering (ADR 18) is made here with the
  * service's presenter functions, from a view of the values written: the service renders every record it writes
@@ -290,10 +290,12 @@ class Tx {
     this.versions.set(key, { aspects: new Map(), deletedAt: Math.max(before ?? version, version) });
   }
 
-  /** The batch's records, all in one message (MikroOrmFeedLedger.recordAll: simple query, run in order); none sent when there are none. */
-  async recordAll(): Promise<void> {
-    if (this.records.length === 0) return;
-    await this.client.query(this.records.join(';\n'));
+  /**
+   * The batch's records in front of its COMMIT, in one message (MikroOrmFeedLedger.recordAll defers them to the
+   * unit of work's next statement, here its COMMIT; simple query, run in order); the COMMIT alone when there are none.
+   */
+  async recordAllAndCommit(): Promise<void> {
+    await this.client.query([...this.records, 'COMMIT'].map((text) => `${text};`).join('\n'));
   }
 
   /** The whole card written back, as the repository's update does (bound), with its new rendering. */
@@ -615,7 +617,7 @@ async function applyBatch(pool: pg.Pool, knownCompanies: Set<string>, events: re
 /**
  * The events (of one company) in one transaction: BEGIN with the company's lock and the clock, the claim of them
  * all, the cards of their card events read ahead (when more than one is claimed), each event, the version records
- * of them all, COMMIT.
+ * of them all in the COMMIT's message.
  */
 async function inTransaction(pool: pg.Pool, knownCompanies: Set<string>, events: readonly CeilingEvent[]): Promise<Outcome[]> {
   const companyId = (events[0] as CeilingEvent).companyid;
@@ -635,7 +637,7 @@ async function inTransaction(pool: pg.Pool, knownCompanies: Set<string>, events:
     const clock = opened.at(-1) as pg.QueryResult;
     const tx = new Tx(client, companyId, new Date(clock.rows[0].now_ms as number).toISOString());
     // One claim for the whole batch, the cards read ahead, each event checked against the versions the batch keeps
-    // and applied, then every version record of the batch in one message (ApplyPlatformEvent.applyAllIn).
+    // and applied, then every version record of the batch in the message of the COMMIT (ApplyPlatformEvent.applyAllIn).
     const claims = await tx.claimAll(events);
     // More than one claimed event of a card: their cards read ahead in one statement (only ever in a batch, so in
     // a write: the repository reads ahead in nothing else).
@@ -647,8 +649,7 @@ async function inTransaction(pool: pg.Pool, knownCompanies: Set<string>, events:
       if (claimed === null) outcomes.push('duplicate');
       else outcomes.push(event.type === 'application.submitted' ? await submitApplication(tx, event.data) : await versioned(tx, event, claimed));
     }
-    await tx.recordAll();
-    await client.query('COMMIT;');
+    await tx.recordAllAndCommit();
     return outcomes;
   } catch (error) {
     await client.query('ROLLBACK;').catch(() => undefined);

@@ -2,7 +2,7 @@ import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { isStalePreparedStatement, keepsPreparedStatements, markConnectionDiscarded, preparedName } from './prepared-statements.js';
 import { boundValue } from './sql-values.js';
-import { transactionOf } from './transaction-scope.js';
+import { transactionOf, type ActiveTransaction } from './transaction-scope.js';
 
 type Answer = pg.QueryResult | pg.QueryResult[];
 
@@ -33,6 +33,33 @@ export async function executeInlined<T>(em: EntityManager, sql: string, params: 
 export async function executeInlinedCount(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<number> {
   const answer = await send(em, { text: em.getPlatform().formatQuery(sql, params as unknown[]) });
   return (Array.isArray(answer) ? answer.at(-1) : answer)?.rowCount ?? 0;
+}
+
+/**
+ * Statements whose answers nobody reads (writes the caller needs nothing back from), each one statement, values
+ * inlined as executeInlined inlines them. Inside a unit of work they are not sent now: they wait for the
+ * transaction's next statement and go in front of it in its message, or in front of its COMMIT
+ * (MikroOrmUnitOfWork), which saves their round trip. They still run in their order among the transaction's
+ * statements, before any sent after them, so a later read of the transaction sees them. Their failure fails the
+ * statement or the COMMIT they went with (PostgreSQL runs none of the message after it), and so the unit of work,
+ * as it would have failed it at once, though from a later call. Outside a unit of work they are sent at once, in
+ * one message (in autocommit, one transaction).
+ */
+export async function executeInlinedLater(em: EntityManager, statements: readonly (readonly [sql: string, params: readonly unknown[]])[]): Promise<void> {
+  if (statements.length === 0) return;
+  const texts = statements.map(([sql, params]) => em.getPlatform().formatQuery(sql, params as unknown[]));
+  const unit = transactionOf(em);
+  if (unit === undefined) {
+    await send(em, { text: inOneMessage(texts) });
+    return;
+  }
+  if (unit.ended) throw new Error(ENDED);
+  unit.deferred.push(...texts);
+}
+
+/** Statements in one simple-protocol message, each ended by its `;`, in order. */
+export function inOneMessage(texts: readonly string[]): string {
+  return texts.map((text) => (/;\s*$/.test(text) ? text : `${text};`)).join('\n');
 }
 
 /**
@@ -117,7 +144,8 @@ function send(em: EntityManager, statement: Statement): Promise<Answer> {
   const unit = transactionOf(em);
   if (unit !== undefined) {
     if (unit.ended) return Promise.reject(new Error(ENDED));
-    return sendOn(em, unit.connection, configOf(statement, unit.connection));
+    const config = configOf(statement, unit.connection);
+    return unit.deferred.length === 0 ? sendOn(em, unit.connection, config) : sendAfterDeferred(em, unit, config);
   }
   const transaction = em.getTransactionContext<Knex.Transaction>();
   if (transaction !== undefined) {
@@ -125,6 +153,27 @@ function send(em: EntityManager, statement: Statement): Promise<Answer> {
     return sendPooled(em, transaction.client as Pool, statement);
   }
   return sendPooled(em, em.getKnex().client as Pool, statement);
+}
+
+/**
+ * A statement of a unit of work sent with the statements deferred before it (executeInlinedLater): in one message
+ * when it goes as plain text, its answer without theirs; a bound statement (its own message in the extended
+ * protocol) after a message of theirs.
+ */
+async function sendAfterDeferred(em: EntityManager, unit: ActiveTransaction, config: pg.QueryConfig): Promise<Answer> {
+  const deferred = unit.deferred.splice(0);
+  if ((config.values?.length ?? 0) > 0 || config.name !== undefined) {
+    await sendOn(em, unit.connection, { text: inOneMessage(deferred) });
+    return sendOn(em, unit.connection, config);
+  }
+  return withoutDeferred(await sendOn(em, unit.connection, { ...config, text: inOneMessage([...deferred, config.text]) }), deferred.length);
+}
+
+/** pg answers a message of several statements with one result each: a caller sees its own, not those of the statements sent before it. */
+function withoutDeferred(answer: Answer, deferred: number): Answer {
+  if (!Array.isArray(answer)) return answer;
+  const own = answer.slice(deferred);
+  return own.length === 1 ? (own[0] as pg.QueryResult) : own;
 }
 
 /** A statement's config, or what makes it for the connection it goes on (prepared or not, ADR 22). */

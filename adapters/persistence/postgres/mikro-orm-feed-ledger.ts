@@ -2,7 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FeedEntityRef, FeedEntityVersions, FeedEventClaim, FeedLedger, FeedVersionRecord } from '../../../application/ports/feed-ledger.port.js';
 import { jsonb } from './sql-values.js';
 import { withEntityManager, withFreshEntityManager } from './transaction-scope.js';
-import { executeInlined, executeReusable } from './direct-statement.js';
+import { executeInlined, executeInlinedLater, executeReusable } from './direct-statement.js';
 
 /** The aspect whose row is an entity's tombstone (Migration20261125000000FeedLedger). */
 export const TOMBSTONE_ASPECT = '#deleted';
@@ -114,15 +114,16 @@ export class MikroOrmFeedLedger implements FeedLedger {
   }
 
   /**
-   * The statements of recordVersions and recordDeletion, one per record, sent in one message (the simple
-   * query protocol runs them in order, each seeing the ones before it; outside a unit of work, as one
-   * transaction). Every record is checked before anything is sent.
+   * The statements of recordVersions and recordDeletion, one per record, in one message (the simple query
+   * protocol runs them in order, each seeing the ones before it). Inside a unit of work they wait for its next
+   * statement or its COMMIT and go in that message (executeInlinedLater): a batch of the feed records its versions
+   * last, so they cost no round trip of their own. Outside one they are sent at once, as one transaction. Every
+   * record is checked before anything is sent.
    */
   async recordAll(records: readonly FeedVersionRecord[], now: Date): Promise<void> {
     if (records.length === 0) return;
     const statements = records.map((record) => recordStatement(record, now));
-    const sql = statements.map(([text]) => text).join(';\n');
-    await withEntityManager(this.orm, (em) => executeInlined(em, sql, statements.flatMap(([, parameters]) => parameters)));
+    await withEntityManager(this.orm, (em) => executeInlinedLater(em, statements));
   }
 
   /** Always on a connection of its own, in autocommit chunks, even when called inside a unit of work. */

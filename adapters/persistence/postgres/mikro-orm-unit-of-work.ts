@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { Clock } from '../../../application/ports/clock.port.js';
 import type { LockMode, TransactionScope, UnitOfWork } from '../../../application/ports/unit-of-work.port.js';
 import { databaseNow, lockCompany, lockCompanyThenReadClock } from './company-lock.js';
-import { discardConnection, sendOn } from './direct-statement.js';
+import { discardConnection, inOneMessage, sendOn } from './direct-statement.js';
 import { storeCall } from './store-errors.js';
 import { activeTransaction, freshEntityManager, runWithTransaction, type ActiveTransaction } from './transaction-scope.js';
 
@@ -84,7 +84,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     const pool = this.orm.em.getConnection().getKnex().client as ConnectionPool;
     const connection = await pool.acquireConnection();
     const transaction: ActiveTransaction = {
-      orm: this.orm, em: this.em, connection, companyId, mode, now: new Date(Number.NaN), ended: false, queue: Promise.resolve(), preloaded: new Map(),
+      orm: this.orm, em: this.em, connection, companyId, mode, now: new Date(Number.NaN), ended: false, queue: Promise.resolve(), preloaded: new Map(), deferred: [],
     };
     try {
       await sendOn(this.em, connection, { text: BEGIN });
@@ -96,11 +96,24 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
       // A repository call failed and the work went on: the transaction is aborted, its COMMIT would roll back.
       if (transaction.failed !== undefined) throw transaction.failed.error;
       transaction.ended = true;
-      const answer = await sendOn(this.em, connection, { text: COMMIT }).catch((error: unknown) => {
-        // A COMMIT that failed may have left the session anywhere (a broken line): it must not serve another unit of work.
-        discardConnection(connection, error);
-        throw error;
-      });
+      // The statements the work deferred (executeInlinedLater) go in the COMMIT's message, in front of it.
+      const deferred = transaction.deferred.splice(0);
+      const answer = await sendOn(this.em, connection, { text: deferred.length === 0 ? COMMIT : inOneMessage([...deferred, COMMIT]) }).catch(
+        async (error: unknown) => {
+          // A COMMIT alone that failed may have left the session anywhere (a broken line): the connection must not serve
+          // another unit of work. With deferred statements in front, one of them most likely failed, which left the
+          // transaction aborted and the COMMIT unrun: a ROLLBACK ends it (after a failed COMMIT it only warns), and
+          // only a ROLLBACK that fails too (a broken line) discards the connection.
+          if (deferred.length === 0) {
+            discardConnection(connection, error);
+            throw error;
+          }
+          await sendOn(this.em, connection, { text: ROLLBACK }).catch((rollbackError: unknown) => discardConnection(connection, rollbackError));
+          // A call the work left running that failed meanwhile aborted the transaction first (see below): its error, not
+          // the deferred statements' "current transaction is aborted".
+          throw (transaction.failed as ActiveTransaction['failed'])?.error ?? error;
+        },
+      );
       // PostgreSQL answers the COMMIT of an aborted transaction with ROLLBACK and no error: a call that the work
       // left running failed after the check above. Nothing was stored, and the caller must not be told otherwise.
       if (commandOf(answer) === 'ROLLBACK') {

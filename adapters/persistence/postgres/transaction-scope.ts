@@ -33,6 +33,11 @@ export interface ActiveTransaction {
    * null for a row known to be absent. Only in a `write`, which no other transaction of the company runs beside.
    */
   readonly preloaded: Map<string, unknown>;
+  /**
+   * Statements sent with executeInlinedLater and not sent yet, one statement each, in order: they go in front of
+   * the transaction's next statement, in its message, or of its COMMIT (direct-statement.ts).
+   */
+  readonly deferred: string[];
 }
 
 const active = new AsyncLocalStorage<ActiveTransaction>();
