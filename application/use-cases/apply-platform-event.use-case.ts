@@ -122,7 +122,8 @@ export class ApplyPlatformEvent {
    * Events of one company, in their order, inside its unit of work (a `write`, or an `append` for a lone
    * application): every event claimed at once, with the versions of their entities (one statement), the cards
    * they are about read ahead (one more, when there are several), each checked and applied, and the versions they
-   * set written at the end (one more). `at` is told the index of the event being applied, and null once none is.
+   * set written at the end (FeedLedger.recordAll: on PostgreSQL in the message of the commit). `at` is told the
+   * index of the event being applied, and null once none is.
    */
   private async applyAllIn(commands: readonly PlatformEventCommand[], now: Date, at: (index: number | null) => void): Promise<PlatformEventOutcome[]> {
     at(null);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executeBoundDirect, executeInlined, executeInlinedCount, executeInlinedLater } from '../../adapters/persistence/postgres/direct-statement.js';
+import { executeBoundDirect, executeInlined, executeInlinedCount } from '../../adapters/persistence/postgres/direct-statement.js';
 import { MikroOrmUnitOfWork } from '../../adapters/persistence/postgres/mikro-orm-unit-of-work.js';
 import { activeTransaction, withEntityManager, type ActiveTransaction } from '../../adapters/persistence/postgres/transaction-scope.js';
 import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
@@ -167,123 +167,6 @@ describe('Statements straight to the pg connection (PostgreSQL)', () => {
       );
       expect((outcome as { code?: string }).code, 'the failure of the call, division by zero').to.equal('22012');
       expect(await executeInlined(orm().em.fork(), `select id from ${table} where id = 40`)).to.deep.equal([]);
-    });
-
-    describe('statements deferred to the next message (executeInlinedLater)', () => {
-      const insert = (id: number, note: string): [string, unknown[]] => [`insert into ${table} (id, note) values (?, ?)`, [id, note]];
-      const ids = async (from: number, to: number) =>
-        (await executeInlined<{ id: number }>(orm().em.fork(), `select id from ${table} where id >= ? and id < ? order by id`, [from, to])).map((row) => row.id);
-
-      it('sends them in the message of the COMMIT, in front of it: no round trip of their own, committed with the rest', async () => {
-        const unitOfWork = new MikroOrmUnitOfWork(orm());
-        let messages: string[] = [];
-        await unitOfWork.run(nextId('co'), 'write', async () => {
-          messages = watchMessages();
-          await withEntityManager(orm(), (em) => executeInlinedLater(em, [insert(50, 'first'), insert(51, "it's ? second")]));
-          expect(messages, 'nothing sent yet').to.deep.equal([]);
-          expect(await ids(50, 60), 'nor committed').to.deep.equal([]);
-        });
-        expect(messages).to.have.length(1);
-        expect(messages[0]).to.match(/^insert into .* values \(50, 'first'\);\ninsert into .* values \(51, 'it''s \? second'\);\nCOMMIT;$/);
-        expect(await ids(50, 60)).to.deep.equal([50, 51]);
-      });
-
-      it('sends them in front of the unit of work\'s next statement, which sees them and gets its own answer; before a bound one, in a message of their own', async () => {
-        const unitOfWork = new MikroOrmUnitOfWork(orm());
-        let messages: string[] = [];
-        await unitOfWork.run(nextId('co'), 'write', async () => {
-          messages = watchMessages();
-          await withEntityManager(orm(), (em) => executeInlinedLater(em, [insert(60, 'deferred')]));
-          const rows = await withEntityManager(orm(), (em) => executeInlined<{ n: number }>(em, `select count(*)::int as n from ${table} where id >= 60 and id < 70`));
-          expect(rows, 'the read\'s own answer, after the insert').to.deep.equal([{ n: 1 }]);
-          await withEntityManager(orm(), (em) => executeInlinedLater(em, [insert(61, 'deferred too')]));
-          // Bound: it fails unless the deferred row is there before it.
-          await withEntityManager(orm(), (em) => executeBoundDirect(em, `insert into ${table} (id, note) select id + 1, ? from ${table} where id = ?`, ['bound', 61]));
-        });
-        expect(messages.slice(0, 3)).to.deep.equal([
-          `insert into ${table} (id, note) values (60, 'deferred');\nselect count(*)::int as n from ${table} where id >= 60 and id < 70;`,
-          `insert into ${table} (id, note) values (61, 'deferred too');`,
-          `insert into ${table} (id, note) select id + 1, $1 from ${table} where id = $2`,
-        ]);
-        expect(messages.slice(3)).to.deep.equal(['COMMIT;']);
-        expect(await ids(60, 70)).to.deep.equal([60, 61, 62]);
-      });
-
-      it('fails the unit of work at its COMMIT when a deferred statement fails: nothing committed, the transaction rolled back, the connection kept', async () => {
-        const unitOfWork = new MikroOrmUnitOfWork(orm());
-        let pid = 0;
-        let messages: string[] = [];
-        const failure = await rejectionOf(
-          unitOfWork.run(nextId('co'), 'write', async () => {
-            pid = await backendPid();
-            await withEntityManager(orm(), (em) => executeInlined(em, ...insert(70, 'sent')));
-            messages = watchMessages();
-            await withEntityManager(orm(), (em) => executeInlinedLater(em, [insert(71, 'deferred'), insert(70, 'again')]));
-          }),
-        );
-        expect((failure as { code?: string }).code, 'the deferred insert\'s duplicate key').to.equal('23505');
-        expect(messages.at(-1), 'rolled back after the failed message').to.equal('ROLLBACK');
-        expect(await ids(70, 80)).to.deep.equal([]);
-        expect(pool().numUsed()).to.equal(0);
-        expect(await pidsOfConcurrentUnitsOfWork(), 'a session rolled back, not discarded').to.include(pid);
-      });
-
-      it('fails with the error of a call the work left running, not with the deferred statements\' "transaction is aborted"', async () => {
-        const unitOfWork = new MikroOrmUnitOfWork(orm());
-        const outcome = await rejectionOf(
-          unitOfWork.run(nextId('co'), 'write', async () => {
-            const em = await withEntityManager(orm(), async (own) => own);
-            await withEntityManager(orm(), (own) => executeInlined(own, ...insert(75, 'sent')));
-            // Not awaited (a bug of the work): sent now, it fails once the work has returned, before the COMMIT's message is read.
-            withEntityManager(orm(), (own) => executeInlined(own, 'select pg_sleep(0.2); select 1 / 0')).catch(() => undefined);
-            await new Promise((resolve) => setImmediate(resolve));
-            // Deferred while that call runs (straight on the unit of work's EntityManager, not behind it): it goes with the COMMIT.
-            await executeInlinedLater(em, [insert(76, 'deferred')]);
-          }),
-        );
-        expect((outcome as { code?: string }).code, 'the failure of the call, division by zero').to.equal('22012');
-        expect(await ids(75, 80)).to.deep.equal([]);
-      });
-
-      it('never sends those of a unit of work whose work failed; outside a unit of work, sends them at once', async () => {
-        const unitOfWork = new MikroOrmUnitOfWork(orm());
-        let messages: string[] = [];
-        const failure = await rejectionOf(
-          unitOfWork.run(nextId('co'), 'write', async () => {
-            messages = watchMessages();
-            await withEntityManager(orm(), (em) => executeInlinedLater(em, [insert(80, 'never')]));
-            throw new Error('the work failed');
-          }),
-        );
-        expect((failure as Error).message).to.equal('the work failed');
-        expect(messages).to.deep.equal(['ROLLBACK']);
-        await executeInlinedLater(orm().em.fork(), [insert(81, 'alone'), insert(82, 'alone too')]);
-        expect(await ids(80, 90)).to.deep.equal([81, 82]);
-      });
-
-      const unwatch: (() => void)[] = [];
-      afterEach(() => unwatch.splice(0).forEach((restore) => restore()));
-
-      /**
-       * The text of every message sent on the caller's unit of work's connection from now on, as the direct
-       * statements hand it to the connection (the pool's hooks see it after), until the test ends.
-       */
-      function watchMessages(): string[] {
-        const connection = (activeTransaction(orm()) as ActiveTransaction).connection;
-        const own = Object.getOwnPropertyDescriptor(connection, 'query');
-        const query = connection.query as (...args: unknown[]) => unknown;
-        const messages: string[] = [];
-        Object.defineProperty(connection, 'query', {
-          configurable: true,
-          writable: true,
-          value: (...args: unknown[]) => {
-            messages.push((args[0] as { text: string }).text);
-            return query.apply(connection, args);
-          },
-        });
-        unwatch.push(() => (own === undefined ? delete (connection as { query?: unknown }).query : Object.defineProperty(connection, 'query', own)));
-        return messages;
-      }
     });
 
     it('refuses the EntityManager\'s own ways to the database inside a unit of work, which would run outside its transaction', async () => {

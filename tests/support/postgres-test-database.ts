@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { MikroOrmFeedLedger } from '../../adapters/persistence/postgres/mikro-orm-feed-ledger.js';
 import type { MikroOrmUnitOfWorkOptions } from '../../adapters/persistence/postgres/mikro-orm-unit-of-work.js';
+import type { PostgresTimeouts } from '../../adapters/persistence/postgres/mikro-orm-options.js';
 import { mikroOrmPersistence } from '../../adapters/persistence/postgres/mikro-orm-persistence.js';
 import { migrateDatabases } from '../../infrastructure/database/migrate-databases.js';
 import { openDatabases, type Databases } from '../../infrastructure/database/open-databases.js';
@@ -55,6 +56,10 @@ export interface PostgresTestDatabaseOptions {
   readonly separateRegistry?: boolean;
   /** The pools' connections keep prepared statements (DB_PREPARED_STATEMENTS=on, ADR 22). */
   readonly preparedStatements?: boolean;
+  /** The timeouts the service sets, and so the pool's hooks that set them (transaction-timeouts.ts, read-timeout-guard.ts); none by default. */
+  readonly timeouts?: PostgresTimeouts;
+  /** Connections of each pool; 10 by default. */
+  readonly poolMax?: number;
 }
 
 /** Creates a throwaway database on the test server (see postgres-test-server.ts), migrated and opened. */
@@ -65,7 +70,14 @@ export async function createPostgresTestDatabase(options: PostgresTestDatabaseOp
   const businessUrl = server.urlOf(business);
   const registryUrl = server.urlOf(registry);
   // dataDir is only for the embedded server, which openDatabases does not start when given URLs.
-  const databases = await openDatabases({ databaseUrl: businessUrl, keysDatabaseUrl: registryUrl, dataDir: '', poolMax: 10, preparedStatements: options.preparedStatements === true });
+  const databases = await openDatabases({
+    databaseUrl: businessUrl,
+    keysDatabaseUrl: registryUrl,
+    dataDir: '',
+    poolMax: options.poolMax ?? 10,
+    preparedStatements: options.preparedStatements === true,
+    ...(options.timeouts === undefined ? {} : { timeouts: options.timeouts }),
+  });
   return {
     businessUrl,
     registryUrl,

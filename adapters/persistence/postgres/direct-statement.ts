@@ -36,10 +36,10 @@ export async function executeInlinedCount(em: EntityManager, sql: string, params
 }
 
 /**
- * Statements whose answers nobody reads (writes the caller needs nothing back from), each one statement, values
- * inlined as executeInlined inlines them. Inside a unit of work they are not sent now: they wait for the
- * transaction's next statement and go in front of it in its message, or in front of its COMMIT
- * (MikroOrmUnitOfWork), which saves their round trip. They still run in their order among the transaction's
+ * Statements whose answers nobody reads (writes the caller needs nothing back from), values inlined as
+ * executeInlined inlines them; each one statement, not ended by a `--` comment (a `;` is put after each).
+ * Inside a unit of work they are not sent now: they wait for the transaction's next statement and go in front of
+ * it in its message, or in front of its COMMIT (MikroOrmUnitOfWork), which saves their round trip. They still run in their order among the transaction's
  * statements, before any sent after them, so a later read of the transaction sees them. Their failure fails the
  * statement or the COMMIT they went with (PostgreSQL runs none of the message after it), and so the unit of work,
  * as it would have failed it at once, though from a later call. Outside a unit of work they are sent at once, in
@@ -157,8 +157,9 @@ function send(em: EntityManager, statement: Statement): Promise<Answer> {
 
 /**
  * A statement of a unit of work sent with the statements deferred before it (executeInlinedLater): in one message
- * when it goes as plain text, its answer without theirs; a bound statement (its own message in the extended
- * protocol) after a message of theirs.
+ * when it goes as plain text (pg answers with a result for each statement: the caller's is the last, which is the
+ * one every reader of an answer takes, rowsOf); a bound statement (its own message in the extended protocol) after
+ * a message of theirs.
  */
 async function sendAfterDeferred(em: EntityManager, unit: ActiveTransaction, config: pg.QueryConfig): Promise<Answer> {
   const deferred = unit.deferred.splice(0);
@@ -166,14 +167,7 @@ async function sendAfterDeferred(em: EntityManager, unit: ActiveTransaction, con
     await sendOn(em, unit.connection, { text: inOneMessage(deferred) });
     return sendOn(em, unit.connection, config);
   }
-  return withoutDeferred(await sendOn(em, unit.connection, { ...config, text: inOneMessage([...deferred, config.text]) }), deferred.length);
-}
-
-/** pg answers a message of several statements with one result each: a caller sees its own, not those of the statements sent before it. */
-function withoutDeferred(answer: Answer, deferred: number): Answer {
-  if (!Array.isArray(answer)) return answer;
-  const own = answer.slice(deferred);
-  return own.length === 1 ? (own[0] as pg.QueryResult) : own;
+  return sendOn(em, unit.connection, { ...config, text: inOneMessage([...deferred, config.text]) });
 }
 
 /** A statement's config, or what makes it for the connection it goes on (prepared or not, ADR 22). */

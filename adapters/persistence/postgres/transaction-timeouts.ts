@@ -119,7 +119,12 @@ export function boundEveryTransaction(connection: pg.Client, bounds: Transaction
   Object.defineProperty(connection, 'query', { value: bounded, configurable: true, writable: true });
 }
 
-/** The end of a transaction block as knex sends it (`COMMIT;`, `ROLLBACK`); not `ROLLBACK TO SAVEPOINT …`. */
+/**
+ * The end of a transaction block as knex sends it (`COMMIT;`, `ROLLBACK`); not `ROLLBACK TO SAVEPOINT …`, and not a
+ * message of statements that ends in a COMMIT (the unit of work's deferred statements in front of it, ADR 23): one
+ * of those may fail and leave the transaction aborted, its COMMIT unrun, and the ROLLBACK that follows must then go
+ * as it is; the ReadyForQuery after such a message gives the state.
+ */
 const TRANSACTION_END = /^\s*(commit|rollback)\s*;?\s*$/i;
 
 /** A transaction's opening statement as knex sends it (`BEGIN;`, `BEGIN TRANSACTION ISOLATION LEVEL …;`). */

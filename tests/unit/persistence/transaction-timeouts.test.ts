@@ -82,6 +82,20 @@ describe('boundEveryTransaction (SET LOCAL bounds on every transaction of a conn
     expect(sent.at(-1), 'its BEGIN deferred, behind the bounds').to.equal(`${prefix}; BEGIN; select 2`);
   });
 
+  it('takes a message of statements ending in COMMIT (deferred statements, ADR 23) as inside the transaction: the ROLLBACK after its failure goes as it is', async () => {
+    const { client, sent, query, state } = scriptedClient(/^insert/);
+    boundEveryTransaction(client, bounds);
+    await query('BEGIN;');
+    await query('select 1');
+    const error = await query('insert into t values (1);\nCOMMIT;').then(() => null, (refused: Error) => refused);
+    expect(error?.message).to.match(/statement timeout/);
+    await query('ROLLBACK');
+    expect(sent.at(-1), 'not behind the bounds, which an aborted transaction would refuse').to.equal('ROLLBACK');
+    expect(state()).to.equal('I');
+    await query('select 2');
+    expect(sent.at(-1)).to.equal(`${prefix}; select 2`);
+  });
+
   it('keeps a ROLLBACK TO SAVEPOINT inside the transaction', async () => {
     const { client, sent, query } = scriptedClient(/^$/);
     boundEveryTransaction(client, bounds);
