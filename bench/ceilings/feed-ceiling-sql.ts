@@ -20,9 +20,9 @@ import { renderVacancy } from '../../adapters/presenters/vacancy.presenter.js';
  * answering the card reads after it until a write of a card forgets them), per event its check against the
  * versions the batch keeps (those read, changed by what the batch's earlier events recorded) and its change's
  * statements (the reads of the use cases included), and at the end every version record of the batch in the
- * message of its COMMIT, in front of it (the COMMIT alone when nothing was recorded). No ajv (the event is JSON.parse'd), no Inversify, no MikroORM (no
- * entity, identity map or query builder), no domain objects: the values written are derived more simply than
- * the domain derives them (bench/README.md, Feed). Each record's rendering (ADR 18) is made here with the
+ * message of its COMMIT, in front of it (the COMMIT alone when nothing was recorded). No ajv (the event is
+ * JSON.parse'd), no Inversify, no MikroORM (no entity, identity map or query builder), no domain objects: the
+ * values written are derived more simply than the domain derives them (bench/README.md, Feed). Each record's rendering (ADR 18) is made here with the
  * service's presenter functions, from a view of the values written: the service renders every record it writes
  * too, so it is the same work.
  */
