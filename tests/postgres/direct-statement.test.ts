@@ -88,6 +88,31 @@ describe('Statements straight to the pg connection (PostgreSQL)', () => {
       expect(pool().numUsed(), 'the connection given back').to.equal(0);
     });
 
+    it('takes repository calls made at once one after another, each with all its statements, and a call made inside a call at once; the first failure fails the unit of work', async () => {
+      const unitOfWork = new MikroOrmUnitOfWork(orm());
+      const order: string[] = [];
+      const call = (name: string, fails = false) =>
+        withEntityManager(orm(), async (em) => {
+          order.push(`${name} starts`);
+          await executeInlined(em, 'select 1');
+          if (fails) await executeInlined(em, 'select * from a_table_that_is_not_there');
+          // Inside a call: not queued behind the call it is part of, which would wait for ever.
+          const [row] = await withEntityManager(orm(), (own) => executeInlined<{ n: number }>(own, 'select ?::int as n', [name.length]));
+          order.push(`${name} ends`);
+          return row?.n;
+        });
+      let answers: PromiseSettledResult<number | undefined>[] = [];
+      const failure = await rejectionOf(
+        unitOfWork.run(nextId('co'), 'write', async () => {
+          answers = await Promise.allSettled([call('a'), call('bb', true), call('ccc')]);
+        }),
+      );
+      expect(order).to.deep.equal(['a starts', 'a ends', 'bb starts', 'ccc starts']);
+      expect(answers.map((answer) => (answer.status === 'fulfilled' ? answer.value : (answer.reason as { code?: string }).code))).to.deep.equal([1, '42P01', '25P02']);
+      expect((failure as { code?: string }).code, "the first failure, not the aborted transaction's").to.equal('42P01');
+      expect(pool().numUsed(), 'the connection given back').to.equal(0);
+    });
+
     it('commits what succeeds, and counts the rows a statement changed', async () => {
       const unitOfWork = new MikroOrmUnitOfWork(orm());
       const deleted = await unitOfWork.run(nextId('co'), 'write', async () => {

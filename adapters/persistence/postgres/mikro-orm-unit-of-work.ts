@@ -84,7 +84,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     const pool = this.orm.em.getConnection().getKnex().client as ConnectionPool;
     const connection = await pool.acquireConnection();
     const transaction: ActiveTransaction = {
-      orm: this.orm, em: this.em, connection, companyId, mode, now: new Date(Number.NaN), ended: false, queue: Promise.resolve(), preloaded: new Map(), deferred: [],
+      orm: this.orm, em: this.em, connection, companyId, mode, now: new Date(Number.NaN), ended: false, calls: 0, last: Promise.resolve(), preloaded: new Map(), deferred: [],
     };
     try {
       await sendOn(this.em, connection, { text: BEGIN });

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { LockMode } from '../../../application/ports/unit-of-work.port.js';
-import { storeCall } from './store-errors.js';
+import { storeCall, translateStoreError } from './store-errors.js';
 
 /**
  * The transaction of the unit of work running in the current async context: a pooled pg connection on which the
@@ -20,8 +20,10 @@ export interface ActiveTransaction {
   now: Date;
   /** Set before the COMMIT or ROLLBACK is sent: from then on no statement of the unit of work goes on the connection. */
   ended: boolean;
-  /** The end of the line of repository calls on the transaction's one connection. */
-  queue: Promise<void>;
+  /** Repository calls on the transaction's one connection made and not finished, the running one included. */
+  calls: number;
+  /** The last of them: a call made while any runs starts when it has finished. */
+  last: Promise<unknown>;
   /**
    * The first repository call that failed in it. PostgreSQL aborts a transaction at a failed statement and
    * answers its COMMIT with a ROLLBACK, without an error: a unit of work whose work caught such a failure and
@@ -75,17 +77,25 @@ export function withEntityManager<T>(orm: MikroORM, work: (em: EntityManager) =>
   if (transaction.ended) {
     return Promise.reject(new Error('A repository was called after its unit of work had ended; await every call inside the work.'));
   }
-  const inTransaction = () =>
-    storeCall(() => work(transaction.em)).catch((error: unknown) => {
-      transaction.failed ??= { error };
-      throw error;
-    });
-  if (holding.getStore() === transaction) return inTransaction();
-  const call = transaction.queue.then(() => holding.run(transaction, inTransaction));
-  transaction.queue = call.then(
-    () => undefined,
-    () => undefined,
-  );
+  // One async function a call (a profile of the feed's consumer found the promises of each statement's layers).
+  const inTransaction = async (counted: boolean): Promise<T> => {
+    try {
+      return await work(transaction.em);
+    } catch (error) {
+      const translated = translateStoreError(error);
+      transaction.failed ??= { error: translated };
+      throw translated;
+    } finally {
+      if (counted) transaction.calls -= 1;
+    }
+  };
+  if (holding.getStore() === transaction) return inTransaction(false);
+  const start = () => holding.run(transaction, inTransaction, true);
+  // Counted before it starts: a call that fails at once has finished before start() returns.
+  const queued = transaction.calls > 0;
+  transaction.calls += 1;
+  const call = queued ? transaction.last.then(start, start) : start();
+  transaction.last = call;
   return call;
 }
 

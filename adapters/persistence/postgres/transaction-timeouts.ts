@@ -53,8 +53,19 @@ export function boundEveryTransaction(connection: pg.Client, bounds: Transaction
   connection.connection.on('readyForQuery', (message: { status?: string }) => {
     if (typeof message.status === 'string') status = message.status;
   });
-  const send = connection.query.bind(connection) as unknown as Send;
-  let line: Promise<void> = Promise.resolve();
+  const query = connection.query.bind(connection) as unknown as (config: QueryConfig | string, callback: Callback) => void;
+  // A config of a text alone goes to pg as that text, which pg takes as it is (an object it copies, property by property).
+  const send: Send = (config, callback) => query(Object.keys(config).length === 1 ? config.text : config, callback);
+  /** Whether a call is being decided or answered; calls made meanwhile wait in `waiting`, in order. */
+  let busy = false;
+  const waiting: (() => void)[] = [];
+  // The next waiting call is decided after whatever else the connection reads now (a ReadyForQuery behind the
+  // ErrorResponse that called back a failed statement), as a call made by the caller's continuation would be.
+  const release = (): void => {
+    const next = waiting.shift();
+    if (next === undefined) busy = false;
+    else queueMicrotask(next);
+  };
 
   /** The BEGIN answered here and not sent yet (the server is idle): it goes with the next statement. */
   let begin: string | null = null;
@@ -98,22 +109,31 @@ export function boundEveryTransaction(connection: pg.Client, bounds: Transaction
   const bounded = (...args: unknown[]): unknown => {
     const callback = args.at(-1);
     const config = queryConfigOf(args);
-    if (typeof callback !== 'function' || config === null) return (send as unknown as (...a: unknown[]) => unknown)(...args);
-    const turn = line.then(
-      () =>
-        new Promise<void>((done) => {
-          try {
-            decide(config, (error, result) => {
-              done();
-              (callback as Callback)(error, result);
-            });
-          } catch (error) {
-            done();
-            (callback as Callback)(error as Error, undefined);
-          }
-        }),
-    );
-    line = turn;
+    if (typeof callback !== 'function' || config === null) return (query as unknown as (...a: unknown[]) => unknown)(...args);
+    const take = (): void => {
+      let answered = false;
+      // A call the caller makes from its callback waits: the rest of what the connection reads now comes first.
+      const answer: Callback = (error, result) => {
+        answered = true;
+        try {
+          (callback as Callback)(error, result);
+        } finally {
+          release();
+        }
+      };
+      try {
+        decide(config, answer);
+      } catch (error) {
+        // Thrown by the caller's own callback: not answered twice.
+        if (answered) throw error;
+        answer(error as Error, undefined);
+      }
+    };
+    if (busy) waiting.push(take);
+    else {
+      busy = true;
+      take();
+    }
     return undefined;
   };
   Object.defineProperty(connection, 'query', { value: bounded, configurable: true, writable: true });

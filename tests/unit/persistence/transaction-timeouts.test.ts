@@ -16,7 +16,9 @@ function scriptedClient(failing: RegExp) {
   let state: 'I' | 'T' | 'E' = 'I';
   const client = {
     connection: wire,
-    query(config: { text: string }, callback: Callback) {
+    // pg takes a config or its text alone.
+    query(given: { text: string } | string, callback: Callback) {
+      const config = typeof given === 'string' ? { text: given } : given;
       sent.push(config.text);
       setImmediate(() => {
         for (const statement of config.text.split('; ')) {
@@ -94,6 +96,14 @@ describe('boundEveryTransaction (SET LOCAL bounds on every transaction of a conn
     expect(state()).to.equal('I');
     await query('select 2');
     expect(sent.at(-1)).to.equal(`${prefix}; select 2`);
+  });
+
+  it('takes calls made at once one at a time, in order, each decided on the state the server reported after the one before', async () => {
+    const { client, sent, query } = scriptedClient(/^$/);
+    boundEveryTransaction(client, bounds);
+    const answers = await Promise.all([query('BEGIN;'), query('select 1'), query('COMMIT;'), query('select 2')]);
+    expect(answers).to.have.length(4);
+    expect(sent).to.deep.equal([`${prefix}; BEGIN; select 1`, 'COMMIT;', `${prefix}; select 2`]);
   });
 
   it('keeps a ROLLBACK TO SAVEPOINT inside the transaction', async () => {
