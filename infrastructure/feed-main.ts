@@ -7,6 +7,7 @@ import { startFeedConsumer, type RunningFeedConsumer } from './feed/start-feed-c
 import { endLogs } from './logger.js';
 import { listenForMetrics, type RunningMetricsServer } from './metrics-server.js';
 import { stopThenExit, takeStopSignals } from './stop-signals.js';
+import { helpAsked } from './process-arguments.js';
 
 const USAGE = `usage: npm run feed   (or: node bin/feed.js)
 
@@ -39,7 +40,7 @@ const signals = takeStopSignals();
 
 /** `npm run feed`: the platform feed's consumer, as its own process (DESIGN 4a). */
 async function main(): Promise<void> {
-  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  if (helpAsked(process.argv.slice(2), 'npm run feed')) {
     process.stdout.write(USAGE);
     return;
   }

@@ -12,6 +12,7 @@ import { startManagementServer } from './management-server.js';
 import { startMetricsServer } from './metrics-server.js';
 import { seedMemoryDemo } from './memory-demo.js';
 import { stopThenExit, takeStopSignals } from './stop-signals.js';
+import { helpAsked } from './process-arguments.js';
 
 /** Requests still running this long after SIGTERM are cut off, within the usual 30 s grace of an orchestrator. */
 const DRAIN_TIMEOUT_MS = 25_000;
@@ -30,7 +31,7 @@ const signals = takeStopSignals();
 
 /** `npm start`: the service, on PostgreSQL (embedded when DATABASE_URL is unset) or in memory. */
 async function main(): Promise<void> {
-  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  if (helpAsked(process.argv.slice(2), 'npm start')) {
     process.stdout.write(USAGE);
     return;
   }

@@ -43,7 +43,11 @@ export interface DeadLetterSummary {
   readonly detail: string | null;
   /** When it was set aside (RFC 3339). */
   readonly deadAt: string | null;
-  /** How many times the consumer had taken it before it was set aside. */
+  /**
+   * How many times the consumer took it, the take that set it aside included (FEED_MAX_ATTEMPTS counts them; a take
+   * while the database was away is not one); for a letter the broker set aside, the takes the consumer had
+   * finished before (its redeliveries to a consumer that stopped on it are not counted).
+   */
   readonly attempts: number;
 }
 

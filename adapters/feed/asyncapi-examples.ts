@@ -102,3 +102,39 @@ export const PLATFORM_EVENT_EXAMPLES: Readonly<Record<PlatformChangeType, Record
   'candidate.deleted': envelope('candidate.deleted', '019a5b30-0008-7a00-8000-000000000008', CARD, '2026-11-20T07:00:00.000Z', 5),
   'vacancy.deleted': envelope('vacancy.deleted', '019a5b30-0009-7a00-8000-000000000009', VACANCY, '2026-12-01T06:00:00.000Z', 3),
 };
+
+/** The vacancy the transfer example goes to, which no example makes: made first in exampleStream. */
+const OTHER_VACANCY_EXAMPLE = {
+  ...envelope('vacancy.upserted', '019a5b30-000a-7a00-8000-00000000000a', OTHER_VACANCY, '2026-11-03T04:20:00.000Z', 1),
+  data: {
+    ...(PLATFORM_EVENT_EXAMPLES['vacancy.upserted'].data as Record<string, unknown>),
+    title: 'Бэкенд-разработчик (Go)',
+    skills: ['Go', 'PostgreSQL', 'Kafka'],
+    positionsCount: 1,
+  },
+};
+
+/** The examples in the order the platform would publish them, after the vacancy the transfer needs. */
+const STREAM_ORDER: readonly PlatformChangeType[] = [
+  'vacancy.upserted',
+  'board.columns-set',
+  'candidate.added',
+  'candidate.moved',
+  'candidate.transferred',
+  'candidate.resume-updated',
+  'application.submitted',
+  'candidate.deleted',
+  'vacancy.deleted',
+];
+
+/**
+ * The examples as one stream of a company's (`admin feed examples`), each of which applies when it comes in this
+ * order: a vacancy, a second one (which the transfer goes to), the first one's board, a card on it moved,
+ * transferred and updated, an application from another channel, then the card's and the first vacancy's
+ * deletion. Stamped `at` onward, a millisecond apart; ids as in the AsyncAPI document, so publishing the stream
+ * again changes nothing.
+ */
+export function exampleStream(companyId: string, at: Date): Record<string, unknown>[] {
+  const events = [PLATFORM_EVENT_EXAMPLES['vacancy.upserted'], OTHER_VACANCY_EXAMPLE, ...STREAM_ORDER.slice(1).map((type) => PLATFORM_EVENT_EXAMPLES[type])];
+  return events.map((event, i) => ({ ...event, time: new Date(at.getTime() + i).toISOString(), companyid: companyId }));
+}

@@ -10,6 +10,7 @@ import type {
 } from '../../adapters/cli/feed-broker.js';
 import { byDeadAt, COMPANY_HEADER, summarize } from './feed-dead-letter.js';
 import { declareFeedTopology, FEED_HEADERS, feedTopology, type FeedTopology } from './feed-topology.js';
+import { brokerErrorText } from './broker-error-text.js';
 
 /** Structured-mode CloudEvents (the AMQP binding's content type). */
 export const CLOUDEVENTS_CONTENT_TYPE = 'application/cloudevents+json';
@@ -39,7 +40,7 @@ export async function openFeedAdminBroker(url: string, settings: FeedAdminSettin
     await declareFeedTopology(connection, topology);
   } catch (error) {
     await connection.close();
-    throw new CliFailure(`Declaring the feed's queues on the broker at ${displayUrl(url)} failed: ${messageOf(error)}.`);
+    throw new CliFailure(`Declaring the feed's queues on the broker at ${displayUrl(url)} failed: ${brokerErrorText(error)}.`);
   }
   return new RabbitMqFeedAdminBroker(connection, topology);
 }
@@ -95,7 +96,7 @@ export class RabbitMqFeedAdminBroker implements FeedBroker {
       await Promise.all(inFlight);
       await returnsSeen();
       if (failure !== undefined) {
-        throw new CliFailure(`Publishing stopped after ${published} events, ${acked - returned} of them confirmed: ${messageOf(failure)}. Publishing the file again is safe.`);
+        throw new CliFailure(`Publishing stopped after ${published} events, ${acked - returned} of them confirmed: ${brokerErrorText(failure)}. Publishing the file again is safe.`);
       }
       return { published, confirmed: acked - returned };
     });
@@ -221,10 +222,6 @@ function isNack(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 'NACK';
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** The broker's address without its user name and password, for messages. */
 function displayUrl(url: string): string {
   try {
@@ -256,7 +253,7 @@ async function connect(url: string): Promise<Connection> {
     });
   } catch (error) {
     await connection.close().catch(() => undefined);
-    throw new CliFailure(`Cannot connect to the broker at ${displayUrl(url)}: ${messageOf(error)}.`);
+    throw new CliFailure(`Cannot connect to the broker at ${displayUrl(url)}: ${brokerErrorText(error)}.`);
   }
   return connection;
 }

@@ -4,6 +4,7 @@ import type { FeedMetrics } from '../../adapters/feed/feed-metrics.js';
 import type { FeedDecision, FeedMessage } from '../../adapters/feed/platform-event-handler.js';
 import { bodyOf, FeedRouting, retryCountsOf, type RetryCounts } from './feed-routing.js';
 import { declareFeedTopology, mainQueueDeclaration, type FeedTopology } from './feed-topology.js';
+import { COMPANY_HEADER } from './feed-dead-letter.js';
 import { loggableFeedError } from './loggable-feed-error.js';
 
 /** What turns a message into a decision: the feed adapter's PlatformEventHandler, or a test's stand-in. */
@@ -143,8 +144,15 @@ export class FeedConsumer {
       metrics?.eventFinished(type, decision.outcome, latency);
       return;
     }
-    // Only the event's identity and the reason: never its data, which may be personal.
-    const said = { id: decision.event.id, type: decision.event.type, companyId: decision.event.companyId, reason: decision.reason, detail: decision.detail };
+    // Only the event's identity and the reason: never its data, which may be personal. The message's properties
+    // name an event whose body could not be read (not JSON, say), as `admin feed dead list` names it.
+    const said = {
+      id: decision.event.id ?? (message.messageId || undefined),
+      type: decision.event.type ?? (message.type || undefined),
+      companyId: decision.event.companyId ?? companyHeaderOf(message),
+      reason: decision.reason,
+      detail: decision.detail,
+    };
     // An unexpected error is a bug: its stack is for whoever fixes it, its message (which may quote the event) for nobody.
     if (decision.cause !== undefined) logger.error({ ...said, err: loggableFeedError(decision.cause) }, 'feed event stopped by an unexpected error');
     if (decision.action === 'retry') {
@@ -187,4 +195,10 @@ export class FeedConsumer {
     this.options.metrics?.setConsuming(true);
     this.options.logger.info({ queue: this.options.topology.queue }, 'feed resumed: the database answers');
   }
+}
+
+/** The company header the platform (and `admin feed publish`) sets on a message, when it is text. */
+function companyHeaderOf(message: AsyncMessage): string | undefined {
+  const value: unknown = message.headers?.[COMPANY_HEADER];
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }

@@ -30,7 +30,9 @@ export function summarize(letter: Pick<SyncMessage, 'messageId' | 'type' | 'head
     reason: feedReason ?? brokerReason,
     detail: text(headers[FEED_HEADERS.deadDetail]) ?? (feedReason === null && brokerReason !== null ? brokerDetail(brokerReason, brokerQueue) : null),
     deadAt: text(headers[FEED_HEADERS.deadAt]) ?? (typeof death?.time === 'number' ? new Date(death.time * 1000).toISOString() : null),
-    attempts: count(headers[FEED_HEADERS.attempt]) ?? 0,
+    // The header numbers the take from 0: one the consumer set aside was taken once more than it says (the take that
+    // decided), as FEED_MAX_ATTEMPTS and the letter's detail count; one the broker set aside, as often as it says.
+    attempts: (count(headers[FEED_HEADERS.attempt]) ?? 0) + (feedReason === null ? 0 : 1),
   };
 }
 

@@ -11,6 +11,7 @@ import { resolve } from '../container/typed-binding.js';
 import { USE_CASES } from '../container/use-case.tokens.js';
 import { FeedConsumer, type FeedHandler } from './feed-consumer.js';
 import { feedTopology, type FeedTopology } from './feed-topology.js';
+import { brokerErrorText } from './broker-error-text.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -50,10 +51,19 @@ export async function startFeedConsumer(container: Container, config: FeedSettin
   const connection = new Connection({ url: config.feedUrl, connectionName: `integration-feed ${hostname()} ${process.pid}` });
   watchConnection(connection, logger);
   const connectTimeoutMs = options.connectTimeoutMs ?? 20_000;
+  // What the broker said to the attempts (a refused login, say), for the message should they all fail: the
+  // client's own failure says only that time ran out.
+  let lastRefusal: unknown;
+  const noteRefusal = (error: unknown) => (lastRefusal = error);
+  connection.on('error', noteRefusal);
   // Given up on, the connection closes itself (onConnect's contract).
-  await connection.onConnect(connectTimeoutMs).catch((error: unknown) => {
-    throw new Error(`cannot reach the broker at FEED_URL (${maskSecrets(config.feedUrl as string)}) within ${connectTimeoutMs} ms: ${(error as Error).message}`);
-  });
+  await connection
+    .onConnect(connectTimeoutMs)
+    .catch((error: unknown) => {
+      const cause = lastRefusal === undefined ? brokerErrorText(error) : `${brokerErrorText(error)}; the broker's last answer: ${brokerErrorText(lastRefusal)}`;
+      throw new Error(`cannot reach the broker at FEED_URL (${maskSecrets(config.feedUrl as string)}) within ${connectTimeoutMs} ms: ${cause}`);
+    })
+    .finally(() => connection.off('error', noteRefusal));
   const metrics = options.metrics;
   const handler =
     options.handler ??
@@ -112,7 +122,7 @@ function watchConnection(connection: Connection, logger: Logger): void {
   connection.on('error', (error: unknown) => {
     if (lost) return;
     lost = true;
-    logger.warn({ error: (error as Error).message, code: (error as { code?: unknown }).code }, 'feed broker connection error; reconnecting');
+    logger.warn({ error: brokerErrorText(error), code: (error as { code?: unknown }).code }, 'feed broker connection error; reconnecting');
   });
 }
 

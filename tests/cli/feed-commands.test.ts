@@ -179,6 +179,9 @@ describe('admin feed publish | dead list | dead replay (against the real RabbitM
       const unreachable = await feed(['publish', '--file', events, '--url', 'amqp://guest:pa55-w0rd@127.0.0.1:1']);
       expect(errorOf(unreachable)).to.match(/^error: Cannot connect to the broker at amqp:\/\/127\.0\.0\.1:1: .*ECONNREFUSED/);
       expect(unreachable.stderr).to.not.contain('pa55-w0rd');
+      const refused = await feed(['publish', '--file', events, '--url', 'amqp://guest:pa55-w0rd@127.0.0.1:5672']);
+      expect(errorOf(refused)).to.match(/^error: Cannot connect to the broker at amqp:\/\/127\.0\.0\.1:5672: ACCESS_REFUSED - Login was refused .*[^.]\.$/);
+      expect(refused.stderr).to.not.contain('pa55-w0rd');
       expect(errorOf(await feed(['publish', '--file', events, '--url', 'http://127.0.0.1:5672']))).to.match(/--url must be an amqp:\/\/ or amqps:\/\/ URL/);
       expect(await countSettling(queue, 0)).to.equal(0);
     });
@@ -213,7 +216,8 @@ describe('admin feed publish | dead list | dead replay (against the real RabbitM
         reason: 'invalid_event',
         detail: '/data/candidate/email: must be an e-mail address',
         deadAt: '2026-01-01T00:00:01.000Z',
-        attempts: 2,
+        // Set aside at its take numbered 2: its third.
+        attempts: 3,
       });
       expect(listed[1]).to.include({ id: 'evt-late', type: 'candidate.added', companyId: 'company-1', deadAt: '2026-01-01T00:00:02.000Z' });
       expect(listed.slice(2, 42).map((l) => l.id)).to.deep.equal(many.map((l) => l.envelope.messageId));

@@ -342,12 +342,13 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
     const handler = new ScriptedHandler(({ body }) =>
       body.startsWith('{')
         ? applied()
-        : { action: 'dead', reason: 'invalid_json', detail: 'the body is not JSON', event: { id: 'evt-9' } },
+        : // As the parser decides on a body that is not JSON: nothing of the event could be read.
+          { action: 'dead', reason: 'invalid_json', detail: 'the body is not JSON', event: {} },
     );
     const consumer = broker.consumer(handler, { logger: logs.logger, metrics });
     await consumer.start();
     const before = Date.now();
-    await broker.publish('not json: Ada Lovelace, +7 700 000 00 00', { messageId: 'evt-9' });
+    await broker.publish('not json: Ada Lovelace, +7 700 000 00 00', { messageId: 'evt-9', type: 'candidate.added', headers: { companyid: 'company-9' } });
     await broker.publish('{"after":"the poison"}');
     await until('both takes', () => handler.takes.length === 2);
     await consumer.stop();
@@ -362,7 +363,8 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
     expect(await broker.depth()).to.equal(0);
     const said = logs.said('feed event dead-lettered');
     expect(said).to.have.length(1);
-    expect(said[0]).to.include({ level: 40, id: 'evt-9', reason: 'invalid_json', detail: 'the body is not JSON' });
+    // Named by the message's properties, as `admin feed dead list` names it.
+    expect(said[0]).to.include({ level: 40, id: 'evt-9', type: 'candidate.added', companyId: 'company-9', reason: 'invalid_json', detail: 'the body is not JSON' });
     expect(JSON.stringify(logs.lines)).not.to.contain('Lovelace');
     expect((await metrics.render()).text).to.match(/^feed_events_total\{type="other",outcome="dead_lettered"\} 1$/m);
   });
@@ -514,6 +516,23 @@ describe('startFeedConsumer (the consumer on a container, as npm run feed starts
       const config = { ...loadConfig({}), feedUrl: null };
       const error = await startFeedConsumer(container, config, capturedLogger().logger).then(() => null, (e: unknown) => e as Error);
       expect(error?.message).to.match(/^FEED_URL is not set/);
+    } finally {
+      await disposeContainer(container);
+    }
+  });
+
+  it('refuses to start when the broker keeps refusing its login, saying so, without the password', async () => {
+    const container = await buildContainer({ profile: 'memory', config: { store: 'memory' } });
+    try {
+      const wrong = new URL(AMQP_URL);
+      wrong.password = 'not-the-Password-42';
+      const config = loadConfig({ FEED_URL: wrong.toString(), FEED_QUEUE: `test.feed.${process.pid}.${randomBytes(4).toString('hex')}` });
+      const logs = capturedLogger();
+      const error = await startFeedConsumer(container, config, logs.logger, { connectTimeoutMs: 1_500 }).then(() => null, (e: unknown) => e as Error);
+      expect(error?.message).to.match(/^cannot reach the broker at FEED_URL \(amqp:\/\/guest:\*\*\*@[^)]+\) within 1500 ms: .+; the broker's last answer: ACCESS_REFUSED - Login was refused/);
+      expect(error?.message).to.not.contain('not-the-Password-42');
+      expect(error?.message).to.not.contain('undefined:');
+      expect(logs.said('feed broker connection error; reconnecting')[0]?.error).to.match(/^ACCESS_REFUSED/);
     } finally {
       await disposeContainer(container);
     }

@@ -10,6 +10,7 @@ interface DeadLetter {
   readonly companyId: string | null;
   readonly reason: string;
   readonly detail: string | null;
+  readonly attempts: number;
 }
 
 describe('The platform feed: dead letters and their replay (RabbitMQ, a consumer process, PostgreSQL)', function () {
@@ -45,7 +46,10 @@ describe('The platform feed: dead letters and their replay (RabbitMQ, a consumer
     expect(reasonOf(unknownCompany.id)).to.equal('unknown_company');
     expect(reasonOf(badData.id)).to.equal('invalid_data');
     expect(reasonOf(earlyMove.id)).to.equal('not_applicable');
-    expect(letters.find((l) => l.id === earlyMove.id)).to.include({ type: 'candidate.moved', companyId });
+    // FEED_MAX_ATTEMPTS=3 takes, counted as its detail counts them.
+    expect(letters.find((l) => l.id === earlyMove.id)).to.include({ type: 'candidate.moved', companyId, attempts: 3 });
+    expect(letters.find((l) => l.id === earlyMove.id)?.detail).to.match(/^Still not applicable after 3 attempts/);
+    expect(letters.find((l) => l.id === unknownCompany.id)).to.include({ attempts: 1 });
     // Listing leaves them where they are.
     expect(await deadLetters()).to.have.length(4);
     expect(JSON.stringify(letters), 'no personal data, no bodies').not.to.match(/Секретова|sometimes/);

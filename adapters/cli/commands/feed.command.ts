@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { exampleStream } from '../../feed/asyncapi-examples.js';
 import type { AdminContext } from '../admin-context.js';
 import { CliFailure } from '../cli-failure.js';
 import type { FeedBroker } from '../feed-broker.js';
@@ -9,8 +10,8 @@ const URL_HELP = 'the broker, an amqp:// or amqps:// URL (default: FEED_URL, whi
 
 /**
  * `feed ...`: the platform feed's broker, for the platform's developers and for operators (DESIGN 4, 4a).
- * The queue is FEED_QUEUE; every command declares the feed's queues first, as the consumer does. They need
- * no database.
+ * The queue is FEED_QUEUE; every command on the broker declares the feed's queues first, as the consumer does.
+ * Those need no database; `feed examples` needs no broker.
  */
 export function registerFeedCommands(program: Command, ctx: AdminContext): void {
   const feed = program.command('feed').description("the platform feed's queue (FEED_QUEUE) and its dead letters");
@@ -39,6 +40,21 @@ export function registerFeedCommands(program: Command, ctx: AdminContext): void 
       }
     });
 
+  feed
+    .command('examples')
+    .description(
+      'print an example event of every type for a company, as JSON Lines, to publish with feed publish --file: the examples of ' +
+        'docs/asyncapi.json with the company\'s id and the time of now, in an order in which each one applies (a vacancy, a second ' +
+        'one that the card is transferred to, the first one\'s board, a card added, moved, transferred and updated, an application ' +
+        'from another channel, then the card\'s and the first vacancy\'s deletion). Their ids are fixed: published again, they ' +
+        'change nothing. The company must exist (read from the database, as the other commands do)',
+    )
+    .requiredOption('--company <id>', 'the company')
+    .action(async (options: { company: string }) => {
+      await ctx.forCompany(options.company);
+      for (const event of exampleStream(options.company, new Date())) ctx.io.out(`${JSON.stringify(event)}\n`);
+    });
+
   const dead = feed.command('dead').description('dead letters: events the consumer set aside (in <queue>.dead)');
 
   dead
@@ -46,6 +62,7 @@ export function registerFeedCommands(program: Command, ctx: AdminContext): void 
     .description(
       'list the dead letters, oldest first, without taking them off the queue: [{"id","type","companyId","reason","detail","deadAt","attempts"}], ' +
         'read from the messages\' properties and headers (from the event\'s "id", "type" and "companyid" only, when a message has no id); ' +
+        '"attempts": the consumer\'s takes of the event, the one that set it aside included (as FEED_MAX_ATTEMPTS counts them). ' +
         'never their content. While it runs, the letters it reads are hidden from other clients of the dead-letter queue',
     )
     .option('--url <url>', URL_HELP)
