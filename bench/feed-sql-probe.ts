@@ -51,7 +51,8 @@ for (const Client of new Set([pg.Client, mikroPg.Client])) {
   Client.prototype.query = function probe(this: pg.Client, ...args: unknown[]) {
     const first = args[0] as string | { text?: string; values?: unknown[] };
     const text = typeof first === 'string' ? first : (first?.text ?? '');
-    const values = typeof first === 'string' ? ((args[1] as unknown[] | undefined)?.length ?? 0) : (first?.values?.length ?? 0);
+    // (text, callback) as the statement bounds' hook sends a text alone, or (text, values, callback).
+    const values = typeof first === 'string' ? (Array.isArray(args[1]) ? args[1].length : 0) : (first?.values?.length ?? 0);
     recording?.push({ text, values });
     return original.apply(this, args);
   } as typeof Client.prototype.query;

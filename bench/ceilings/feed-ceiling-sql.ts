@@ -187,8 +187,8 @@ class Tx {
   /**
    * Every event of the batch claimed at once, with the versions of the entities of those claimed
    * (MikroOrmFeedLedger.claimEvents): a repeat of an id within the batch is not sent, and is a duplicate; the
-   * others go as a JSON array of rows, inserted in key order. Per event: null for a duplicate, else the
-   * versions read (none for an application).
+   * others go as a JSON array of rows, inserted in key order; a batch of one, as its values. Per event: null for a
+   * duplicate, else the versions read (none for an application).
    */
   async claimAll(events: readonly CeilingEvent[]): Promise<(Versions | null)[]> {
     const firsts = new Map<string, number>();
@@ -204,8 +204,18 @@ class Tx {
         kind: versioned ? kindOf(event) : null, entity_id: versioned ? event.subject : null,
       };
     });
+    const one = given.length === 1 ? (given[0] as (typeof given)[number]) : null;
     const rows = await this.rows(
-      `with given as (
+      one !== null
+        ? // A batch of one: the same statement with the claim's values in place of the set (as the service sends it).
+          `with claim as (
+         insert into feed_applied_events (company_id, source, event_id, applied_at) values (${lit(one.company_id)}, ${lit(one.source)}, ${lit(one.event_id)}, ${lit(this.now)}::timestamptz)
+         on conflict (company_id, source, event_id) do nothing
+         returning 1)
+       select ${lit(one.n)}::int as n, v.aspect, v.version::text as version
+         from claim
+         left join feed_entity_versions as v on v.company_id = ${lit(one.company_id)} and v.entity_kind = ${lit(one.kind)} and v.entity_id = ${lit(one.entity_id)}`
+        : `with given as (
          select * from jsonb_to_recordset(${json(given)}::jsonb)
            as g(n int, company_id text collate "C", source text collate "C", event_id text collate "C", kind text collate "C", entity_id text collate "C")),
        claim as (

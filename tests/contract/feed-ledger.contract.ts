@@ -129,6 +129,23 @@ export function feedLedgerContract(factory: AdapterFactory): void {
         expect(read === null || read === undefined ? read : plain(read)).to.deep.equal({ aspects: {}, deletedAt: 4 });
       });
 
+      it('answers a batch of one event id as a batch of several: without an entity, and repeated (sent once)', async () => {
+        const entity = card();
+        await ledger().recordVersions(entity, ['resume'], 5, T0);
+        const alone = await ledger().claimEvents([{ source: SOURCE, eventId: nextId('ev'), companyId: entity.companyId, entity: null }], T0);
+        expect(alone.map((answer) => (answer === null ? null : plain(answer)))).to.deep.equal([{ aspects: {}, deletedAt: null }]);
+        const repeated = nextId('ev');
+        const twice = await ledger().claimEvents(
+          [
+            { source: SOURCE, eventId: repeated, companyId: entity.companyId, entity },
+            { source: SOURCE, eventId: repeated, companyId: entity.companyId, entity },
+          ],
+          T0,
+        );
+        expect(twice.map((answer) => (answer === null ? null : plain(answer)))).to.deep.equal([{ aspects: { resume: 5 }, deletedAt: null }, null]);
+        expect(await ledger().claimEvents([{ source: SOURCE, eventId: repeated, companyId: entity.companyId, entity }], T0)).to.deep.equal([null]);
+      });
+
       it('answers every claim of a batch in its order: versions of each entity, none without one, null for an id recorded before or earlier in the batch', async () => {
         const companyId = nextId('co');
         const first = card(companyId);

@@ -109,8 +109,8 @@ describe('Prepared statements on and off (PostgreSQL)', function () {
     expect(one('insert into vacancies').executions).to.equal(1);
     expect(one('update vacancies set').executions).to.equal(6);
     expect(one('select company_id, id, title').executions).to.equal(7);
-    // The ledger's claim of each event, a statement of a fixed text whatever the batch holds.
-    expect(one('with given as').executions).to.equal(7);
+    // The ledger's claim of each event (a batch of one: the statement of one claim), a statement of a fixed text.
+    expect(one('with claim as').executions).to.equal(7);
     // Each execution planned for its values (plan_cache_mode = force_custom_plan in every transaction): past five
     // PostgreSQL's default would switch this read to a generic plan (it did, before), one that a table small at
     // the time would freeze as a sequential scan.
