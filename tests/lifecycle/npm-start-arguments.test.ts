@@ -1,27 +1,8 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { cleanEnv } from './support/npm-start.js';
+import { npmStartToExit } from './support/npm-start.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/** `npm start -- ARGS` as a user types it: its exit code and what it printed. */
-function npmStartWith(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, failed) => {
-    const child = spawn('npm', ['start', '--', ...args], { cwd: REPO_ROOT, env: cleanEnv({ PORT: '0', STORE: 'memory' }), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    // Should it serve after all, it must not outlive the test.
-    const timer = setTimeout(() => child.kill('SIGTERM'), 60_000);
-    child.once('error', failed);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
-}
+/** `npm start -- ARGS` as a user types it, in memory (nothing to start before it refuses). */
+const npmStartWith = (args: readonly string[]) => npmStartToExit(args, { STORE: 'memory' }, 60_000);
 
 describe('npm start and its command line (settings are environment variables)', function () {
   this.timeout(120_000);

@@ -1,33 +1,21 @@
 import { expect } from 'chai';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { jsonOf, runAdmin } from '../cli/support/run-admin.js';
 import { startServerProcess, type ServerProcess } from '../scale/support/server-process.js';
-import { cleanEnv } from './support/npm-start.js';
+import { npmStartToExit } from './support/npm-start.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** A service start that is expected to fail, through `npm start` as a user runs it: its exit code, what it printed, and how long it took. */
-function failingStart(env: Record<string, string>): Promise<{ code: number | null; output: string; ms: number }> {
+async function failingStart(env: Record<string, string>): Promise<{ code: number | null; output: string; ms: number }> {
   // dist/ built beforehand, so that the time measured is the start's alone.
   execFileSync(process.execPath, ['-e', 'import("./bin/build.js").then((m) => m.ensureBuilt())'], { cwd: REPO_ROOT, stdio: 'ignore' });
-  const started = Date.now();
-  return new Promise((done, failed) => {
-    const child = spawn('npm', ['start'], { cwd: REPO_ROOT, env: cleanEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    // Should it serve after all, it must not outlive the test.
-    const timer = setTimeout(() => child.kill('SIGTERM'), 30_000);
-    child.once('error', failed);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      done({ code, output, ms: Date.now() - started });
-    });
-  });
+  const run = await npmStartToExit([], env);
+  return { code: run.code, output: `${run.stdout}${run.stderr}`, ms: run.ms };
 }
 
 async function status(url: string): Promise<number> {

@@ -55,3 +55,28 @@ export async function npmStart(env: Record<string, string>, startTimeoutMs = 90_
   });
   return { npm, apiUrl, exited, output: () => output, logs, kill };
 }
+
+/**
+ * `npm start -- ARGS` expected to end by itself (a failed start, --help): its exit code, what it printed on each
+ * stream, and how long it ran. Should it serve after all, it is stopped after `timeoutMs`.
+ */
+export function npmStartToExit(
+  args: readonly string[],
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((done, failed) => {
+    const child = spawn('npm', ['start', ...(args.length > 0 ? ['--', ...args] : [])], { cwd: REPO_ROOT, env: cleanEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
+    child.once('error', failed);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
