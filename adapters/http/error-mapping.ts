@@ -100,7 +100,7 @@ export function mapError(error: unknown): { problem: MappedProblem; expected: bo
         status: mapping.status,
         code: error.code,
         title: mapping.title,
-        detail: error.message,
+        detail: error instanceof NotFoundError ? notFoundDetail(error) : error.message,
         ...(errors === undefined ? {} : { errors }),
         ...(mapping.retryAfterS === undefined ? {} : { retryAfterS: mapping.retryAfterS }),
       },
@@ -108,4 +108,13 @@ export function mapError(error: unknown): { problem: MappedProblem; expected: bo
     };
   }
   return { problem: INTERNAL, expected: false };
+}
+
+/**
+ * A 404's detail names what was not found, never the identifier asked for: one that belongs to another company
+ * then reads byte for byte as one that does not exist, whichever two identifiers a caller compares (spec 4.3,
+ * rule 5; DESIGN 3), and the caller has the identifier it sent.
+ */
+function notFoundDetail(error: NotFoundError): string {
+  return `${error.resource.charAt(0).toUpperCase()}${error.resource.slice(1)} not found.`;
 }

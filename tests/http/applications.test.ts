@@ -95,6 +95,18 @@ describe('POST /applications', () => {
     expect(await candidatesOf(other)).to.deep.equal([]);
   });
 
+  it("answers 404 byte for byte alike for another company's vacancy and a missing one of another id (DESIGN 3)", async () => {
+    const other = await aTenant(server, { name: 'Другая компания' });
+    const foreign = await other.addVacancy({ id: 'someone-elses-vacancy' });
+    const foreignAnswer = await tenant.api.post('/applications', aMinimalApplicationBody(foreign.id, { externalId: 'probe-3' }));
+    const missingAnswer = await tenant.api.post('/applications', aMinimalApplicationBody('no-such-vacancy-at-all', { externalId: 'probe-4' }));
+    expect([foreignAnswer.status, missingAnswer.status]).to.deep.equal([404, 404]);
+    const withoutRequestId = (text: string, id: string) => text.replace(id, '<request>');
+    expect(withoutRequestId(foreignAnswer.text, foreignAnswer.body.requestId)).to.equal(withoutRequestId(missingAnswer.text, missingAnswer.body.requestId));
+    expect(foreignAnswer.text).to.not.contain('someone-elses-vacancy');
+    expect(await candidatesOf(other)).to.deep.equal([]);
+  });
+
   it('answers 400 naming every problem of an invalid body, and creates nothing (rule 6)', async () => {
     const before = await candidatesOf();
     const response = await tenant.api.post('/applications', {
