@@ -62,8 +62,8 @@ export function registerFeedCommands(program: Command, ctx: AdminContext): void 
     .description(
       'list the dead letters, oldest first, without taking them off the queue: [{"id","type","companyId","reason","detail","deadAt","attempts"}], ' +
         'read from the messages\' properties and headers (from the event\'s "id", "type" and "companyid" only, when a message has no id); ' +
-        '"attempts": the consumer\'s takes of the event, the one that set it aside included (as FEED_MAX_ATTEMPTS counts them). ' +
-        'never their content. While it runs, the letters it reads are hidden from other clients of the dead-letter queue',
+        'never their content. "attempts": the consumer\'s takes of the event, the one that set it aside included (as FEED_MAX_ATTEMPTS ' +
+        'counts them). While it runs, the letters it reads are hidden from other clients of the dead-letter queue',
     )
     .option('--url <url>', URL_HELP)
     .action(async (options: { url?: string }) => {
