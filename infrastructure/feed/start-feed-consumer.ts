@@ -60,7 +60,7 @@ export async function startFeedConsumer(container: Container, config: FeedSettin
   await connection
     .onConnect(connectTimeoutMs)
     .catch((error: unknown) => {
-      const cause = lastRefusal === undefined ? brokerErrorText(error) : `${brokerErrorText(error)}; the broker's last answer: ${brokerErrorText(lastRefusal)}`;
+      const cause = lastRefusal === undefined ? brokerErrorText(error) : `${brokerErrorText(error)}; the last error: ${brokerErrorText(lastRefusal)}`;
       throw new Error(`cannot reach the broker at FEED_URL (${maskSecrets(config.feedUrl as string)}) within ${connectTimeoutMs} ms: ${cause}`);
     })
     .finally(() => connection.off('error', noteRefusal));

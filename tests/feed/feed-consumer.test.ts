@@ -529,7 +529,7 @@ describe('startFeedConsumer (the consumer on a container, as npm run feed starts
       const config = loadConfig({ FEED_URL: wrong.toString(), FEED_QUEUE: `test.feed.${process.pid}.${randomBytes(4).toString('hex')}` });
       const logs = capturedLogger();
       const error = await startFeedConsumer(container, config, logs.logger, { connectTimeoutMs: 1_500 }).then(() => null, (e: unknown) => e as Error);
-      expect(error?.message).to.match(/^cannot reach the broker at FEED_URL \(amqp:\/\/guest:\*\*\*@[^)]+\) within 1500 ms: .+; the broker's last answer: ACCESS_REFUSED - Login was refused/);
+      expect(error?.message).to.match(/^cannot reach the broker at FEED_URL \(amqp:\/\/guest:\*\*\*@[^)]+\) within 1500 ms: .+; the last error: ACCESS_REFUSED - Login was refused/);
       expect(error?.message).to.not.contain('not-the-Password-42');
       expect(error?.message).to.not.contain('undefined:');
       expect(logs.said('feed broker connection error; reconnecting')[0]?.error).to.match(/^ACCESS_REFUSED/);

@@ -52,12 +52,12 @@ export const operationResponses = {
 
   companyNotFound: () =>
     problemResponse(404, 'No company has this id.', ref('NotFoundProblem'), {
-      notFound: { summary: 'An unknown company', code: 'not_found', title: 'Not found', detail: 'Company 019a98c0-0000-7000-8000-00000000dead not found.' },
+      notFound: { summary: 'An unknown company', code: 'not_found', title: 'Not found', detail: 'Company not found.' },
     }),
 
   keyNotFound: () =>
     problemResponse(404, 'No such company, or no such key in it: a key of another company answers as an unknown one, so that ids cannot be probed.', ref('NotFoundProblem'), {
-      notFound: { summary: 'A key not of this company', code: 'not_found', title: 'Not found', detail: 'Service key Zz9Yy8Xx7Ww6 not found.' },
+      notFound: { summary: 'A key not of this company', code: 'not_found', title: 'Not found', detail: 'Service key not found.' },
     }),
 
   revokeConflict: () =>
