@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { pino } from 'pino';
 import { PlatformEventHandler } from '../adapters/feed/platform-event-handler.js';
@@ -31,10 +32,33 @@ import { note } from './progress.js';
  * times this process's CPU per event of each type for both (cpuPerEvent), and what the unit of work and
  * MikroORM add to a transaction and to a statement (frameworkCost).
  */
-const full = process.argv.includes('--all');
-const cpuIndex = process.argv.indexOf('--cpu');
-/** --cpu N: also N events of each type one after another, timing this process's CPU for the service and the ceiling. */
-const cpuEvents = cpuIndex === -1 ? 0 : Number(process.argv[cpuIndex + 1] ?? 200);
+const USAGE = `Usage: npx tsx bench/feed-sql-probe.ts [--all] [--cpu N]
+
+The SQL the feed's consumer sends for each event type of the bench's mix, and a check that the feed's ceiling
+(bench/ceilings/feed-ceiling-sql.ts) sends the same: exits 1 if a statement differs. Runs on a throwaway
+database of DATABASE_URL's server (else 127.0.0.1:5432, else an embedded one), dropped at the end.
+
+Options:
+  --all      print each statement whole (default: literals as ?)
+  --cpu N    then N events of each type one after another, timing this process's CPU per event for the service
+             and the ceiling, and what the unit of work and MikroORM add to a transaction and a statement
+  -h, --help this text
+`;
+const { full, cpuEvents } = (() => {
+  try {
+    const { values } = parseArgs({ options: { all: { type: 'boolean' }, cpu: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    if (values.help === true) {
+      process.stdout.write(USAGE);
+      process.exit(0);
+    }
+    const cpu = values.cpu === undefined ? 0 : Number(values.cpu);
+    if (values.cpu !== undefined && (!Number.isInteger(cpu) || cpu < 1)) throw new Error(`--cpu takes a whole number of events, at least 1 (got ${JSON.stringify(values.cpu)})`);
+    return { full: values.all === true, cpuEvents: cpu };
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+})();
 
 const EVENTS_PER_TYPE = 6;
 

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
 import { codeArea } from './code-area.js';
 
 /**
@@ -63,19 +64,25 @@ function fail(message: string): never {
 }
 
 function parseOptions(argv: readonly string[]): Options {
-  if (argv.includes('--help')) {
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: { pid: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, by: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) {
     process.stdout.write(USAGE);
     process.exit(0);
   }
-  const [file, ...rest] = argv;
-  if (file === undefined || file.startsWith('--')) fail('the recording (PERF.DATA) comes first');
-  const value = (name: string) => {
-    const at = rest.indexOf(`--${name}`);
-    if (at < 0) return undefined;
-    const given = rest[at + 1];
-    if (given === undefined || given.startsWith('--')) fail(`--${name} needs a value`);
-    return given;
-  };
+  const [file, ...others] = positionals;
+  if (file === undefined) fail('the recording (PERF.DATA) is missing');
+  if (others.length > 0) fail(`one recording only (got ${positionals.length} arguments besides the options)`);
+  const value = (name: string) => values[name] as string | undefined;
   const seconds = (name: string, fallback: number) => {
     const given = value(name);
     const n = given === undefined ? fallback : Number(given);

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { codeArea as area } from './code-area.js';
 
 /**
@@ -17,13 +18,30 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const [file, topArg] = process.argv.slice(2);
-if (file === undefined) {
-  process.stderr.write('usage: tsx bench/profile-summary.ts FILE.cpuprofile [top]\n');
-  process.exit(2);
-}
+const USAGE = `Usage: npx tsx bench/profile-summary.ts FILE.cpuprofile [TOP]
+
+Summarises a V8 CPU profile (node --cpu-prof, or the benches' --cpu-prof DIR): self time by package or project
+folder, and the TOP functions (default 25) by self time. Note that a profile samples wall-clock time on the main
+thread: a blocking system call (a socket's write) counts as long as it blocks.
+`;
+const { file, top } = (() => {
+  try {
+    const { values, positionals } = parseArgs({ allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
+    if (values.help === true) {
+      process.stdout.write(USAGE);
+      process.exit(0);
+    }
+    const [path, topArg, ...rest] = positionals;
+    if (path === undefined || rest.length > 0) throw new Error('one profile file, and at most the number of functions to show');
+    const count = Number(topArg ?? 25);
+    if (!Number.isInteger(count) || count < 1) throw new Error(`TOP is a whole number of functions, at least 1 (got ${JSON.stringify(topArg)})`);
+    return { file: path, top: count };
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+})();
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
-const top = Number(topArg ?? 25);
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const selfUs = new Map<number, number>();
 profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));

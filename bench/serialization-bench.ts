@@ -9,6 +9,7 @@ import { presentVacancy } from '../adapters/presenters/vacancy.presenter.js';
 import { candidateSchema, personSchema, referralSchema, resumeSchema } from '../adapters/http/schemas/candidate.schema.js';
 import { vacancySchema } from '../adapters/http/schemas/vacancy.schema.js';
 import { Vacancy } from '../domain/vacancy/vacancy.js';
+import { answerHelp } from '../infrastructure/process-arguments.js';
 
 /**
  * `npm run bench:serialization`: what a page of the API costs to serialise and to compress, on pages built
@@ -16,6 +17,16 @@ import { Vacancy } from '../domain/vacancy/vacancy.js';
  * shaped by the same presenters as the routes. Compares JSON.stringify with a schema-compiled serialiser
  * (fast-json-stringify, on the OpenAPI response schemas) and item-by-item stringify, and brotli/gzip levels.
  */
+answerHelp(
+  process.argv.slice(2),
+  'npm run bench:serialization',
+  `Usage: npm run bench:serialization
+
+What a page of the API costs to serialise and to compress, on pages of the demo generators' content shaped by the
+routes' presenters: JSON.stringify against fast-json-stringify on the OpenAPI response schemas and item-by-item
+stringify, and brotli / gzip levels. One core, medians of runs; prints a table. Takes no options.`,
+  'it has no settings',
+);
 const random = new SeededRandom(7);
 const vacancies = demoVacancies(random, 500).map((v, i) => ({ ...v, id: `0199${String(i).padStart(8, '0')}-7000-8000-000000000000` }));
 const now = new Date('2026-10-01T08:00:00.000Z');

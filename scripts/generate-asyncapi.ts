@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildAsyncApiDocument } from '../adapters/feed/asyncapi-document.js';
+import { answerHelp } from '../infrastructure/process-arguments.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -19,6 +20,15 @@ export async function committedAsyncApiJson(): Promise<string | null> {
 }
 
 async function main(): Promise<void> {
+  answerHelp(
+    process.argv.slice(2),
+    'npm run generate:asyncapi',
+    `Usage: npm run generate:asyncapi
+
+Writes docs/asyncapi.json, the platform feed's AsyncAPI 3 document, from the code (the events' schemas, the
+default queue). A test fails while the committed file differs from what this writes. Takes no options.`,
+    'it has no settings',
+  );
   await writeFile(ASYNCAPI_FILE, asyncApiJson());
   process.stdout.write(`wrote ${path.relative(root, ASYNCAPI_FILE)}\n`);
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { buildOpenApiDocument } from '../adapters/http/openapi-document.js';
+import { answerHelp } from '../infrastructure/process-arguments.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const clientDir = path.join(root, 'clients/typescript');
@@ -41,6 +42,16 @@ export async function staleClientFiles(): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
+  answerHelp(
+    process.argv.slice(2),
+    'npm run generate:client',
+    `Usage: npm run generate:client
+
+Writes the TypeScript client's files that come from the service: clients/typescript/openapi.json (the OpenAPI
+document the service publishes) and clients/typescript/src/openapi-types.ts (openapi-typescript's types of it).
+A test fails while the committed files differ from what this writes. Takes no options.`,
+    'it has no settings',
+  );
   for (const [file, text] of Object.entries(await generatedClientFiles())) {
     await writeFile(file, text);
     process.stdout.write(`wrote ${path.relative(root, file)}\n`);

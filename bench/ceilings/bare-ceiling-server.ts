@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
+import { answerHelp } from '../../infrastructure/process-arguments.js';
 
 /** One answer recorded from the service: status, media type and the body's bytes (base64). */
 export interface RecordedAnswer {
@@ -13,6 +14,15 @@ export interface RecordedAnswer {
  * Requests are matched by method and path (the query is ignored); a POST body is read to the end first.
  * Env: RECORDED (a JSON file of {"METHOD /path": RecordedAnswer}), PORT, HOST.
  */
+answerHelp(
+  process.argv.slice(2),
+  'bench/ceilings/bare-ceiling-server.ts',
+  `Usage: RECORDED=FILE [PORT=8091] [HOST=127.0.0.1] npx tsx bench/ceilings/bare-ceiling-server.ts
+
+The bench's upper ceiling (npm run bench starts it): node:http answering each request with the bytes recorded
+from the service for its method and path (RECORDED: a JSON file of {"METHOD /path": {status, contentType,
+body (base64)}}), from memory. Settings are environment variables only.`,
+);
 const recorded = JSON.parse(readFileSync(process.env.RECORDED ?? '', 'utf8')) as Record<string, RecordedAnswer>;
 const answers = new Map(Object.entries(recorded).map(([route, a]) => [route, { ...a, bytes: Buffer.from(a.body, 'base64') }]));
 const notFound = Buffer.from('{"code":"not_found"}');

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { Connection, type AsyncMessage } from 'rabbitmq-client';
+import { answerHelp } from '../../infrastructure/process-arguments.js';
 import { ceilingApplier, NotYet, type CeilingEvent } from './feed-ceiling-sql.js';
 
 /**
@@ -14,6 +15,17 @@ import { ceilingApplier, NotYet, type CeilingEvent } from './feed-ceiling-sql.js
  * DB_POOL_MAX batches at once, as the service's PlatformEventHandler), STATS_FILE (written
  * at SIGTERM: events by type and outcome).
  */
+answerHelp(
+  process.argv.slice(2),
+  'bench/ceilings/feed-ceiling.ts',
+  `Usage: FEED_URL=amqp://... FEED_QUEUE=NAME DATABASE_URL=postgres://... npx tsx bench/ceilings/feed-ceiling.ts
+
+The feed benchmark's in-run ceiling (npm run bench:feed starts it): a rabbitmq-client consumer that applies each
+event with the service's SQL for its type (bench/ceilings/feed-ceiling-sql.ts) and acknowledges it after the
+commit. Other settings: FEED_PREFETCH (256), DB_POOL_MAX (10), COMPANY_LANES (on: a company's events one batch
+at a time, as the service), STATS_FILE (events by type and outcome, written at SIGTERM). Settings are
+environment variables only.`,
+);
 const url = required('FEED_URL');
 const queue = required('FEED_QUEUE');
 const prefetch = Number(process.env.FEED_PREFETCH ?? 256);

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { v7 } from 'uuid';
 import { readPerson, readReferral, readResume } from '../../adapters/persistence/postgres/row-mapping/json-documents.js';
 import { renderCandidateRest } from '../../adapters/presenters/candidate.presenter.js';
+import { answerHelp } from '../../infrastructure/process-arguments.js';
 
 /**
  * The one-statement POST ceiling of the bench (issue 13): node:http and pg, `POST /applications` only.
@@ -30,6 +31,16 @@ import { renderCandidateRest } from '../../adapters/presenters/candidate.present
  * No framework, key check, rate limit, validation beyond JSON.parse, transaction, company lock or batching.
  * Env: DATABASE_URL, PORT, HOST, COMPANY_ID, DB_POOL_MAX (10).
  */
+answerHelp(
+  process.argv.slice(2),
+  'bench/ceilings/one-statement-post-ceiling.ts',
+  `Usage: DATABASE_URL=postgres://... COMPANY_ID=UUID [PORT=8091] [HOST=127.0.0.1] [DB_POOL_MAX=10] npx tsx bench/ceilings/one-statement-post-ceiling.ts
+
+The bench's one-statement POST ceiling (npm run bench starts it): node:http and pg answering POST
+/applications with one autocommit statement a request (checks the vacancy, inserts the card, reads an earlier
+card's id on a repeat).
+Settings are environment variables only.`,
+);
 const companyId = required('COMPANY_ID');
 const pool = new pg.Pool({ connectionString: required('DATABASE_URL'), max: Number(process.env.DB_POOL_MAX ?? 10) });
 const API = '/api/integration/v1';

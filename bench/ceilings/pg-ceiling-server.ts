@@ -4,6 +4,7 @@ import pg from 'pg';
 import { v7 } from 'uuid';
 import { readPerson, readReferral, readResume } from '../../adapters/persistence/postgres/row-mapping/json-documents.js';
 import { renderCandidateRest } from '../../adapters/presenters/candidate.presenter.js';
+import { answerHelp } from '../../infrastructure/process-arguments.js';
 
 /**
  * The in-run ceiling of the bench: node:http and pg with nothing between them. It runs the SQL of the
@@ -14,6 +15,15 @@ import { renderCandidateRest } from '../../adapters/presenters/candidate.present
  * no transaction or company lock, no validation beyond JSON.parse: what is left is what any implementation
  * pays for the database and the bytes. Env: DATABASE_URL, PORT, HOST, COMPANY_ID, DB_POOL_MAX (10).
  */
+answerHelp(
+  process.argv.slice(2),
+  'bench/ceilings/pg-ceiling-server.ts',
+  `Usage: DATABASE_URL=postgres://... COMPANY_ID=UUID [PORT=8090] [HOST=127.0.0.1] [DB_POOL_MAX=10] npx tsx bench/ceilings/pg-ceiling-server.ts
+
+The bench's in-run ceiling (npm run bench starts it): node:http and pg running the service's list queries
+and its application insert with bound parameters, answering with JSON.stringify.
+Settings are environment variables only.`,
+);
 const companyId = required('COMPANY_ID');
 const pool = new pg.Pool({ connectionString: required('DATABASE_URL'), max: Number(process.env.DB_POOL_MAX ?? 10) });
 const API = '/api/integration/v1';

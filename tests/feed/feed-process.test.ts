@@ -56,7 +56,7 @@ describe('npm run feed (infrastructure/feed-main.ts as a process)', function () 
   it('exits 1 on an argument it does not take, saying that its settings are environment variables', async () => {
     const run = runFeed({ STORE: 'memory', FEED_URL: AMQP_URL }, ['--queue', 'other']);
     expect((await run.exited).code).to.equal(1);
-    expect(run.stderr()).to.match(/^integration-feed: cannot start: npm run feed takes no arguments but --help; its settings are environment variables .*Got 2 arguments \(options "--queue"; values not shown\)\./);
+    expect(run.stderr()).to.match(/^integration-feed: cannot start: npm run feed takes no arguments but --help \(npm run feed -- --help\); its settings are environment variables\. Got 2 arguments \(options "--queue"; values not shown\)\./);
   });
 
   it('exits 1 naming FEED_URL when it is unset', async () => {

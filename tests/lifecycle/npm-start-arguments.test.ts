@@ -17,7 +17,7 @@ describe('npm start and its command line (settings are environment variables)', 
   it('refuses an argument it does not take, which would otherwise be ignored, and exits 1 without starting', async () => {
     const run = await npmStartWith(['--port', '9000', '--database-url=postgresql://app:s3cret-pw@db:5432/app', 'x-s3cret-pw']);
     expect(run.code).to.equal(1);
-    expect(run.stderr).to.contain('integration-api: cannot start: npm start takes no arguments but --help; its settings are environment variables');
+    expect(run.stderr).to.contain('integration-api: cannot start: npm start takes no arguments but --help (npm start -- --help); its settings are environment variables.');
     // The options named, no value shown: a value may hold a password in any form.
     expect(run.stderr).to.contain('Got 4 arguments (options "--port", "--database-url"; values not shown).');
     expect(run.stderr).to.not.contain('s3cret-pw');

@@ -48,7 +48,19 @@ async function pooledTestDatabases(bouncer: RunningPgBouncer): Promise<string[]>
   return stats.filter((row) => String(row.database).startsWith('itest_') && Number(row.total_xact_count) > 0).map((row) => String(row.database));
 }
 
+const USAGE = `Usage: npm run test:pooler [-- SPEC ...]
+
+The PostgreSQL suites (tests/pooler/pooler-suites.ts, or the mocha specs given) with every connection of the
+service through a private PgBouncer in transaction pooling, in front of DATABASE_URL's server, else the machine's
+at 127.0.0.1:5432 if it answers, else an embedded one. Needs PgBouncer (apt-get install pgbouncer). Fails when a
+suite fails, when nothing went through PgBouncer, or when PgBouncer refused a startup parameter.
+`;
+
 async function main(): Promise<number> {
+  if (process.argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   const specs = process.argv.length > 2 ? process.argv.slice(2) : POOLER_SUITES;
   // Before any server is started or waited for: a missing binary is a message, not a hang.
   assertPgBouncerInstalled();
