@@ -68,5 +68,10 @@ export interface FeedBroker {
   listDead(): Promise<DeadLetterSummary[]>;
   /** Moves the dead letters (all, or those with this id) back to the main queue as fresh deliveries. */
   replayDead(id: string | undefined, progress?: FeedProgress): Promise<ReplayOutcome>;
+  /**
+   * Removes the dead letters (all, or those with this id) for good, and tells which, in the order they were set
+   * aside: for an event that can never apply and should not, once an operator has seen why.
+   */
+  discardDead(id: string | undefined, progress?: FeedProgress): Promise<DeadLetterSummary[]>;
   close(): Promise<void>;
 }

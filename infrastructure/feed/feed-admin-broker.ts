@@ -139,6 +139,21 @@ export class RabbitMqFeedAdminBroker implements FeedBroker {
     });
   }
 
+  async discardDead(id: string | undefined, progress?: FeedProgress): Promise<DeadLetterSummary[]> {
+    return this.onChannel(async (channel) => {
+      const discarded: DeadLetterSummary[] = [];
+      await this.eachDeadLetter(channel, progress, async (letter) => {
+        const summary = summarize(letter);
+        if (id !== undefined && summary.id !== id) return;
+        channel.basicAck({ deliveryTag: letter.deliveryTag });
+        discarded.push(summary);
+      });
+      // A round trip after the acknowledgements (which the broker does not answer): once it is back, they were taken.
+      await channel.queueDeclare({ queue: this.topology.deadQueue, passive: true });
+      return discarded.sort(byDeadAt);
+    });
+  }
+
   async close(): Promise<void> {
     await this.connection.close();
   }

@@ -48,7 +48,7 @@ const consumerLetter = (id: string | null, deadAt: string, extra: Record<string,
   body: id === null ? event('evt-from-body', 'vacancy.upserted', { companyid: 'company-2' }) : event(id, 'candidate.added'),
 });
 
-describe('admin feed publish | dead list | dead replay (against the real RabbitMQ)', function () {
+describe('admin feed publish | dead list | dead replay | dead discard (against the real RabbitMQ)', function () {
   this.timeout(120_000);
   let broker: Connection;
   let queue: string;
@@ -298,6 +298,45 @@ describe('admin feed publish | dead list | dead replay (against the real RabbitM
       expect(await countSettling(topology().deadQueue, 0)).to.equal(0);
     });
   });
+
+  describe('feed dead discard (--id ID | --all)', () => {
+    it('refuses to run without --id or --all, or with both, and removes nothing', async () => {
+      await putDead([consumerLetter('evt-a', '2026-01-01T00:00:01.000Z')]);
+      for (const args of [['dead', 'discard'], ['dead', 'discard', '--id', 'evt-a', '--all']]) {
+        expect(errorOf(await feed(args)), args.join(' ')).to.contain('Name the dead letters to discard: --id ID for those of one event, or --all for every one (not both).');
+      }
+      expect(await countSettling(topology().deadQueue, 1)).to.equal(1);
+    });
+
+    it('removes only the letters with --id, prints each as dead list shows it and never its content, and keeps the others', async () => {
+      await putDead([
+        consumerLetter('evt-kept', '2026-01-01T00:00:03.000Z'),
+        consumerLetter('evt-poison', '2026-01-01T00:00:01.000Z'),
+        consumerLetter('evt-poison', '2026-01-01T00:00:02.000Z'),
+      ]);
+      const listed = jsonOf<DeadLetterJson[]>(await feed(['dead', 'list']));
+
+      const unknown = await feed(['dead', 'discard', '--id', 'evt-unknown']);
+      expect(errorOf(unknown)).to.match(/No dead letter in .*\.dead has the id "evt-unknown"; nothing was discarded/);
+
+      const run = await feed(['dead', 'discard', '--id', 'evt-poison']);
+      expect(run.stdout).to.not.contain(PERSON);
+      expect(jsonOf(run)).to.deep.equal({ discarded: 2, letters: listed.filter((l) => l.id === 'evt-poison') });
+      expect(jsonOf<DeadLetterJson[]>(await feed(['dead', 'list'])).map((l) => l.id)).to.deep.equal(['evt-kept']);
+      expect(await countSettling(queue, 0)).to.equal(0);
+    });
+
+    it('removes every letter with --all, those the broker set aside too, and sends none of them to the main queue', async () => {
+      await putDead([consumerLetter('evt-a', '2026-01-01T00:00:01.000Z'), consumerLetter(null, '2026-01-01T00:00:02.000Z')]);
+      await deadLetteredByBroker('evt-c');
+      const discarded = jsonOf<{ discarded: number; letters: DeadLetterJson[] }>(await feed(['dead', 'discard', '--all']));
+      expect(discarded.discarded).to.equal(3);
+      expect(discarded.letters.map((l) => l.id)).to.deep.equal(['evt-a', 'evt-from-body', 'evt-c']);
+      expect(await countSettling(topology().deadQueue, 0)).to.equal(0);
+      expect(await countSettling(queue, 0)).to.equal(0);
+      expect(jsonOf(await feed(['dead', 'discard', '--all']))).to.deep.equal({ discarded: 0, letters: [] });
+    });
+  });
 });
 
 class TerminalIo extends MemoryIo {
@@ -337,6 +376,7 @@ describe('admin feed --help (in process)', () => {
       [['feed', 'publish'], ['--file', '--url']],
       [['feed', 'dead', 'list'], ['--url']],
       [['feed', 'dead', 'replay'], ['--id', '--url']],
+      [['feed', 'dead', 'discard'], ['--id', '--all', '--url']],
     ] as const) {
       const io = new MemoryIo();
       expect(await runAdminCli([...command, '--help'], noBroker, io)).to.equal(0);

@@ -84,6 +84,32 @@ export function registerFeedCommands(program: Command, ctx: AdminContext): void 
       ctx.print({ replayed: outcome.replayed });
       if (outcome.failed > 0) throw new CliFailure(`The broker did not take back ${outcome.failed} dead letters; they stay dead. Run the command again.`);
     });
+
+  dead
+    .command('discard')
+    .description(
+      'remove dead letters for good, for events that can never apply and should not (list them first to see why): those ' +
+        'with --id, or all of them with --all (one of the two is required). Prints {"discarded","letters"}: how many, and ' +
+        'each as feed dead list shows it (never its content), for the record. The events are gone: publishing one again ' +
+        'makes it a new delivery',
+    )
+    .option('--id <id>', 'only the letters of this event id')
+    .option('--all', 'every dead letter')
+    .option('--url <url>', URL_HELP)
+    .action(async (options: { id?: string; all?: boolean; url?: string }) => {
+      if ((options.id === undefined) === (options.all !== true)) {
+        throw new CliFailure('Name the dead letters to discard: --id ID for those of one event, or --all for every one (not both).');
+      }
+      const letters = await withBroker(ctx, options.url, (broker) => discard(ctx, broker, options.id));
+      ctx.print({ discarded: letters.length, letters });
+    });
+}
+
+async function discard(ctx: AdminContext, broker: FeedBroker, id: string | undefined) {
+  const progress = feedProgress(ctx.io, 'dead letters examined');
+  const discarded = await broker.discardDead(id, progress).finally(() => progress.end());
+  if (id !== undefined && discarded.length === 0) throw new CliFailure(`No dead letter in ${broker.queue}.dead has the id ${JSON.stringify(id)}; nothing was discarded.`);
+  return discarded;
 }
 
 async function replay(ctx: AdminContext, broker: FeedBroker, id: string | undefined) {
