@@ -27,7 +27,9 @@ export function adminCliDependencies(config: AppConfig, logger: Logger): AdminCl
   let container: Promise<Container> | undefined;
   const openContainer = () => {
     if (config.store === 'memory') return Promise.reject(new CliFailure(MEMORY_STORE_REFUSAL));
-    container ??= buildContainer({ config, logger });
+    container ??= buildContainer({ config, logger }).catch((error: unknown) => {
+      throw new CliFailure(`Cannot open the database${whereOf(config)}: ${error instanceof Error ? error.message || error.name : String(error)}`);
+    });
     return container;
   };
   return {
@@ -42,9 +44,26 @@ export function adminCliDependencies(config: AppConfig, logger: Logger): AdminCl
       },
     },
     close: async () => {
-      if (container !== undefined) await disposeContainer(await container);
+      // A container that failed to build has closed whatever it had opened.
+      const built = await container?.catch(() => undefined);
+      if (built !== undefined) await disposeContainer(built);
     },
   };
+}
+
+/** Where the CLI looked for its database, for a message: host, port and database only, never a password. */
+function whereOf(config: AppConfig): string {
+  const shown = (url: string) => {
+    try {
+      const parsed = new URL(url);
+      return `${parsed.host}${parsed.pathname}`;
+    } catch {
+      return 'an unreadable URL';
+    }
+  };
+  if (config.databaseUrl === null || config.databaseUrl.trim() === '') return ` (the embedded PostgreSQL in DATA_DIR ${config.dataDir})`;
+  const keys = config.keysDatabaseUrl !== null && config.keysDatabaseUrl.trim() !== '' && config.keysDatabaseUrl !== config.databaseUrl ? `, KEYS_DATABASE_URL ${shown(config.keysDatabaseUrl)}` : '';
+  return ` (DATABASE_URL ${shown(config.databaseUrl)}${keys})`;
 }
 
 /** The use cases the CLI drives, from a container; the service's STORE=memory demo seeding uses them too. */

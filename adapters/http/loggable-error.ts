@@ -16,11 +16,16 @@ export function loggableError(error: unknown): unknown {
     ...pick('table'),
     ...pick('column'),
     ...pick('routine'),
+    ...(typeof e.code === 'string' && PREPARED_STATEMENT_MISMATCH.has(e.code) ? { hint: PREPARED_STATEMENT_HINT } : {}),
     stack: [`${e.name}: [message withheld]`, ...frames].join('\n'),
   };
 }
 
 const SQLSTATE = /^[0-9A-Z]{5}$/;
+/** duplicate_prepared_statement, invalid_sql_statement_name: a connection that does not hold the statements it made. */
+const PREPARED_STATEMENT_MISMATCH = new Set(['42P05', '26000']);
+const PREPARED_STATEMENT_HINT =
+  'a connection met prepared statements it did not make, or lost its own: DB_PREPARED_STATEMENTS=on behind a pooler that does not keep them (PgBouncer before 1.21 or without max_prepared_statements; ADR 22)? Turn it off there.';
 
 function isDatabaseError(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;

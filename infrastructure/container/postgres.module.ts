@@ -42,7 +42,7 @@ export async function postgresModule(config: AppConfig, logger?: Logger): Promis
     ...(logger === undefined ? {} : { driverLog: driverLogOf(logger) }),
   });
   try {
-    await migrateDatabases(databases);
+    await migrateTelling(databases, logger);
   } catch (error) {
     await databases.close();
     throw error;
@@ -65,6 +65,37 @@ export async function postgresModule(config: AppConfig, logger?: Logger): Promis
     bindPort(bind, READINESS).toDynamicValue((ctx) => readiness(resolve(ctx, POSTGRES_DATABASES)));
     bindPort(bind, DATABASE_POOL_STATS).toDynamicValue((ctx) => poolStats(resolve(ctx, POSTGRES_DATABASES)));
   });
+}
+
+/**
+ * How long readiness waits for the databases' answer before it says no: a probe (a balancer's, the feed
+ * consumer's while it pauses) learns of a database or pooler that does not answer in this time, not after
+ * a request's whole bound (DB_STATEMENT_TIMEOUT_MS and the client's margin, 12 s by default).
+ */
+const READINESS_BOUND_MS = 2_000;
+
+/** How often a start (or an admin command) still waiting on its migrations says so. */
+const MIGRATION_PATIENCE_MS = 5_000;
+
+/**
+ * Applies the migrations, which have no time bound (an index build may take long), saying every few seconds
+ * that it still waits: for a database or a pooler that does not answer (a PgBouncer PAUSE), or for another
+ * instance's migration lock. Without it a start would wait in silence.
+ */
+async function migrateTelling(databases: Parameters<typeof migrateDatabases>[0], logger: Logger | undefined): Promise<void> {
+  const started = Date.now();
+  const timer =
+    logger === undefined
+      ? undefined
+      : setInterval(() => {
+          logger.warn({ waitedMs: Date.now() - started }, "still applying the migrations: waiting for the database to answer, or for another instance's migration lock");
+        }, MIGRATION_PATIENCE_MS);
+  timer?.unref();
+  try {
+    await migrateDatabases(databases);
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /** knex's warnings as JSON log lines; what knex says is about connections and the pool, not about requests. */
@@ -98,8 +129,24 @@ interface TarnPool {
 
 /** /readyz: both databases answer. */
 function readiness(databases: Databases): () => Promise<boolean> {
+  let asking: Promise<boolean> | undefined;
+  // One question to the databases at a time, whoever asks (probes every second during an outage would
+  // otherwise each hold a connection of the pool while they wait).
+  const ask = () =>
+    (asking ??= Promise.all([databases.business.isConnected(), databases.registry.isConnected()])
+      .then((answers) => answers.every(Boolean), () => false)
+      .finally(() => {
+        asking = undefined;
+      }));
   return async () => {
-    const answers = await Promise.all([databases.business.isConnected(), databases.registry.isConnected()]);
-    return answers.every(Boolean);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((answer) => {
+      timer = setTimeout(() => answer(false), READINESS_BOUND_MS);
+    });
+    try {
+      return await Promise.race([ask(), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   };
 }

@@ -45,6 +45,16 @@ export interface DriverLog {
 /** How much later than the server's statement_timeout the client stops waiting for an answer. */
 const CLIENT_READ_TIMEOUT_MARGIN_MS = 2_000;
 
+/**
+ * The server version knex is told, so that it never asks: unset, knex sends `select version()` on the first
+ * connection of a pool before handing it over, and when that query fails (its read timeout, while a pooler is
+ * paused) knex drops the connection without closing it, whose open socket then keeps a finished process (the
+ * admin CLI) alive. knex's PostgreSQL dialect uses the version only to choose json column types in its schema
+ * builder (from 9.2), which nothing here uses (the migrations are SQL): PostgreSQL 15, the oldest server the
+ * project runs on (the machine's; the embedded one is newer).
+ */
+const KNEX_SERVER_VERSION = '15';
+
 export interface PostgresConnectionSettings {
   readonly url: string;
   /** Most connections the pool opens. */
@@ -92,6 +102,7 @@ export function mikroOrmOptions(settings: PostgresConnectionSettings, entities: 
       ...(settings.timeouts === undefined && settings.preparedStatements !== true ? {} : { afterCreate: afterCreate(settings.timeouts, settings.preparedStatements === true) }),
     },
     driverOptions: {
+      version: KNEX_SERVER_VERSION,
       ...(settings.timeouts === undefined ? {} : driverTimeouts(settings.timeouts)),
       ...(settings.driverLog === undefined ? {} : { log: { warn: settings.driverLog.warn, error: settings.driverLog.error } }),
     },

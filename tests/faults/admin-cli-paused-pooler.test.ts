@@ -1,0 +1,61 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createThrowawayDatabaseUrl } from '../support/postgres-test-database.js';
+import { ADMIN_ENTRY, jsonOf, runAdmin } from '../cli/support/run-admin.js';
+import { throughPort } from './support/freezing-relay.js';
+import { PausingRelay } from './support/pausing-relay.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The client's read timeout is the statement bound + 2 s (mikro-orm-options.ts): 2.5 s here. */
+const BOUNDS = { DB_STATEMENT_TIMEOUT_MS: '500', DB_CONNECT_TIMEOUT_MS: '1000', DB_ACQUIRE_TIMEOUT_MS: '2000' };
+/** How long the pause lasts at most: well past the read timeout and the first 'still waiting' line (5 s). */
+const LONGEST_PAUSE_MS = 15_000;
+/** After the pause, a command that has done its work and closed its pools has nothing left to wait for. */
+const EXIT_AFTER_RESUME_MS = 30_000;
+
+describe('the admin CLI behind a pooler that pauses (a PgBouncer PAUSE, as a TCP relay)', function () {
+  this.timeout(90_000);
+  let database: { url: string; drop: () => Promise<void> };
+  let relay: PausingRelay;
+
+  before(async () => {
+    database = await createThrowawayDatabaseUrl();
+    const target = new URL(database.url);
+    relay = await PausingRelay.start({ host: target.hostname, port: Number(target.port || 5432) });
+  });
+
+  after(async () => {
+    await relay?.close();
+    await database?.drop();
+  });
+
+  it('says that it waits, answers once the pooler resumes and exits, leaving no connection open behind a query that timed out', async () => {
+    const company = jsonOf<{ id: string }>(await runAdmin(['company', 'create', '--name', 'Paused pooler'], { env: { DATABASE_URL: database.url } }));
+    relay.pause();
+    const child = spawn(process.execPath, ['--import', 'tsx', ADMIN_ENTRY, 'key', 'list', '--company', company.id], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: throughPort(database.url, relay.port), ...BOUNDS },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    // The pause ends once a connection has given up on its held query (its read timeout) and the command has said
+    // that it waits, or after the longest pause.
+    const waiting = () => stderr.includes('still applying the migrations');
+    const pausedAt = Date.now();
+    while ((relay.closedWhilePaused === 0 || !waiting()) && Date.now() - pausedAt < LONGEST_PAUSE_MS) await new Promise((tick) => setTimeout(tick, 50));
+    relay.resume();
+    const status = await Promise.race([exited, new Promise<'running'>((still) => setTimeout(() => still('running'), EXIT_AFTER_RESUME_MS))]);
+    if (status === 'running') child.kill('SIGKILL');
+    expect(status, `still running ${EXIT_AFTER_RESUME_MS / 1000} s after the pause ended (printed ${JSON.stringify(stdout)}; stderr ${stderr.slice(0, 400)})`).to.equal(0);
+    expect(JSON.parse(stdout)).to.deep.equal([]);
+    expect(relay.open).to.equal(0);
+    // While it waited, it said so (a start in silence looks like a hang).
+    expect(stderr).to.match(/"msg":"still applying the migrations: waiting for the database to answer, or for another instance's migration lock"/);
+  });
+});
