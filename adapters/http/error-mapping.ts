@@ -113,8 +113,8 @@ export function mapError(error: unknown): { problem: MappedProblem; expected: bo
 /**
  * A 404's detail names what was not found, never the identifier asked for: one that belongs to another company
  * then reads byte for byte as one that does not exist, whichever two identifiers a caller compares (spec 4.3,
- * rule 5; DESIGN 3), and the caller has the identifier it sent.
+ * rule 5; DESIGN 3), and the caller has the identifier it sent. Named by a field of the body, the field is given.
  */
 function notFoundDetail(error: NotFoundError): string {
-  return `${error.resource.charAt(0).toUpperCase()}${error.resource.slice(1)} not found.`;
+  return `${error.resource.charAt(0).toUpperCase()}${error.resource.slice(1)} not found${error.pointer === undefined ? '' : ` (${error.pointer})`}.`;
 }

@@ -156,7 +156,7 @@ export class SubmitApplication {
         outcomes[index] =
           stored !== undefined
             ? { value: duplicateOf(stored, fingerprint) }
-            : { error: new NotFoundError('vacancy', `Vacancy ${application.vacancyId} not found.`) };
+            : { error: new NotFoundError('vacancy', `Vacancy ${application.vacancyId} not found.`, '/vacancyId') };
       }
       return outcomes;
     });

@@ -19,7 +19,15 @@ export class ValidationError extends DomainError {
 
 export class NotFoundError extends DomainError {
   readonly code = 'not_found';
-  constructor(readonly resource: string, message = `${resource} not found.`) {
+  /**
+   * @param pointer the JSON Pointer of the request body's field that named what was not found (`/vacancyId`),
+   *   when a body named it rather than the path.
+   */
+  constructor(
+    readonly resource: string,
+    message = `${resource} not found.`,
+    readonly pointer?: string,
+  ) {
     super(message);
     this.name = 'NotFoundError';
   }

@@ -104,6 +104,8 @@ describe('POST /applications', () => {
     const withoutRequestId = (text: string, id: string) => text.replace(id, '<request>');
     expect(withoutRequestId(foreignAnswer.text, foreignAnswer.body.requestId)).to.equal(withoutRequestId(missingAnswer.text, missingAnswer.body.requestId));
     expect(foreignAnswer.text).to.not.contain('someone-elses-vacancy');
+    // It names the field of the body that named no vacancy of the company.
+    expect(foreignAnswer.body.detail).to.equal('Vacancy not found (/vacancyId).');
     expect(await candidatesOf(other)).to.deep.equal([]);
   });
 

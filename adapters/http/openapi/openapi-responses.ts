@@ -108,7 +108,7 @@ export const responses = {
 
   vacancyNotFound: () =>
     problemResponse('The vacancy does not exist or belongs to another company: one response for both, so that foreign ids cannot be probed.', ref('NotFoundProblem'), 404, {
-      notFound: { summary: 'An unknown vacancy', code: 'not_found', title: 'Not found', detail: 'Vacancy not found.' },
+      notFound: { summary: 'An unknown vacancy', code: 'not_found', title: 'Not found', detail: 'Vacancy not found (/vacancyId).' },
     }, limitedHeaders),
 
   payloadTooLarge: (limitBytes: number) =>
