@@ -69,6 +69,38 @@ describe('ApplyPlatformEvent: deletions, and a card made again, its events in ei
     expect(stored.map((card) => [card.vacancyId, card.vacancyTitle])).to.deep.equal([['vac-1', 'Снова']]);
   });
 
+  for (const last of [false, true]) {
+    it(`${last ? 'calls a transfer to a vacancy deleted since stale on its last attempt' : 'waits with a transfer to a vacancy deleted since, and applies it once a newer upsert makes the vacancy again'}`, async () => {
+      const companyId = await aCompanyWithTwoVacanciesAndACard();
+      expect(await feed(companyId, 'vac-2', 2, { type: 'vacancy.deleted' })).to.equal('applied');
+      const eventId = nextId('ev');
+      const take = (lastAttempt: boolean) =>
+        world().use('applyPlatformEvent').execute({ source: SOURCE, eventId, companyId, subject: 'card-1', version: 2, change: { type: 'candidate.transferred', vacancyId: 'vac-2' }, lastAttempt });
+      if (last) {
+        expect(await take(true)).to.equal('stale');
+        expect(await cardOf(companyId)).to.deep.equal({ vacancyId: 'vac-1', stage: 'NEW', role: 'Первая' });
+        return;
+      }
+      expect(await rejectionOf(take(false))).to.be.instanceOf(ChangeNotYetApplicableError);
+      expect(await feed(companyId, 'vac-2', 3, { type: 'vacancy.upserted', vacancy: aVacancyInput({ title: 'Снова' }) })).to.equal('applied');
+      expect(await take(false)).to.equal('applied');
+      const technical = [...world().database.candidates.values()].filter((card) => card.originCardId === 'card-1');
+      expect(technical.map((card) => [card.vacancyId, card.stage])).to.deep.equal([['vac-2', 'NEW']]);
+    });
+  }
+
+  it('waits with a card added to a vacancy deleted since, and places it there once a newer upsert makes the vacancy again', async () => {
+    const companyId = await aCompanyWithTwoVacanciesAndACard();
+    expect(await feed(companyId, 'vac-2', 2, { type: 'vacancy.deleted' })).to.equal('applied');
+    const eventId = nextId('ev');
+    const take = () => world().use('applyPlatformEvent').execute({ source: SOURCE, eventId, companyId, subject: 'card-2', version: 1, change: added('vac-2', 'NEW', 'Вторая') });
+    expect(await rejectionOf(take())).to.be.instanceOf(ChangeNotYetApplicableError);
+    expect(await feed(companyId, 'vac-2', 3, { type: 'vacancy.upserted', vacancy: aVacancyInput({ title: 'Снова' }) })).to.equal('applied');
+    expect(await take()).to.equal('applied');
+    const card = await world().candidate(companyId, 'card-2');
+    expect([card?.vacancyId, card?.vacancyTitle, card?.stage]).to.deep.equal(['vac-2', 'Снова', 'NEW']);
+  });
+
   it('deletes nothing and leaves a tombstone for a card or vacancy it never saw, so the late event that made it is stale', async () => {
     const companyId = await aCompanyWithTwoVacanciesAndACard();
     expect(await feed(companyId, 'card-9', 2, deleted)).to.equal('applied');
