@@ -15,7 +15,7 @@ export interface FeedMessage {
 /** Events of one company applied in one transaction at most (ApplyPlatformEvent.executeAll). */
 export const FEED_BATCH_MAX = 32;
 
-export type FeedRetryReason = 'store_unavailable' | 'not_yet_applicable' | 'unexpected_error';
+export type FeedRetryReason = 'store_unavailable' | 'store_timeout' | 'not_yet_applicable' | 'unexpected_error';
 
 /**
  * What the broker runtime does with a message. `detail` never holds personal data: JSON Pointers and rules,
@@ -89,7 +89,11 @@ export class PlatformEventHandler {
   private onFailure(error: unknown, attempt: number, event: EventMeta): FeedDecision {
     const lastAttempt = attempt + 1 >= this.options.maxAttempts;
     if (error instanceof StoreUnavailableError) {
-      return { action: 'retry', reason: 'store_unavailable', detail: `The database cannot be reached (${error.reason}).`, event };
+      // A statement or lock timeout of this event's work (another session held its company's lock, say): the
+      // database answers, so the consumer goes on with other events, and this one is retried later.
+      return error.workOnly
+        ? { action: 'retry', reason: 'store_timeout', detail: `The database ended the event's work in time (${error.reason}: a statement or lock timeout).`, event }
+        : { action: 'retry', reason: 'store_unavailable', detail: `The database cannot be reached (${error.reason}).`, event };
     }
     if (error instanceof ChangeNotYetApplicableError) {
       const detail = clip(error.message);

@@ -156,12 +156,16 @@ export class FeedConsumer {
     // An unexpected error is a bug: its stack is for whoever fixes it, its message (which may quote the event) for nobody.
     if (decision.cause !== undefined) logger.error({ ...said, err: loggableFeedError(decision.cause) }, 'feed event stopped by an unexpected error');
     if (decision.action === 'retry') {
-      // The database away is no fault of the event: retried without counting an attempt (FEED_HEADERS.outages).
+      // The database away, or ending the event's work at a timeout (a lock held elsewhere), is no fault of the
+      // event: retried without counting an attempt (FEED_HEADERS.outages). Only the database away pauses the
+      // consumer; a timeout of one event's work leaves the other events (other companies') going.
       const outage = decision.reason === 'store_unavailable';
+      const notCounted = outage || decision.reason === 'store_timeout';
       if (outage) this.pause();
-      const { delayMs, counts: next } = await this.routing.retry(message, counts, outage);
+      const { delayMs, counts: next } = await this.routing.retry(message, counts, notCounted);
       metrics?.eventFinished(type, 'retried');
       if (outage) logger.info({ ...said, attempt: next.attempt, outages: next.outages, delayMs }, 'feed event retried once the database answers, not counted as an attempt');
+      else if (notCounted) logger.info({ ...said, attempt: next.attempt, outages: next.outages, delayMs }, 'feed event retried later, not counted as an attempt: the database ended its work at a timeout');
       else logger.info({ ...said, attempt: next.attempt, delayMs }, 'feed event retried later');
       return;
     }

@@ -213,6 +213,25 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
     expect((await metrics.render()).text).to.match(/^feed_events_total\{type="candidate\.moved",outcome="retried"\} 3$/m);
   });
 
+  it('retries an event whose work the database ended at a timeout without counting an attempt and without pausing: other events go on', async () => {
+    broker = new Broker([50, 300]);
+    const logs = capturedLogger();
+    const timedOut: FeedDecision = { action: 'retry', reason: 'store_timeout', detail: 'the database ended the work', event: EVENT };
+    const handler: ScriptedHandler = new ScriptedHandler(({ body }) => (body.includes('locked') && handler.takes.filter((t) => t.body.includes('locked')).length <= 2 ? timedOut : applied()));
+    const consumer = broker.consumer(handler, { logger: logs.logger, readinessPollMs: 10 });
+    await consumer.start();
+    await broker.publish('{"company":"locked"}');
+    await until('the locked event taken three times', () => handler.takes.filter((t) => t.body.includes('locked')).length === 3);
+    await broker.publish('{"company":"other"}');
+    await until('the other event taken', () => handler.takes.some((t) => t.body.includes('other')));
+    await consumer.stop();
+    expect(handler.takes.filter((t) => t.body.includes('locked')).map((t) => t.attempt)).to.deep.equal([0, 0, 0]);
+    const retried = logs.said('feed event retried later, not counted as an attempt: the database ended its work at a timeout');
+    expect(retried.map((line) => [line.attempt, line.outages, line.reason])).to.deep.equal([[0, 1, 'store_timeout'], [0, 2, 'store_timeout']]);
+    expect(logs.said('feed paused: the database does not answer; taking no messages until it does')).to.deep.equal([]);
+    expect(await broker.depth()).to.equal(0);
+  });
+
   it('retries while the database is away without counting attempts: outages + 1, the delay of the outages so far, the last repeating', async () => {
     broker = new Broker([50, 300]);
     const logs = capturedLogger();

@@ -85,6 +85,17 @@ describe('PlatformEventHandler', () => {
     }
   });
 
+  it('retries an event whose work the database ended at a timeout (a lock held elsewhere), past any number of attempts, as no outage', async () => {
+    for (const attempt of [0, 2, 50]) {
+      expect(await decide(failingWith(new StoreUnavailableError('57014', { workOnly: true })), attempt)).to.deep.equal({
+        action: 'retry',
+        reason: 'store_timeout',
+        detail: "The database ended the event's work in time (57014: a statement or lock timeout).",
+        event: META,
+      });
+    }
+  });
+
   it('retries a change not yet applicable until the event was taken maxAttempts times, then sets it aside', async () => {
     const error = new ChangeNotYetApplicableError('Candidate card-1 not found.');
     expect(await decide(failingWith(error), 0)).to.deep.equal({ action: 'retry', reason: 'not_yet_applicable', detail: 'Candidate card-1 not found.', event: META });
