@@ -28,7 +28,8 @@ export function adminCliDependencies(config: AppConfig, logger: Logger): AdminCl
   const openContainer = () => {
     if (config.store === 'memory') return Promise.reject(new CliFailure(MEMORY_STORE_REFUSAL));
     container ??= buildContainer({ config, logger }).catch((error: unknown) => {
-      throw new CliFailure(`Cannot open the database${whereOf(config)}: ${error instanceof Error ? error.message || error.name : String(error)}`);
+      const why = error instanceof Error ? error.message || error.name : String(error);
+      throw new CliFailure(`Cannot open the database${whereOf(config)}: ${withoutPasswords(why, config)}`);
     });
     return container;
   };
@@ -64,6 +65,21 @@ function whereOf(config: AppConfig): string {
   if (config.databaseUrl === null || config.databaseUrl.trim() === '') return ` (the embedded PostgreSQL in DATA_DIR ${config.dataDir})`;
   const keys = config.keysDatabaseUrl !== null && config.keysDatabaseUrl.trim() !== '' && config.keysDatabaseUrl !== config.databaseUrl ? `, KEYS_DATABASE_URL ${shown(config.keysDatabaseUrl)}` : '';
   return ` (DATABASE_URL ${shown(config.databaseUrl)}${keys})`;
+}
+
+/** The text with the databases' passwords, should a driver's message ever quote one, cut out. */
+function withoutPasswords(text: string, config: AppConfig): string {
+  let shown = text;
+  for (const url of [config.databaseUrl, config.keysDatabaseUrl]) {
+    let password = '';
+    try {
+      password = url === null ? '' : decodeURIComponent(new URL(url).password);
+    } catch {
+      password = '';
+    }
+    if (password.length >= 3) shown = shown.split(password).join('(password not shown)');
+  }
+  return shown;
 }
 
 /** The use cases the CLI drives, from a container; the service's STORE=memory demo seeding uses them too. */

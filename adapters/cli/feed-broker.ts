@@ -36,6 +36,8 @@ export interface PublishOutcome {
 /** A dead letter as an operator sees it: where it came from and why it was set aside, never its content. */
 export interface DeadLetterSummary {
   readonly id: string | null;
+  /** The event's `source` attribute, read from its body: an event id is unique only within its source. */
+  readonly source: string | null;
   readonly type: string | null;
   readonly companyId: string | null;
   /** A stable code (`invalid_event`, ...), or the broker's own reason (`delivery_limit`). */
@@ -51,11 +53,22 @@ export interface DeadLetterSummary {
   readonly attempts: number;
 }
 
+/** Which dead letters a command takes: those with this event id and/or source; all of them when neither is given. */
+export interface DeadLetterSelection {
+  readonly id?: string;
+  readonly source?: string;
+}
+
+/** Whether a letter is one of those selected. */
+export function isSelected(letter: Pick<DeadLetterSummary, 'id' | 'source'>, selection: DeadLetterSelection): boolean {
+  return (selection.id === undefined || letter.id === selection.id) && (selection.source === undefined || letter.source === selection.source);
+}
+
 export interface ReplayOutcome {
   readonly replayed: number;
   /** Letters with the requested id that the broker did not take back (they stay dead). */
   readonly failed: number;
-  /** Letters with the requested id (all of them without one). */
+  /** Letters selected (all of them when no id or source was given). */
   readonly matched: number;
 }
 
@@ -66,12 +79,12 @@ export interface FeedBroker {
   publish(events: readonly OutgoingFeedEvent[], progress?: FeedProgress): Promise<PublishOutcome>;
   /** The dead letters, in the order they were set aside, without taking any of them off the queue. */
   listDead(): Promise<DeadLetterSummary[]>;
-  /** Moves the dead letters (all, or those with this id) back to the main queue as fresh deliveries. */
-  replayDead(id: string | undefined, progress?: FeedProgress): Promise<ReplayOutcome>;
+  /** Moves the dead letters selected back to the main queue as fresh deliveries. */
+  replayDead(selection: DeadLetterSelection, progress?: FeedProgress): Promise<ReplayOutcome>;
   /**
-   * Removes the dead letters (all, or those with this id) for good, and tells which, in the order they were set
-   * aside: for an event that can never apply and should not, once an operator has seen why.
+   * Removes the dead letters selected for good, and tells which, in the order they were set aside: for an event
+   * that can never apply and should not, once an operator has seen why.
    */
-  discardDead(id: string | undefined, progress?: FeedProgress): Promise<DeadLetterSummary[]>;
+  discardDead(selection: DeadLetterSelection, progress?: FeedProgress): Promise<DeadLetterSummary[]>;
   close(): Promise<void>;
 }

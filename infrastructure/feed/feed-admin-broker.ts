@@ -1,12 +1,14 @@
 import { Connection, type Channel, type Envelope, type SyncMessage } from 'rabbitmq-client';
 import { CliFailure } from '../../adapters/cli/cli-failure.js';
-import type {
-  DeadLetterSummary,
-  FeedBroker,
-  FeedProgress,
-  OutgoingFeedEvent,
-  PublishOutcome,
-  ReplayOutcome,
+import {
+  isSelected,
+  type DeadLetterSelection,
+  type DeadLetterSummary,
+  type FeedBroker,
+  type FeedProgress,
+  type OutgoingFeedEvent,
+  type PublishOutcome,
+  type ReplayOutcome,
 } from '../../adapters/cli/feed-broker.js';
 import { byDeadAt, COMPANY_HEADER, summarize } from './feed-dead-letter.js';
 import { declareFeedTopology, FEED_HEADERS, feedTopology, type FeedTopology } from './feed-topology.js';
@@ -110,7 +112,7 @@ export class RabbitMqFeedAdminBroker implements FeedBroker {
     });
   }
 
-  async replayDead(id: string | undefined, progress?: FeedProgress): Promise<ReplayOutcome> {
+  async replayDead(selection: DeadLetterSelection, progress?: FeedProgress): Promise<ReplayOutcome> {
     return this.onChannel(async (channel) => {
       await channel.confirmSelect();
       let returned = 0;
@@ -118,7 +120,7 @@ export class RabbitMqFeedAdminBroker implements FeedBroker {
       let replayed = 0;
       let matched = 0;
       await this.eachDeadLetter(channel, progress, async (letter) => {
-        if (id !== undefined && summarize(letter).id !== id) return;
+        if (!isSelected(summarize(letter), selection)) return;
         matched++;
         const returnedBefore = returned;
         try {
@@ -139,12 +141,12 @@ export class RabbitMqFeedAdminBroker implements FeedBroker {
     });
   }
 
-  async discardDead(id: string | undefined, progress?: FeedProgress): Promise<DeadLetterSummary[]> {
+  async discardDead(selection: DeadLetterSelection, progress?: FeedProgress): Promise<DeadLetterSummary[]> {
     return this.onChannel(async (channel) => {
       const discarded: DeadLetterSummary[] = [];
       await this.eachDeadLetter(channel, progress, async (letter) => {
         const summary = summarize(letter);
-        if (id !== undefined && summary.id !== id) return;
+        if (!isSelected(summary, selection)) return;
         channel.basicAck({ deliveryTag: letter.deliveryTag });
         discarded.push(summary);
       });

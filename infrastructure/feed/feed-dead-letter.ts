@@ -5,9 +5,9 @@ import { FEED_HEADERS } from './feed-topology.js';
 /*
  * A dead letter as `admin feed dead list` shows it. Letters come from two places: the consumer, which sets
  * one aside with its reason in FEED_HEADERS, and the broker itself (a message redelivered past the main
- * queue's delivery limit), which records its reason in `x-death`. A body is never printed: when the message's
- * properties do not tell its id, type or company, the event's own `id`, `type` and `companyid` are read from
- * it, and nothing else.
+ * queue's delivery limit), which records its reason in `x-death`. A body is never printed: the event's `source`
+ * (which no property carries) and, when the message's properties do not tell its id, type or company, the
+ * event's own `id`, `type` and `companyid` are read from it, and nothing else.
  */
 
 /** The header that carries the event's company, so that a dead letter tells it without its body being read. */
@@ -17,14 +17,16 @@ export const COMPANY_HEADER = 'companyid';
 export function summarize(letter: Pick<SyncMessage, 'messageId' | 'type' | 'headers' | 'body'>): DeadLetterSummary {
   const headers = letter.headers ?? {};
   const company = text(headers[COMPANY_HEADER]);
-  // The body is parsed only for what the properties do not tell (a platform that sets no message id, say).
-  const named = letter.messageId && letter.type && company !== null ? null : bodyAttributes(letter.body);
+  // The body is parsed for the event's source, which no property carries, and for what the properties do not tell
+  // (a platform that sets no message id, say).
+  const named = bodyAttributes(letter.body);
   const death = latestDeath(headers['x-death']);
   const feedReason = text(headers[FEED_HEADERS.deadReason]);
   const brokerReason = text(headers['x-last-death-reason']) ?? text(death?.reason) ?? text(headers['x-first-death-reason']);
   const brokerQueue = text(headers['x-last-death-queue']) ?? text(death?.queue) ?? text(headers['x-first-death-queue']);
   return {
     id: letter.messageId || (named?.id ?? null),
+    source: named?.source ?? null,
     type: letter.type || (named?.type ?? null),
     companyId: company ?? named?.companyid ?? null,
     reason: feedReason ?? brokerReason,
@@ -53,8 +55,8 @@ function latestDeath(value: unknown): Record<string, unknown> | null {
   return first !== null && typeof first === 'object' ? (first as Record<string, unknown>) : null;
 }
 
-/** `id`, `type` and `companyid` of a body that is a JSON object; nothing else of it is ever read out. */
-function bodyAttributes(body: unknown): { id: string | null; type: string | null; companyid: string | null } | null {
+/** `id`, `source`, `type` and `companyid` of a body that is a JSON object; nothing else of it is ever read out. */
+function bodyAttributes(body: unknown): { id: string | null; source: string | null; type: string | null; companyid: string | null } | null {
   let value: unknown = body;
   if (Buffer.isBuffer(body) || typeof body === 'string') {
     try {
@@ -65,7 +67,7 @@ function bodyAttributes(body: unknown): { id: string | null; type: string | null
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
   const event = value as Record<string, unknown>;
-  return { id: text(event.id), type: text(event.type), companyid: text(event.companyid) };
+  return { id: text(event.id), source: text(event.source), type: text(event.type), companyid: text(event.companyid) };
 }
 
 export function byDeadAt(a: DeadLetterSummary, b: DeadLetterSummary): number {

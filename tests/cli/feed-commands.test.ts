@@ -19,6 +19,7 @@ const PERSON = 'Aigerim Bekova';
 
 interface DeadLetterJson {
   id: string | null;
+  source: string | null;
   type: string | null;
   companyId: string | null;
   reason: string | null;
@@ -211,6 +212,7 @@ describe('admin feed publish | dead list | dead replay | dead discard (against t
       expect(listed).to.have.length(43);
       expect(listed[0]).to.deep.equal({
         id: 'evt-from-body',
+        source: 'platform',
         type: 'vacancy.upserted',
         companyId: 'company-2',
         reason: 'invalid_event',
@@ -245,8 +247,8 @@ describe('admin feed publish | dead list | dead replay | dead discard (against t
       const admin = new RabbitMqFeedAdminBroker(connection, topology());
       try {
         // Each publication is confirmed too, right after the broker returned it: the return must be counted first.
-        expect(await admin.replayDead(undefined)).to.deep.equal({ replayed: 0, failed: 2, matched: 2 });
-        expect(await admin.replayDead('evt-b')).to.deep.equal({ replayed: 0, failed: 1, matched: 1 });
+        expect(await admin.replayDead({})).to.deep.equal({ replayed: 0, failed: 2, matched: 2 });
+        expect(await admin.replayDead({ id: 'evt-b' })).to.deep.equal({ replayed: 0, failed: 1, matched: 1 });
         const events = ['evt-1', 'evt-2', 'evt-3'].map((id) => ({ body: event(id, 'candidate.moved'), id, type: 'candidate.moved', companyId: 'company-1' }));
         expect(await admin.publish(events)).to.deep.equal({ published: 3, confirmed: 0 });
       } finally {
@@ -281,6 +283,28 @@ describe('admin feed publish | dead list | dead replay | dead discard (against t
       expect(Buffer.isBuffer(fromBody?.body) && fromBody.body.toString('utf8')).to.equal(consumerLetter(null, '').body);
 
       expect(jsonOf<DeadLetterJson[]>(await feed(['dead', 'list'])).map((l) => l.id)).to.deep.equal(['evt-kept']);
+    });
+
+    it('tells letters of one event id from two sources apart, and replays or discards those of one source with --source', async () => {
+      const fromSource = (source: string, deadAt: string) => {
+        const letter = consumerLetter('evt-twin', deadAt);
+        return { ...letter, body: event('evt-twin', 'candidate.added', { source }) };
+      };
+      await putDead([fromSource('/s1', '2026-01-01T00:00:01.000Z'), fromSource('/s2', '2026-01-01T00:00:02.000Z'), fromSource('/s3', '2026-01-01T00:00:03.000Z')]);
+      expect(jsonOf<DeadLetterJson[]>(await feed(['dead', 'list'])).map((l) => [l.id, l.source])).to.deep.equal([
+        ['evt-twin', '/s1'],
+        ['evt-twin', '/s2'],
+        ['evt-twin', '/s3'],
+      ]);
+      const unknown = await feed(['dead', 'replay', '--id', 'evt-twin', '--source', '/s9']);
+      expect(errorOf(unknown)).to.match(/No dead letter in .*\.dead has the id "evt-twin" and the source "\/s9"; nothing was replayed/);
+      expect(jsonOf(await feed(['dead', 'replay', '--id', 'evt-twin', '--source', '/s2']))).to.deep.equal({ replayed: 1 });
+      const [back, ...more] = await drain(queue);
+      expect(more).to.have.length(0);
+      expect(Buffer.isBuffer(back?.body) && JSON.parse(back.body.toString('utf8')).source).to.equal('/s2');
+      const discarded = jsonOf<{ discarded: number; letters: DeadLetterJson[] }>(await feed(['dead', 'discard', '--all', '--source', '/s3']));
+      expect(discarded.letters.map((l) => [l.id, l.source])).to.deep.equal([['evt-twin', '/s3']]);
+      expect(jsonOf<DeadLetterJson[]>(await feed(['dead', 'list'])).map((l) => l.source)).to.deep.equal(['/s1']);
     });
 
     it('moves every letter back without --id, those the broker set aside too, and leaves the dead-letter queue empty', async () => {
@@ -375,8 +399,8 @@ describe('admin feed --help (in process)', () => {
     for (const [command, flags] of [
       [['feed', 'publish'], ['--file', '--url']],
       [['feed', 'dead', 'list'], ['--url']],
-      [['feed', 'dead', 'replay'], ['--id', '--url']],
-      [['feed', 'dead', 'discard'], ['--id', '--all', '--url']],
+      [['feed', 'dead', 'replay'], ['--id', '--source', '--url']],
+      [['feed', 'dead', 'discard'], ['--id', '--source', '--all', '--url']],
     ] as const) {
       const io = new MemoryIo();
       expect(await runAdminCli([...command, '--help'], noBroker, io)).to.equal(0);

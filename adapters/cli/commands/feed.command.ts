@@ -2,10 +2,11 @@ import type { Command } from 'commander';
 import { exampleStream } from '../../feed/asyncapi-examples.js';
 import type { AdminContext } from '../admin-context.js';
 import { CliFailure } from '../cli-failure.js';
-import type { FeedBroker } from '../feed-broker.js';
+import type { DeadLetterSelection, FeedBroker } from '../feed-broker.js';
 import { readFeedEvents } from '../feed-events-file.js';
 import { feedProgress } from '../feed-progress.js';
 
+const SOURCE_HELP = 'only the letters of events from this source (the CloudEvents "source": an event id is unique within its source)';
 const URL_HELP = 'the broker, an amqp:// or amqps:// URL (default: FEED_URL, which keeps a password out of ps and shell history)';
 
 /**
@@ -60,8 +61,8 @@ export function registerFeedCommands(program: Command, ctx: AdminContext): void 
   dead
     .command('list')
     .description(
-      'list the dead letters, oldest first, without taking them off the queue: [{"id","type","companyId","reason","detail","deadAt","attempts"}], ' +
-        'read from the messages\' properties and headers (from the event\'s "id", "type" and "companyid" only, when a message has no id); ' +
+      'list the dead letters, oldest first, without taking them off the queue: [{"id","source","type","companyId","reason","detail","deadAt","attempts"}], ' +
+        'read from the messages\' properties and headers, and of the event only its "source" (and its "id", "type" and "companyid", when the message lacks them); ' +
         'never their content. "attempts": the consumer\'s takes of the event, the one that set it aside included (as FEED_MAX_ATTEMPTS ' +
         'counts them). While it runs, the letters it reads are hidden from other clients of the dead-letter queue',
     )
@@ -73,14 +74,15 @@ export function registerFeedCommands(program: Command, ctx: AdminContext): void 
   dead
     .command('replay')
     .description(
-      'send dead letters back to the feed\'s queue once their cause is fixed: all of them, or those with --id. Each is published ' +
+      'send dead letters back to the feed\'s queue once their cause is fixed: all of them, or those with --id (and --source). Each is published ' +
         'again as it was (attempts from 0) and, once the broker confirms it, removed from the dead letters; the others stay. ' +
         'Prints {"replayed"}',
     )
     .option('--id <id>', 'only the letters of this event id')
+    .option('--source <source>', SOURCE_HELP)
     .option('--url <url>', URL_HELP)
-    .action(async (options: { id?: string; url?: string }) => {
-      const outcome = await withBroker(ctx, options.url, (broker) => replay(ctx, broker, options.id));
+    .action(async (options: { id?: string; source?: string; url?: string }) => {
+      const outcome = await withBroker(ctx, options.url, (broker) => replay(ctx, broker, selectionOf(options)));
       ctx.print({ replayed: outcome.replayed });
       if (outcome.failed > 0) throw new CliFailure(`The broker did not take back ${outcome.failed} dead letters; they stay dead. Run the command again.`);
     });
@@ -89,33 +91,49 @@ export function registerFeedCommands(program: Command, ctx: AdminContext): void 
     .command('discard')
     .description(
       'remove dead letters for good, for events that can never apply and should not (list them first to see why): those ' +
-        'with --id, or all of them with --all (one of the two is required). Prints {"discarded","letters"}: how many, and ' +
+        'with --id (and --source), or all of them with --all (one of the two is required). Prints {"discarded","letters"}: how many, and ' +
         'each as feed dead list shows it (never its content), for the record. The events are gone: publishing one again ' +
         'makes it a new delivery',
     )
     .option('--id <id>', 'only the letters of this event id')
-    .option('--all', 'every dead letter')
+    .option('--source <source>', SOURCE_HELP)
+    .option('--all', 'every dead letter (of --source, when given)')
     .option('--url <url>', URL_HELP)
-    .action(async (options: { id?: string; all?: boolean; url?: string }) => {
+    .action(async (options: { id?: string; source?: string; all?: boolean; url?: string }) => {
       if ((options.id === undefined) === (options.all !== true)) {
         throw new CliFailure('Name the dead letters to discard: --id ID for those of one event, or --all for every one (not both).');
       }
-      const letters = await withBroker(ctx, options.url, (broker) => discard(ctx, broker, options.id));
+      const letters = await withBroker(ctx, options.url, (broker) => discard(ctx, broker, selectionOf(options)));
       ctx.print({ discarded: letters.length, letters });
     });
 }
 
-async function discard(ctx: AdminContext, broker: FeedBroker, id: string | undefined) {
+function selectionOf(options: { id?: string; source?: string }): DeadLetterSelection {
+  return { ...(options.id === undefined ? {} : { id: options.id }), ...(options.source === undefined ? {} : { source: options.source }) };
+}
+
+/** For a refusal: the letters asked for, when an id or a source was given. */
+function describeSelection(selection: DeadLetterSelection): string | null {
+  const parts = [
+    ...(selection.id === undefined ? [] : [`the id ${JSON.stringify(selection.id)}`]),
+    ...(selection.source === undefined ? [] : [`the source ${JSON.stringify(selection.source)}`]),
+  ];
+  return parts.length === 0 ? null : parts.join(' and ');
+}
+
+async function discard(ctx: AdminContext, broker: FeedBroker, selection: DeadLetterSelection) {
   const progress = feedProgress(ctx.io, 'dead letters examined');
-  const discarded = await broker.discardDead(id, progress).finally(() => progress.end());
-  if (id !== undefined && discarded.length === 0) throw new CliFailure(`No dead letter in ${broker.queue}.dead has the id ${JSON.stringify(id)}; nothing was discarded.`);
+  const discarded = await broker.discardDead(selection, progress).finally(() => progress.end());
+  const asked = describeSelection(selection);
+  if (asked !== null && discarded.length === 0) throw new CliFailure(`No dead letter in ${broker.queue}.dead has ${asked}; nothing was discarded.`);
   return discarded;
 }
 
-async function replay(ctx: AdminContext, broker: FeedBroker, id: string | undefined) {
+async function replay(ctx: AdminContext, broker: FeedBroker, selection: DeadLetterSelection) {
   const progress = feedProgress(ctx.io, 'dead letters examined');
-  const outcome = await broker.replayDead(id, progress).finally(() => progress.end());
-  if (id !== undefined && outcome.matched === 0) throw new CliFailure(`No dead letter in ${broker.queue}.dead has the id ${JSON.stringify(id)}; nothing was replayed.`);
+  const outcome = await broker.replayDead(selection, progress).finally(() => progress.end());
+  const asked = describeSelection(selection);
+  if (asked !== null && outcome.matched === 0) throw new CliFailure(`No dead letter in ${broker.queue}.dead has ${asked}; nothing was replayed.`);
   return outcome;
 }
 
