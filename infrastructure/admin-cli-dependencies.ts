@@ -5,6 +5,7 @@ import type { AdminCliDependencies, AdminServices } from '../adapters/cli/admin-
 import { CliFailure } from '../adapters/cli/cli-failure.js';
 import type { AppConfig } from './config.js';
 import { buildContainer, disposeContainer } from './container/build-container.js';
+import { displayUrl, withoutPasswords } from './display-url.js';
 import { resolve } from './container/typed-binding.js';
 import { USE_CASES } from './container/use-case.tokens.js';
 
@@ -29,7 +30,7 @@ export function adminCliDependencies(config: AppConfig, logger: Logger): AdminCl
     if (config.store === 'memory') return Promise.reject(new CliFailure(MEMORY_STORE_REFUSAL));
     container ??= buildContainer({ config, logger }).catch((error: unknown) => {
       const why = error instanceof Error ? error.message || error.name : String(error);
-      throw new CliFailure(`Cannot open the database${whereOf(config)}: ${withoutPasswords(why, config)}`);
+      throw new CliFailure(`Cannot open the database${whereOf(config)}: ${withoutPasswords(why, [config.databaseUrl, config.keysDatabaseUrl])}`);
     });
     return container;
   };
@@ -52,34 +53,11 @@ export function adminCliDependencies(config: AppConfig, logger: Logger): AdminCl
   };
 }
 
-/** Where the CLI looked for its database, for a message: host, port and database only, never a password. */
+/** Where the CLI looked for its database, for a message: never a password. */
 function whereOf(config: AppConfig): string {
-  const shown = (url: string) => {
-    try {
-      const parsed = new URL(url);
-      return `${parsed.host}${parsed.pathname}`;
-    } catch {
-      return 'an unreadable URL';
-    }
-  };
   if (config.databaseUrl === null || config.databaseUrl.trim() === '') return ` (the embedded PostgreSQL in DATA_DIR ${config.dataDir})`;
-  const keys = config.keysDatabaseUrl !== null && config.keysDatabaseUrl.trim() !== '' && config.keysDatabaseUrl !== config.databaseUrl ? `, KEYS_DATABASE_URL ${shown(config.keysDatabaseUrl)}` : '';
-  return ` (DATABASE_URL ${shown(config.databaseUrl)}${keys})`;
-}
-
-/** The text with the databases' passwords, should a driver's message ever quote one, cut out. */
-function withoutPasswords(text: string, config: AppConfig): string {
-  let shown = text;
-  for (const url of [config.databaseUrl, config.keysDatabaseUrl]) {
-    let password = '';
-    try {
-      password = url === null ? '' : decodeURIComponent(new URL(url).password);
-    } catch {
-      password = '';
-    }
-    if (password.length >= 3) shown = shown.split(password).join('(password not shown)');
-  }
-  return shown;
+  const keys = config.keysDatabaseUrl !== null && config.keysDatabaseUrl.trim() !== '' && config.keysDatabaseUrl !== config.databaseUrl ? `, KEYS_DATABASE_URL ${displayUrl(config.keysDatabaseUrl)}` : '';
+  return ` (DATABASE_URL ${displayUrl(config.databaseUrl)}${keys})`;
 }
 
 /** The use cases the CLI drives, from a container; the service's STORE=memory demo seeding uses them too. */

@@ -13,6 +13,7 @@ import {
 import { byDeadAt, COMPANY_HEADER, summarize } from './feed-dead-letter.js';
 import { declareFeedTopology, FEED_HEADERS, feedTopology, type FeedTopology } from './feed-topology.js';
 import { brokerErrorText } from './broker-error-text.js';
+import { displayUrl } from '../display-url.js';
 
 /** Structured-mode CloudEvents (the AMQP binding's content type). */
 export const CLOUDEVENTS_CONTENT_TYPE = 'application/cloudevents+json';
@@ -237,16 +238,6 @@ function bodyBytes(body: unknown): Buffer {
 
 function isNack(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 'NACK';
-}
-
-/** The broker's address without its user name and password, for messages. */
-function displayUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
-  } catch {
-    return 'the given URL';
-  }
 }
 
 /** A connection that is open, or a failure naming the broker: the first refusal ends it (a command does not wait for a broker). */

@@ -21,7 +21,7 @@ describe('admin CLI without its database (processes)', function () {
       expect(run.status, args.join(' ')).to.equal(1);
       expect(run.stdout).to.equal('');
       expect(run.stderr.trimEnd().split('\n'), `${args.join(' ')}: ${run.stderr}`).to.have.length(1);
-      expect(run.stderr).to.match(new RegExp(`^error: Cannot open the database \\(DATABASE_URL 127\\.0\\.0\\.1:${port}/crm\\): .*ECONNREFUSED`));
+      expect(run.stderr).to.match(new RegExp(`^error: Cannot open the database \\(DATABASE_URL postgresql://127\\.0\\.0\\.1:${port}/crm\\): .*ECONNREFUSED`));
       expect(run.stderr).to.not.contain('s3cret-pw');
     }
   });
