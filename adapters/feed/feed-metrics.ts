@@ -81,7 +81,7 @@ export class PrometheusFeedMetrics implements FeedMetrics {
       registers,
     });
     this.inFlight = new Gauge({ name: 'feed_messages_in_flight', help: 'Messages taken by the consumer and not yet acknowledged.', registers });
-    this.consuming = new Gauge({ name: 'feed_consuming', help: '1 while the consumer takes messages, 0 while it pauses (the database does not answer) or stops.', registers });
+    this.consuming = new Gauge({ name: 'feed_consuming', help: '1 while the consumer takes messages; 0 while it pauses (the database does not answer), while its broker connection is lost, and once it stops.', registers });
     // Zero from the start, so that rate() and alerts work from the first scrape.
     for (const type of KNOWN_TYPES) for (const outcome of FEED_EVENT_OUTCOMES) this.events.inc({ type, outcome }, 0);
   }

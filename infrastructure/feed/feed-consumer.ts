@@ -28,12 +28,17 @@ export interface FeedConsumerOptions {
 
 type State = 'idle' | 'consuming' | 'paused' | 'stopping' | 'stopped';
 
+/** How long errors of one kind are said once, the others counted: a lost connection fails every acknowledgement in flight. */
+const ERROR_QUIET_MS = 10_000;
+
 /**
  * The feed's consumer on the main queue: each message goes to the handler, and its decision is carried out
  * before the message is acknowledged: `ack` (the effect committed), `retry` (a confirmed copy waits in a retry
  * queue, taken again with attempt + 1, or outages + 1 when the database was away) or `dead` (a confirmed copy
  * with its reason in `<queue>.dead`). Should the broker lose the connection, the client reconnects and the
- * broker redelivers what was not acknowledged, which the ledger makes harmless.
+ * broker redelivers what was not acknowledged, which the ledger makes harmless. Until the consumer is registered
+ * again it is not consuming (`feed_consuming` 0), and the errors the loss causes (one per acknowledgement in
+ * flight) are said once for each kind, with a count of the others.
  *
  * While the database is away (a `store_unavailable` retry), taking more messages would only move them through
  * the retry queues: the consumer cancels itself, lets those in flight finish, asks READINESS every second,
@@ -48,6 +53,14 @@ export class FeedConsumer {
   /** The cancel of a pause, still settling: a resume waits for it. */
   private cancelling: Promise<void> = Promise.resolve();
   private pollTimer: NodeJS.Timeout | undefined;
+  /** False from the connection's loss until the consumer is registered again on a new one. */
+  private connected = true;
+  /** Per kind of consumer error (its code or name): when it was last said, and how many were not said since. */
+  private readonly errorsSaid = new Map<string, { at: number; unsaid: number }>();
+  private readonly onConnectionLost = () => {
+    this.connected = false;
+    this.showConsuming();
+  };
 
   constructor(private readonly options: FeedConsumerOptions) {
     this.pollMs = options.readinessPollMs ?? 1_000;
@@ -64,11 +77,18 @@ export class FeedConsumer {
       },
       (message) => this.take(message),
     );
-    this.consumer.on('error', (error: unknown) => options.logger.warn({ err: error, queue: options.topology.queue }, 'feed consumer error'));
+    this.consumer.on('error', (error: unknown) => this.sayError(error));
+    this.consumer.on('ready', () => {
+      if (!this.connected) this.sayUnsaidErrors('feed consumer registered again on the new connection');
+      this.connected = true;
+      this.showConsuming();
+    });
+    options.connection.on('error', this.onConnectionLost);
   }
 
+  /** Taking messages: started, neither paused nor stopping, and on a connection the broker has. */
   get consuming(): boolean {
-    return this.state === 'consuming';
+    return this.state === 'consuming' && this.connected;
   }
 
   get inFlight(): number {
@@ -93,7 +113,7 @@ export class FeedConsumer {
     });
     this.consumer.start();
     this.state = 'consuming';
-    this.options.metrics?.setConsuming(true);
+    this.showConsuming();
     await ready;
   }
 
@@ -102,10 +122,12 @@ export class FeedConsumer {
     if (this.state === 'stopping' || this.state === 'stopped') return;
     this.state = 'stopping';
     clearTimeout(this.pollTimer);
-    this.options.metrics?.setConsuming(false);
+    this.showConsuming();
     await this.cancelling;
     await this.consumer.close();
     await this.routing.close();
+    this.options.connection.off('error', this.onConnectionLost);
+    this.sayUnsaidErrors('feed consumer stopped');
     this.state = 'stopped';
   }
 
@@ -178,10 +200,39 @@ export class FeedConsumer {
   private pause(): void {
     if (this.state !== 'consuming') return;
     this.state = 'paused';
-    this.options.metrics?.setConsuming(false);
+    this.showConsuming();
     this.options.logger.warn({ queue: this.options.topology.queue }, 'feed paused: the database does not answer; taking no messages until it does');
     this.cancelling = this.consumer.close().catch((error: unknown) => this.options.logger.warn({ err: error }, 'feed consumer could not be cancelled'));
     this.schedulePoll();
+  }
+
+  private showConsuming(): void {
+    this.options.metrics?.setConsuming(this.consuming);
+  }
+
+  /**
+   * A consumer error (an acknowledgement the lost connection could not carry, a setup the broker refused):
+   * the first of its kind is logged, then, for ERROR_QUIET_MS, the others of that kind are only counted.
+   */
+  private sayError(error: unknown): void {
+    const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
+    const kind = String(code ?? name ?? typeof error);
+    const now = Date.now();
+    const said = this.errorsSaid.get(kind);
+    if (said !== undefined && now - said.at < ERROR_QUIET_MS) {
+      said.unsaid += 1;
+      return;
+    }
+    const before = said?.unsaid ?? 0;
+    this.errorsSaid.set(kind, { at: now, unsaid: 0 });
+    this.options.logger.warn({ err: error, queue: this.options.topology.queue, ...(before > 0 ? { moreOfThisKindNotLogged: before } : {}) }, 'feed consumer error');
+  }
+
+  /** Counts the errors that were not logged one by one, if any, in a line of their own. */
+  private sayUnsaidErrors(msg: string): void {
+    const unsaid = [...this.errorsSaid].filter(([, said]) => said.unsaid > 0).map(([kind, said]) => ({ kind, count: said.unsaid }));
+    this.errorsSaid.clear();
+    if (unsaid.length > 0) this.options.logger.info({ queue: this.options.topology.queue, errorsNotLogged: unsaid }, msg);
   }
 
   private schedulePoll(): void {
@@ -196,7 +247,7 @@ export class FeedConsumer {
     if (this.state !== 'paused') return;
     this.state = 'consuming';
     this.consumer.start();
-    this.options.metrics?.setConsuming(true);
+    this.showConsuming();
     this.options.logger.info({ queue: this.options.topology.queue }, 'feed resumed: the database answers');
   }
 }

@@ -49,21 +49,14 @@ export async function startFeedConsumer(container: Container, config: FeedSettin
   if (config.feedUrl === null) throw new ConfigError('FEED_URL is not set: the feed consumer needs the amqp:// URL of the platform\'s broker.');
   const topology = feedTopology(config.feedQueue, config.feedRetryDelaysMs);
   const connection = new Connection({ url: config.feedUrl, connectionName: `integration-feed ${hostname()} ${process.pid}` });
-  watchConnection(connection, logger);
-  const connectTimeoutMs = options.connectTimeoutMs ?? 20_000;
-  // What the broker said to the attempts (a refused login, say), for the message should they all fail: the
-  // client's own failure says only that time ran out.
-  let lastRefusal: unknown;
-  const noteRefusal = (error: unknown) => (lastRefusal = error);
-  connection.on('error', noteRefusal);
-  // Given up on, the connection closes itself (onConnect's contract).
-  await connection
-    .onConnect(connectTimeoutMs)
-    .catch((error: unknown) => {
-      const cause = lastRefusal === undefined ? brokerErrorText(error) : `${brokerErrorText(error)}; the last error: ${brokerErrorText(lastRefusal)}`;
-      throw new Error(`cannot reach the broker at FEED_URL (${maskSecrets(config.feedUrl as string)}) within ${connectTimeoutMs} ms: ${cause}`);
-    })
-    .finally(() => connection.off('error', noteRefusal));
+  const link = watchConnection(connection, logger);
+  // Closed once only: a second close() of a connection closed while reconnecting would wait for ever.
+  let closed: Promise<void> | undefined;
+  const close = () => (closed ??= connection.close());
+  await connected(connection, maskSecrets(config.feedUrl), options.connectTimeoutMs ?? 20_000).catch(async (error: unknown) => {
+    await close().catch(() => undefined);
+    throw error;
+  });
   const metrics = options.metrics;
   const handler =
     options.handler ??
@@ -86,7 +79,7 @@ export async function startFeedConsumer(container: Container, config: FeedSettin
     await consumer.start();
   } catch (error) {
     await consumer.stop().catch(() => undefined);
-    await connection.close().catch(() => undefined);
+    await close().catch(() => undefined);
     throw error;
   }
   const purge = schedulePurge(container, config.feedTombstoneDays, options.purgeEveryMs ?? HOUR_MS, logger);
@@ -102,16 +95,61 @@ export async function startFeedConsumer(container: Container, config: FeedSettin
     stop() {
       stopping ??= (async () => {
         await purge.stop();
-        await consumer.stop();
-        await connection.close();
+        // The connection lost (now or during the stop), nothing taken can be acknowledged any more: the broker
+        // gives it to the next consumer, which the ledger makes harmless. Closing the connection first lets the
+        // handlers in flight finish and the consumer end at once, where it would wait up to the client's 20 s
+        // for a connection that may not come back.
+        const closeOnLoss = () => void close().catch(() => undefined);
+        if (link.lost) closeOnLoss();
+        else connection.once('error', closeOnLoss);
+        try {
+          await consumer.stop();
+        } finally {
+          connection.off('error', closeOnLoss);
+        }
+        await close();
       })();
       return stopping;
     },
   };
 }
 
+/** A broker that refuses the login or the virtual host: waiting would not change its answer. */
+const REFUSALS: ReadonlySet<unknown> = new Set(['ACCESS_REFUSED', 'NOT_ALLOWED']);
+
+/**
+ * Resolves once the connection is open. A broker that cannot be reached is waited for up to the timeout (it
+ * may be starting); one that refuses the login or the virtual host ends the wait at once.
+ */
+async function connected(connection: Connection, shownUrl: string, timeoutMs: number): Promise<void> {
+  // What the broker said to the attempts, for the message should they all fail: the client's own failure
+  // says only that time ran out.
+  let lastError: unknown;
+  let refused!: (error: Error) => void;
+  const refusal = new Promise<never>((_, reject) => (refused = reject));
+  const onError = (error: unknown) => {
+    lastError = error;
+    if (REFUSALS.has((error as { code?: unknown } | null)?.code)) {
+      refused(new Error(`the broker at FEED_URL (${shownUrl}) refused the connection: ${brokerErrorText(error)}`));
+    }
+  };
+  connection.on('error', onError);
+  // Without its own close at the timeout: the caller closes the connection, once.
+  const timedOut = connection.onConnect(timeoutMs, true).catch((error: unknown) => {
+    const cause = lastError === undefined ? brokerErrorText(error) : `${brokerErrorText(error)}; the last error: ${brokerErrorText(lastError)}`;
+    throw new Error(`cannot reach the broker at FEED_URL (${shownUrl}) within ${timeoutMs} ms: ${cause}`);
+  });
+  try {
+    await Promise.race([timedOut, refusal]);
+  } finally {
+    connection.off('error', onError);
+    // The loser of the race settles later, unobserved.
+    timedOut.catch(() => undefined);
+  }
+}
+
 /** Lost connections are the client's to recover; they are only said, once each, with no URL. */
-function watchConnection(connection: Connection, logger: Logger): void {
+function watchConnection(connection: Connection, logger: Logger): { readonly lost: boolean } {
   let connectedBefore = false;
   let lost = false;
   connection.on('connection', () => {
@@ -124,6 +162,11 @@ function watchConnection(connection: Connection, logger: Logger): void {
     lost = true;
     logger.warn({ error: brokerErrorText(error), code: (error as { code?: unknown }).code }, 'feed broker connection error; reconnecting');
   });
+  return {
+    get lost() {
+      return lost;
+    },
+  };
 }
 
 /**

@@ -1,7 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { Connection, type Publisher, type SyncMessage } from 'rabbitmq-client';
 import { PlatformEventHandler, type FeedDecision, type FeedMessage } from '../../adapters/feed/platform-event-handler.js';
 import { PrometheusFeedMetrics } from '../../adapters/feed/feed-metrics.js';
@@ -16,6 +15,7 @@ import { USE_CASES } from '../../infrastructure/container/use-case.tokens.js';
 import type { ApplyPlatformEvent } from '../../application/use-cases/apply-platform-event.use-case.js';
 import { createLogger } from '../../infrastructure/logger.js';
 import { eventsOf } from './support/platform-events.js';
+import { TcpProxy } from '../rate-limit/support/tcp-proxy.js';
 
 const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 
@@ -58,32 +58,13 @@ class ScriptedHandler implements FeedHandler {
   }
 }
 
-/** A TCP relay to the broker whose connections the test can cut, as a network failure or a broker restart would. */
-async function relayToBroker(): Promise<{ url: string; cut(): void; close(): Promise<void> }> {
+/** A relay to the broker that the test can cut (connections dropped, new ones refused) and restore, as a network failure or a broker restart would; and its amqp URL. */
+async function relayToBroker(): Promise<{ url: string; proxy: TcpProxy }> {
   const broker = new URL(AMQP_URL);
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    const upstream = connect(Number(broker.port || 5672), broker.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => undefined).on('close', () => sockets.delete(socket));
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as { port: number };
+  const proxy = await TcpProxy.start({ host: broker.hostname, port: Number(broker.port || 5672) });
   const url = new URL(AMQP_URL);
-  url.host = `127.0.0.1:${port}`;
-  return {
-    url: url.toString(),
-    cut: () => {
-      for (const socket of sockets) socket.destroy();
-    },
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((closed) => server.close(closed));
-    },
-  };
+  url.host = `127.0.0.1:${proxy.port}`;
+  return { url: url.toString(), proxy };
 }
 
 const EVENT = { id: 'evt-1', type: 'candidate.moved', companyId: 'company-1', source: 'platform-test' };
@@ -464,8 +445,8 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
 
   it('goes on after the broker connection is lost: what was in flight comes again and is acknowledged', async () => {
     broker = new Broker([50]);
-    const relay = await relayToBroker();
-    const connection = new Connection({ url: relay.url, retryLow: 100, retryHigh: 500 });
+    const { url, proxy } = await relayToBroker();
+    const connection = new Connection({ url, retryLow: 100, retryHigh: 500 });
     connection.on('error', () => undefined);
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -479,8 +460,9 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
       await consumer.start();
       await broker.publish('{"n":"a"}');
       await until('the first take of a', () => handler.takesOf('{"n":"a"}').length === 1);
-      relay.cut();
+      proxy.cut();
       release();
+      proxy.restore();
       // Its ack could not reach the broker: a is delivered again once the consumer is back.
       await until('a again', () => handler.takesOf('{"n":"a"}').length === 2);
       await broker.publish('{"n":"b"}');
@@ -491,7 +473,49 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
       release();
       await consumer.stop();
       await connection.close();
-      await relay.close();
+      await proxy.close();
+    }
+  });
+
+  it('while the broker connection is lost: not consuming (feed_consuming 0), each kind of error logged once, the others counted; back: consuming', async () => {
+    broker = new Broker([50]);
+    const { url, proxy } = await relayToBroker();
+    const connection = new Connection({ url, retryLow: 100, retryHigh: 300 });
+    connection.on('error', () => undefined);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const handler = new ScriptedHandler(async ({ body }) => {
+      if (handler.takesOf(body).length === 1) await released;
+      return applied();
+    });
+    const logs = capturedLogger();
+    const metrics = new PrometheusFeedMetrics();
+    const consumer = new FeedConsumer({ connection, topology: broker.topology, handler, prefetch: 16, readiness: async () => true, logger: logs.logger, metrics });
+    const gauge = async () => /^feed_consuming (\d)$/m.exec((await metrics.render()).text)?.[1];
+    try {
+      await consumer.start();
+      for (let n = 0; n < 16; n++) await broker.publish(`{"n":${n}}`);
+      await until('sixteen takes', () => handler.takes.length === 16);
+      // The broker out of reach: every acknowledgement in flight fails.
+      proxy.cut();
+      release();
+      await until('not consuming', async () => (await gauge()) === '0' && !consumer.consuming);
+      proxy.restore();
+      await until('consuming again', async () => (await gauge()) === '1' && consumer.consuming);
+      await until('each message again', () => handler.takes.length === 32);
+      const errors = logs.said('feed consumer error');
+      const kinds = new Set(errors.map((line) => String(line.err?.code ?? line.err?.type)));
+      expect(errors.length, JSON.stringify(errors.map((line) => line.err?.message))).to.equal(kinds.size);
+      const counted = logs.said('feed consumer registered again on the new connection')[0]?.errorsNotLogged as { kind: string; count: number }[];
+      // Sixteen acknowledgements failed (the client reports most of them one by one): those not logged are counted.
+      expect(counted?.reduce((sum, kind) => sum + kind.count, 0), 'errors counted, not logged').to.be.at.least(1);
+      await consumer.stop();
+      expect(await broker.depth()).to.equal(0);
+    } finally {
+      release();
+      await consumer.stop();
+      await connection.close();
+      await proxy.close();
     }
   });
 
@@ -540,19 +564,34 @@ describe('startFeedConsumer (the consumer on a container, as npm run feed starts
     }
   });
 
-  it('refuses to start when the broker keeps refusing its login, saying so, without the password', async () => {
+  it('refuses to start at once when the broker refuses its login, saying so, without the password', async () => {
     const container = await buildContainer({ profile: 'memory', config: { store: 'memory' } });
     try {
       const wrong = new URL(AMQP_URL);
       wrong.password = 'not-the-Password-42';
       const config = loadConfig({ FEED_URL: wrong.toString(), FEED_QUEUE: `test.feed.${process.pid}.${randomBytes(4).toString('hex')}` });
       const logs = capturedLogger();
-      const error = await startFeedConsumer(container, config, logs.logger, { connectTimeoutMs: 1_500 }).then(() => null, (e: unknown) => e as Error);
-      expect(error?.message).to.match(/^cannot reach the broker at FEED_URL \(amqp:\/\/guest:\*\*\*@[^)]+\) within 1500 ms: .+; the last error: ACCESS_REFUSED - Login was refused/);
+      // A wait for the connect timeout would outlast the test's own.
+      const error = await startFeedConsumer(container, config, logs.logger, { connectTimeoutMs: 600_000 }).then(() => null, (e: unknown) => e as Error);
+      expect(error?.message).to.match(/^the broker at FEED_URL \(amqp:\/\/guest:\*\*\*@[^)]+\) refused the connection: ACCESS_REFUSED - Login was refused/);
       expect(error?.message).to.not.contain('not-the-Password-42');
       expect(error?.message).to.not.contain('undefined:');
       expect(logs.said('feed broker connection error; reconnecting')[0]?.error).to.match(/^ACCESS_REFUSED/);
     } finally {
+      await disposeContainer(container);
+    }
+  });
+
+  it('waits for a broker it cannot reach (it may be starting) up to the connect timeout, then refuses to start, naming the last error', async () => {
+    const container = await buildContainer({ profile: 'memory', config: { store: 'memory' } });
+    const { url, proxy } = await relayToBroker();
+    proxy.cut();
+    try {
+      const config = loadConfig({ FEED_URL: url, FEED_QUEUE: `test.feed.${process.pid}.${randomBytes(4).toString('hex')}` });
+      const error = await startFeedConsumer(container, config, capturedLogger().logger, { connectTimeoutMs: 1_500 }).then(() => null, (e: unknown) => e as Error);
+      expect(error?.message).to.match(/^cannot reach the broker at FEED_URL \(amqp:\/\/guest:\*\*\*@127\.0\.0\.1:\d+\) within 1500 ms: .+; the last error: /);
+    } finally {
+      await proxy.close();
       await disposeContainer(container);
     }
   });
@@ -583,6 +622,48 @@ describe('startFeedConsumer (the consumer on a container, as npm run feed starts
       await running.stop();
       await deleteFeedTopology(connection, running.topology);
       await connection.close();
+      await disposeContainer(container);
+    }
+  });
+
+  it('stops at once while the broker is out of reach; what was taken and not acknowledged waits for the next consumer', async function () {
+    // The client's consumer, reconnecting, waits up to 20 s for a connection: a stop that did not close the
+    // connection first would wait that out.
+    this.timeout(15_000);
+    const container = await buildContainer({ profile: 'memory', config: { store: 'memory' } });
+    const { url, proxy } = await relayToBroker();
+    const queue = `test.feed.${process.pid}.${randomBytes(4).toString('hex')}`;
+    const config = loadConfig({ FEED_URL: url, FEED_QUEUE: queue, FEED_RETRY_DELAYS_MS: '50' });
+    const logs = capturedLogger();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const handler = new ScriptedHandler(async () => {
+      await released;
+      return applied();
+    });
+    const running = await startFeedConsumer(container, config, logs.logger, { handler });
+    const connection = new Connection(AMQP_URL);
+    connection.on('error', () => undefined);
+    try {
+      const publisher = connection.createPublisher({ confirm: true });
+      await publisher.send({ routingKey: queue, contentType: 'application/cloudevents+json' }, Buffer.from('{"slow":1}'));
+      await publisher.close();
+      await until('the take', () => handler.takes.length === 1);
+      proxy.cut();
+      await until('the loss said', () => logs.said('feed broker connection error; reconnecting').length === 1);
+      // Its acknowledgement cannot reach the broker.
+      release();
+      // Past the consumer's first retry (1 to 2 s): its reconnection now waits on the connection.
+      await sleep(2_500);
+      await running.stop();
+      expect(running.consuming).to.equal(false);
+      expect((await connection.queueDeclare({ queue, passive: true })).messageCount, 'the message never acknowledged').to.equal(1);
+    } finally {
+      release();
+      await running.stop();
+      await deleteFeedTopology(connection, running.topology);
+      await connection.close();
+      await proxy.close();
       await disposeContainer(container);
     }
   });
