@@ -153,9 +153,9 @@ export class ApplyPlatformEvent {
         // A vacancy whose deletion was applied here: the platform took the application while the vacancy lived, and
         // the deletion left the vacancy's cards without a vacancy; or the platform made the vacancy again (a newer
         // upsert still on its way) and took the application after that. Both look alike here, so the event waits
-        // like any early event, and on its last attempt, the vacancy still deleted, is stored as the deletion left
-        // the other cards rather than dead-lettered. A vacancy never seen is still to come.
-        if (command.lastAttempt === true && isMissingVacancy(error) && (await this.isDeleted(batch, companyId, 'vacancy', change.application.vacancyId))) {
+        // like any early event, and once that wait is over (revivalWaitOver), the vacancy still deleted, is stored as
+        // the deletion left the other cards rather than dead-lettered. A vacancy never seen is still to come.
+        if (command.revivalWaitOver === true && isMissingVacancy(error) && (await this.isDeleted(batch, companyId, 'vacancy', change.application.vacancyId))) {
           return this.handlers.submitApplication.executeDetachedNow(submitted);
         }
         return notYetWhenMissing(error);
@@ -188,7 +188,7 @@ export class ApplyPlatformEvent {
     });
   }
 
-  private async apply({ companyId, subject: id, change, lastAttempt }: PlatformEventCommand, batch: FeedBatchVersions, now: Date): Promise<PlatformEventOutcome> {
+  private async apply({ companyId, subject: id, change, revivalWaitOver }: PlatformEventCommand, batch: FeedBatchVersions, now: Date): Promise<PlatformEventOutcome> {
     const h = this.handlers;
     switch (change.type) {
       case 'vacancy.upserted':
@@ -198,7 +198,7 @@ export class ApplyPlatformEvent {
         await h.setBoardColumns.execute({ companyId, vacancyId: id, columns: change.columns });
         return 'applied';
       case 'candidate.added':
-        return this.addCard(batch, companyId, id, change.card, now, lastAttempt === true);
+        return this.addCard(batch, companyId, id, change.card, now, revivalWaitOver === true);
       case 'candidate.moved':
         // A card whose vacancy was deleted stands in no column and can no longer move: the move was made
         // before the deletion, which undid it.
@@ -206,10 +206,10 @@ export class ApplyPlatformEvent {
       case 'candidate.transferred':
         // A target whose deletion was applied here: it was deleted after the transfer, with the technical card
         // the transfer left there; or the platform made it again (a newer upsert still on its way) and the card
-        // was transferred after that. Both look alike here, so the transfer waits like any early event, and on
-        // its last attempt, the target still deleted, is stale (as application.submitted waits, above).
+        // was transferred after that. Both look alike here, so the transfer waits like any early event, and once
+        // that wait is over, the target still deleted, is stale (as application.submitted waits, above).
         if (await this.isDeleted(batch, companyId, 'vacancy', change.vacancyId)) {
-          if (lastAttempt === true) return 'stale';
+          if (revivalWaitOver === true) return 'stale';
           throw new ChangeNotYetApplicableError(`Vacancy ${change.vacancyId} of the transfer was deleted; it may be made again by an upsert on its way.`);
         }
         await h.transferCandidate.execute({ companyId, id, vacancyId: change.vacancyId });
@@ -222,7 +222,7 @@ export class ApplyPlatformEvent {
     }
   }
 
-  private async addCard(batch: FeedBatchVersions, companyId: string, id: string, card: Omit<ManualCandidate, 'id'>, now: Date, lastAttempt: boolean): Promise<PlatformEventOutcome> {
+  private async addCard(batch: FeedBatchVersions, companyId: string, id: string, card: Omit<ManualCandidate, 'id'>, now: Date, revivalWaitOver: boolean): Promise<PlatformEventOutcome> {
     // The card is there, and this event is newer than its creation (the version check said so): the card was
     // deleted and made again, the deletion still on its way. The newer card replaces the older whole, as the
     // deletion and the new card together would (its technical cards go with it); the late deletion is then stale.
@@ -234,9 +234,9 @@ export class ApplyPlatformEvent {
         throw new ChangeNotYetApplicableError(`Vacancy ${card.vacancyId} of the card does not exist (yet).`);
       }
       // Its deletion was applied here: the vacancy was deleted after the card was made, or the platform made it
-      // again (a newer upsert on its way) and the card after that. The card waits like any early event; on its
-      // last attempt, the vacancy still deleted, it stays without a vacancy, as the deletion left the others.
-      if (!lastAttempt) throw new ChangeNotYetApplicableError(`Vacancy ${card.vacancyId} of the card was deleted; it may be made again by an upsert on its way.`);
+      // again (a newer upsert on its way) and the card after that. The card waits like any early event; once that
+      // wait is over, the vacancy still deleted, it stays without a vacancy, as the deletion left the others.
+      if (!revivalWaitOver) throw new ChangeNotYetApplicableError(`Vacancy ${card.vacancyId} of the card was deleted; it may be made again by an upsert on its way.`);
       const detached = asPlaced(card.stage ?? '');
       detached.detachFromVacancy(now);
       await this.candidates.insert(detached);

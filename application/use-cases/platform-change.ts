@@ -35,10 +35,12 @@ export interface PlatformEventCommand {
   readonly version: number;
   readonly change: PlatformChange;
   /**
-   * This is the last time the event is taken (the consumer dead-letters it if it cannot apply yet): a wait for
-   * something that may still come is over. Absent: not the last.
+   * The wait for a deleted vacancy to be made again is over: a card added to, a transfer to or an application to
+   * a vacancy whose deletion was applied takes the way the deletion left (no vacancy; stale) instead of waiting
+   * for a newer upsert. The feed sets it after a few takes of the event (never later than its last), so that
+   * the events of such a card, which wait for the card, find it before their own attempts run out. Absent: wait.
    */
-  readonly lastAttempt?: boolean;
+  readonly revivalWaitOver?: boolean;
 }
 
 /**

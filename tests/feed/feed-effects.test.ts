@@ -107,6 +107,22 @@ describe('The platform feed, end to end (RabbitMQ, a consumer process, PostgreSQ
     expect(vacancies.find((v) => v.id === 'vac-v')?.title).to.equal('Second');
   });
 
+  it('applies the events of a card added to a vacancy whose deletion came first, which wait for the card, once the card is stored without the vacancy; sets none aside', async () => {
+    const { companyId, key } = await world.company();
+    const e = eventsOf(companyId);
+    await world.publish(e.vacancyUpserted('vac-d', 1));
+    await eventually(() => world.vacancies(key), (v) => v.some((x) => x.id === 'vac-d'), 20_000, 'the vacancy');
+    // The platform made the card, updated its resume, then deleted the vacancy. Here the deletion comes first,
+    // and the resume update before the card: it waits for the card, which waits a while for the vacancy (it may
+    // be made again), then is stored as the deletion left the vacancy's cards. Had the card waited until its
+    // last attempt, the resume update, with as many attempts and taken first, would have run out of them.
+    await world.publish(e.vacancyDeleted('vac-d', 2), e.resumeUpdated('card-d', 2, { role: 'Updated' }));
+    await world.publish(e.candidateAdded('card-d', 1, { vacancyId: 'vac-d', name: 'Name', stage: 'NEW', resume: { role: 'Initial' } }));
+    const cards = await eventually(() => world.candidates(key), (c) => c.some((x) => x.id === 'card-d' && x.resume.role === 'Updated'), 30_000, 'the card with its updated resume');
+    expect(cards.find((x) => x.id === 'card-d')).to.include({ vacancyId: null, stage: null });
+    expect(await world.depth(world.topology.deadQueue), 'nothing set aside').to.equal(0);
+  });
+
   it('makes one card of an application.submitted and a POST /applications with one externalId, in either order', async () => {
     const { companyId, key } = await world.company();
     const e = eventsOf(companyId);

@@ -51,15 +51,20 @@ describe('PlatformEventHandler', () => {
       const apply = new FakeApply(() => outcome);
       expect(await decide(apply, 0, 3, Buffer.from(movedEvent()))).to.deep.equal({ action: 'ack', outcome, event: META, time: new Date('2026-11-02T09:41:27.318Z') });
       expect(apply.commands).to.deep.equal([
-        { source: '/platform/kz', eventId: 'evt-1', companyId: COMPANY, subject: 'card-1', version: 2, change: { type: 'candidate.moved', stage: 'OFFER' }, lastAttempt: false },
+        { source: '/platform/kz', eventId: 'evt-1', companyId: COMPANY, subject: 'card-1', version: 2, change: { type: 'candidate.moved', stage: 'OFFER' }, revivalWaitOver: false },
       ]);
     }
   });
 
-  it('tells the use case when an event is taken for the last time (FEED_MAX_ATTEMPTS)', async () => {
-    const apply = new FakeApply(() => 'applied');
-    for (const attempt of [0, 1, 2, 3]) await decide(apply, attempt, 3);
-    expect(apply.commands.map((command) => command.lastAttempt)).to.deep.equal([false, false, true, true]);
+  it('tells the use case when the wait for a deleted vacancy to be made again is over: from the fourth take, or the last when FEED_MAX_ATTEMPTS is lower', async () => {
+    const over = async (maxAttempts: number) => {
+      const apply = new FakeApply(() => 'applied');
+      for (const attempt of [0, 1, 2, 3, 4, 5]) await decide(apply, attempt, maxAttempts);
+      return apply.commands.map((command) => command.revivalWaitOver);
+    };
+    expect(await over(10)).to.deep.equal([false, false, false, true, true, true]);
+    expect(await over(3)).to.deep.equal([false, false, true, true, true, true]);
+    expect(await over(1)).to.deep.equal([true, true, true, true, true, true]);
   });
 
   it('sets aside an event it cannot read, with the reason of the parser, and calls nothing', async () => {

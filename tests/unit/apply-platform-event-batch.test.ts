@@ -113,8 +113,8 @@ describe('ApplyPlatformEvent.executeAll: one unit of work for the events of a co
       command(companyId, 'card-1', 3, { type: 'candidate.resume-updated', resume: aResume({ role: 'Старое' }) }),
       command(companyId, 'vac-2', 1, { type: 'vacancy.upserted', vacancy: aVacancyInput({ title: 'Фронтенд' }) }),
       command(companyId, 'vac-2', 2, { type: 'vacancy.deleted' }),
-      // On its last attempt: before it, a transfer to a deleted vacancy waits for an upsert that may make it again.
-      { ...command(companyId, 'card-1', 5, { type: 'candidate.transferred', vacancyId: 'vac-2' }), lastAttempt: true },
+      // Its wait over: before that, a transfer to a deleted vacancy waits for an upsert that may make it again.
+      { ...command(companyId, 'card-1', 5, { type: 'candidate.transferred', vacancyId: 'vac-2' }), revivalWaitOver: true },
     ]);
     expect(outcomes.map((outcome) => ('value' in outcome ? outcome.value : outcome.error))).to.deep.equal([
       'applied', 'applied', 'applied', 'stale', 'applied', 'stale', 'applied', 'applied', 'stale',

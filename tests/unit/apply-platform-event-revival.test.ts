@@ -56,7 +56,7 @@ describe('ApplyPlatformEvent: deletions, and a card made again, its events in ei
     expect(await cardOf(companyId)).to.deep.equal({ vacancyId: null, stage: null, role: 'Первая' });
   });
 
-  it('attaches an application to a vacancy made again after its deletion, when the new upsert comes before the last attempt', async () => {
+  it('attaches an application to a vacancy made again after its deletion, when the new upsert comes before its wait is over', async () => {
     const companyId = await aCompanyWithTwoVacanciesAndACard();
     expect(await feed(companyId, 'vac-1', 2, { type: 'vacancy.deleted' })).to.equal('applied');
     const application = anApplication({ vacancyId: 'vac-1' });
@@ -69,14 +69,14 @@ describe('ApplyPlatformEvent: deletions, and a card made again, its events in ei
     expect(stored.map((card) => [card.vacancyId, card.vacancyTitle])).to.deep.equal([['vac-1', 'Снова']]);
   });
 
-  for (const last of [false, true]) {
-    it(`${last ? 'calls a transfer to a vacancy deleted since stale on its last attempt' : 'waits with a transfer to a vacancy deleted since, and applies it once a newer upsert makes the vacancy again'}`, async () => {
+  for (const over of [false, true]) {
+    it(`${over ? 'calls a transfer to a vacancy deleted since stale once its wait is over' : 'waits with a transfer to a vacancy deleted since, and applies it once a newer upsert makes the vacancy again'}`, async () => {
       const companyId = await aCompanyWithTwoVacanciesAndACard();
       expect(await feed(companyId, 'vac-2', 2, { type: 'vacancy.deleted' })).to.equal('applied');
       const eventId = nextId('ev');
-      const take = (lastAttempt: boolean) =>
-        world().use('applyPlatformEvent').execute({ source: SOURCE, eventId, companyId, subject: 'card-1', version: 2, change: { type: 'candidate.transferred', vacancyId: 'vac-2' }, lastAttempt });
-      if (last) {
+      const take = (revivalWaitOver: boolean) =>
+        world().use('applyPlatformEvent').execute({ source: SOURCE, eventId, companyId, subject: 'card-1', version: 2, change: { type: 'candidate.transferred', vacancyId: 'vac-2' }, revivalWaitOver });
+      if (over) {
         expect(await take(true)).to.equal('stale');
         expect(await cardOf(companyId)).to.deep.equal({ vacancyId: 'vac-1', stage: 'NEW', role: 'Первая' });
         return;
@@ -110,17 +110,17 @@ describe('ApplyPlatformEvent: deletions, and a card made again, its events in ei
     expect(await cardOf(companyId)).to.deep.equal({ vacancyId: 'vac-1', stage: 'NEW', role: 'Первая' });
   });
 
-  it('waits with an application to a vacancy deleted since, then, on its last attempt, stores it without a vacancy, once per externalId', async () => {
+  it('waits with an application to a vacancy deleted since, then, its wait over, stores it without a vacancy, once per externalId', async () => {
     const companyId = await aCompanyWithTwoVacanciesAndACard();
     expect(await feed(companyId, 'vac-1', 2, { type: 'vacancy.deleted' })).to.equal('applied');
     const application = anApplication({ vacancyId: 'vac-1' });
     const submitted: PlatformChange = { type: 'application.submitted', application };
-    const lastTake = (eventId: string) =>
-      world().use('applyPlatformEvent').execute({ source: SOURCE, eventId, companyId, subject: application.externalId, version: 0, change: submitted, lastAttempt: true });
+    const overTake = (eventId: string) =>
+      world().use('applyPlatformEvent').execute({ source: SOURCE, eventId, companyId, subject: application.externalId, version: 0, change: submitted, revivalWaitOver: true });
     // The vacancy may come back (a newer upsert on its way, the application taken after it): not yet.
     expect(await rejectionOf(feed(companyId, application.externalId, 0, submitted))).to.be.instanceOf(ChangeNotYetApplicableError);
-    expect(await lastTake(nextId('ev'))).to.equal('applied');
-    expect(await lastTake(nextId('ev')), 'the same application under another event id').to.equal('duplicate');
+    expect(await overTake(nextId('ev'))).to.equal('applied');
+    expect(await overTake(nextId('ev')), 'the same application under another event id').to.equal('duplicate');
     expect((await world().use('submitApplication').execute({ companyId, application })).status).to.equal('duplicate');
     const stored = (await world().allCandidates(companyId)).filter((card) => card.externalId === application.externalId);
     expect(stored.map((card) => ({ vacancyId: card.vacancyId, stage: card.stage, name: card.person.name }))).to.deep.equal([

@@ -229,15 +229,15 @@ describe('ApplyPlatformEvent (the platform feed)', () => {
       expect((await world().candidate(companyId, 'card-1'))?.stage).to.equal('OFFER');
     });
 
-    it('keeps a card added after its vacancy\'s deletion was applied, on its last attempt, without a vacancy, as the deletion left the others', async () => {
+    it('keeps a card added after its vacancy\'s deletion was applied, its wait over, without a vacancy, as the deletion left the others', async () => {
       const companyId = await world().company();
       await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
       await feed(companyId, 'vac-1', 2, { type: 'vacancy.deleted' });
       const card = { source: SOURCE, eventId: nextId('ev'), companyId, subject: 'card-1', version: 1, change: added('vac-1', { stage: 'OFFER' }) };
-      // Before its last attempt it waits: the vacancy may be made again by a newer upsert on its way.
+      // Until its wait is over it waits: the vacancy may be made again by a newer upsert on its way.
       expect(await rejectionOf(world().use('applyPlatformEvent').execute(card))).to.be.instanceOf(ChangeNotYetApplicableError);
       expect(await world().allCandidates(companyId)).to.deep.equal([]);
-      expect(await world().use('applyPlatformEvent').execute({ ...card, lastAttempt: true })).to.equal('applied');
+      expect(await world().use('applyPlatformEvent').execute({ ...card, revivalWaitOver: true })).to.equal('applied');
       expect(await world().candidate(companyId, 'card-1')).to.deep.include({ vacancyId: null, stage: null });
       expect(await feed(companyId, 'card-1', 2, { type: 'candidate.moved', stage: 'INTERVIEW' })).to.equal('stale');
     });
