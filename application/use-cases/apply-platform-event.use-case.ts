@@ -85,7 +85,9 @@ export class ApplyPlatformEvent {
    *
    * When an event fails, the batch is undone and split there: the events before it go again as a batch, the
    * failing one alone (so that its failure stays its own), those after it as a batch. When the database cannot
-   * be reached, every event not yet applied fails with that at once.
+   * be reached, every event not yet applied fails with that at once; so does every event of a batch whose work
+   * timed out before any event (the company's lock held by another session): each alone would wait for the
+   * lock again, one statement bound after another.
    */
   async executeAll(commands: readonly PlatformEventCommand[]): Promise<ItemOutcome<PlatformEventOutcome>[]> {
     const [first] = commands;
@@ -99,7 +101,7 @@ export class ApplyPlatformEvent {
       const outcomes = await this.unitOfWork.run(companyId, 'write', ({ now }) => this.applyAllIn(commands, now, (index) => (failedAt = index)));
       return outcomes.map((value) => ({ value }));
     } catch (error) {
-      if (isDatabaseAway(error)) return commands.map(() => ({ error }));
+      if (isDatabaseAway(error) || (failedAt === null && isStoreUnavailable(error))) return commands.map(() => ({ error }));
       // Failed outside any event (the company, the lock, the commit): each alone, as `execute` would.
       if (failedAt === null) return this.eachAlone(commands);
       const at = failedAt as number;
@@ -321,9 +323,13 @@ async function outcomeOf(work: () => Promise<PlatformEventOutcome>): Promise<Ite
  * through. Told by name and code as well as class (notYetWhenMissing says why).
  */
 function isDatabaseAway(error: unknown): boolean {
-  const { name, code, workOnly } = (error ?? {}) as { name?: unknown; code?: unknown; workOnly?: unknown };
-  const unavailable = error instanceof StoreUnavailableError || (name === 'StoreUnavailableError' && code === 'service_unavailable');
-  return unavailable && workOnly !== true;
+  return isStoreUnavailable(error) && (error as { workOnly?: unknown }).workOnly !== true;
+}
+
+/** The database away, or a timeout of this work (its lock or a statement). */
+function isStoreUnavailable(error: unknown): boolean {
+  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
+  return error instanceof StoreUnavailableError || (name === 'StoreUnavailableError' && code === 'service_unavailable');
 }
 
 /** The first outcome that says the database is away, if any. */

@@ -53,7 +53,8 @@ describe('the project\'s tools (bench/, bench/ceilings/, scripts/) answer --help
       'bench/ceilings/bare-ceiling-server.ts',
       'scripts/generate-client.ts',
     ]);
-    expect(tools).not.to.include.members(['bench/bench-options.ts', 'bench/ceilings/feed-ceiling-sql.ts']);
+    // Modules the tools import are no tools: each checked alone (include.members passes when either is missing).
+    for (const module of ['bench/bench-options.ts', 'bench/ceilings/feed-ceiling-sql.ts']) expect(tools).not.to.include(module);
   });
 
   it('each prints its usage on --help and exits 0, doing nothing else', async () => {

@@ -180,6 +180,16 @@ describe('ApplyPlatformEvent.executeAll: one unit of work for the events of a co
     expect(runs, 'one unit of work, none for each alone').to.deep.equal(['write']);
   });
 
+  it('fails every event of the batch with a timeout before any event (the company\'s lock held elsewhere), without trying each alone, which would wait for the lock again each', async () => {
+    const companyId = await world().company();
+    const lockTimedOut = new StoreUnavailableError('55P03', { workOnly: true });
+    runs = [];
+    const failing = applierWith(() => countingUnitOfWork({ run: async () => Promise.reject(lockTimedOut) } as unknown as UnitOfWork, runs));
+    const changes = [1, 2, 3].map((version) => command(companyId, 'vac-1', version, { type: 'vacancy.upserted', vacancy: aVacancyInput() }));
+    expect(await failing.executeAll(changes)).to.deep.equal([{ error: lockTimedOut }, { error: lockTimedOut }, { error: lockTimedOut }]);
+    expect(runs, 'one unit of work, none for each alone').to.deep.equal(['write']);
+  });
+
   it('splits the batch at a statement that timed out, which ends that work only: the events around it apply', async () => {
     const companyId = await world().company();
     const timedOut = new StoreUnavailableError('57014', { workOnly: true });
