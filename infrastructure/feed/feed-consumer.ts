@@ -123,12 +123,15 @@ export class FeedConsumer {
     this.state = 'stopping';
     clearTimeout(this.pollTimer);
     this.showConsuming();
-    await this.cancelling;
-    await this.consumer.close();
-    await this.routing.close();
-    this.options.connection.off('error', this.onConnectionLost);
-    this.sayUnsaidErrors('feed consumer stopped');
-    this.state = 'stopped';
+    try {
+      await this.cancelling;
+      await this.consumer.close();
+      await this.routing.close();
+    } finally {
+      this.options.connection.off('error', this.onConnectionLost);
+      this.sayUnsaidErrors('feed consumer stopped');
+      this.state = 'stopped';
+    }
   }
 
   private async take(message: AsyncMessage): Promise<ConsumerStatus> {

@@ -122,29 +122,29 @@ const REFUSALS: ReadonlySet<unknown> = new Set(['ACCESS_REFUSED', 'NOT_ALLOWED']
  * may be starting); one that refuses the login or the virtual host ends the wait at once.
  */
 async function connected(connection: Connection, shownUrl: string, timeoutMs: number): Promise<void> {
-  // What the broker said to the attempts, for the message should they all fail: the client's own failure
-  // says only that time ran out.
+  // What the broker said to the attempts, for the message should they all fail.
   let lastError: unknown;
-  let refused!: (error: Error) => void;
-  const refusal = new Promise<never>((_, reject) => (refused = reject));
-  const onError = (error: unknown) => {
-    lastError = error;
-    if (REFUSALS.has((error as { code?: unknown } | null)?.code)) {
-      refused(new Error(`the broker at FEED_URL (${shownUrl}) refused the connection: ${brokerErrorText(error)}`));
-    }
-  };
-  connection.on('error', onError);
-  // Without its own close at the timeout: the caller closes the connection, once.
-  const timedOut = connection.onConnect(timeoutMs, true).catch((error: unknown) => {
-    const cause = lastError === undefined ? brokerErrorText(error) : `${brokerErrorText(error)}; the last error: ${brokerErrorText(lastError)}`;
-    throw new Error(`cannot reach the broker at FEED_URL (${shownUrl}) within ${timeoutMs} ms: ${cause}`);
+  let timer: NodeJS.Timeout | undefined;
+  let onError: (error: unknown) => void = () => undefined;
+  const failed = new Promise<never>((_, reject) => {
+    onError = (error: unknown) => {
+      lastError = error;
+      if (REFUSALS.has((error as { code?: unknown } | null)?.code)) reject(new Error(`the broker at FEED_URL (${shownUrl}) refused the connection: ${brokerErrorText(error)}`));
+    };
+    timer = setTimeout(() => {
+      const cause = lastError === undefined ? 'no connection was made' : `no connection was made; the last error: ${brokerErrorText(lastError)}`;
+      reject(new Error(`cannot reach the broker at FEED_URL (${shownUrl}) within ${timeoutMs} ms: ${cause}`));
+    }, timeoutMs);
   });
+  connection.on('error', onError);
   try {
-    await Promise.race([timedOut, refusal]);
+    // The client's wait without a timer of its own (0), which would outlive a refusal; the caller closes the
+    // connection, once.
+    await Promise.race([connection.onConnect(0, true), failed]);
   } finally {
+    clearTimeout(timer);
     connection.off('error', onError);
-    // The loser of the race settles later, unobserved.
-    timedOut.catch(() => undefined);
+    failed.catch(() => undefined);
   }
 }
 
