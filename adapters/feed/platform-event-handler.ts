@@ -101,7 +101,7 @@ export class PlatformEventHandler {
       // A statement or lock timeout of this event's work (another session held its company's lock, say): the
       // database answers, so the consumer goes on with other events, and this one is retried later.
       return error.workOnly
-        ? { action: 'retry', reason: 'store_timeout', detail: `The database ended the event's work in time (${error.reason}: a statement or lock timeout).`, event }
+        ? { action: 'retry', reason: 'store_timeout', detail: `The database ended the event's work (${error.reason}: ${workEndedBy(error.reason)}).`, event }
         : { action: 'retry', reason: 'store_unavailable', detail: `The database cannot be reached (${error.reason}).`, event };
     }
     if (error instanceof ChangeNotYetApplicableError) {
@@ -125,6 +125,25 @@ export class PlatformEventHandler {
     return lastAttempt
       ? { action: 'dead', reason: 'unexpected_error', detail, event, cause: error }
       : { action: 'retry', reason: 'unexpected_error', detail, event, cause: error };
+  }
+}
+
+/**
+ * What ended an event's work while the database answered (StoreUnavailableError.workOnly), in words, by its
+ * SQLSTATE: a timeout, or a prepared statement its connection could no longer use (the connection is discarded,
+ * the retry gets another).
+ */
+function workEndedBy(reason: string): string {
+  switch (reason) {
+    case '57014':
+      return 'a statement or lock timeout, DB_STATEMENT_TIMEOUT_MS';
+    case '25P03':
+      return 'an idle-in-transaction timeout, DB_IDLE_IN_TRANSACTION_TIMEOUT_MS';
+    case '26000':
+    case '0A000':
+      return 'a prepared statement its connection could no longer use';
+    default:
+      return 'its work only, the database answers';
   }
 }
 

@@ -24,9 +24,23 @@ export interface FeedConsumerOptions {
   readonly metrics?: FeedMetrics | undefined;
   /** How often readiness is asked while paused. Default 1000 ms. */
   readonly readinessPollMs?: number | undefined;
+  /**
+   * Timeouts of an event's work in a row (FEED_MAX_ATTEMPTS) from which each retry is logged as a warning: it
+   * is still retried (never dead-lettered for a timeout), but something holds its company's lock for long, or
+   * its work needs more than the statement bound. Default 10, FEED_MAX_ATTEMPTS's default.
+   */
+  readonly timeoutsBeforeWarning?: number | undefined;
 }
 
 type State = 'idle' | 'consuming' | 'paused' | 'stopping' | 'stopped';
+
+/**
+ * An event whose work keeps timing out is retried for as long as it takes (the issue: a lock timeout is never a
+ * reason to set an event aside), but it is stuck, and its company's later events wait behind it if they need it:
+ * from `timeoutsBeforeWarning` in a row, each retry says so at warn, with what to look at.
+ */
+const TIMED_OUT_AGAIN_AND_AGAIN =
+  "feed event's work timed out again and again; still retried, never set aside for it: look for a long transaction holding its company's lock, or raise the feed's DB_STATEMENT_TIMEOUT_MS";
 
 /** How long errors of one kind are said once, the others counted: a lost connection fails every acknowledgement in flight. */
 const ERROR_QUIET_MS = 10_000;
@@ -34,7 +48,7 @@ const ERROR_QUIET_MS = 10_000;
 /**
  * The feed's consumer on the main queue: each message goes to the handler, and its decision is carried out
  * before the message is acknowledged: `ack` (the effect committed), `retry` (a confirmed copy waits in a retry
- * queue, taken again with attempt + 1, or outages + 1 when the database was away) or `dead` (a confirmed copy
+ * queue, taken again with attempt + 1, or outages + 1 when the database was away or ended the event's work) or `dead` (a confirmed copy
  * with its reason in `<queue>.dead`). Should the broker lose the connection, the client reconnects and the
  * broker redelivers what was not acknowledged, which the ledger makes harmless. Until the consumer is registered
  * again it is not consuming (`feed_consuming` 0), and the errors the loss causes (one per acknowledgement in
@@ -48,6 +62,7 @@ export class FeedConsumer {
   private readonly routing: FeedRouting;
   private readonly consumer: Consumer;
   private readonly pollMs: number;
+  private readonly timeoutsBeforeWarning: number;
   private state: State = 'idle';
   private inFlightCount = 0;
   /** The cancel of a pause, still settling: a resume waits for it. */
@@ -64,6 +79,7 @@ export class FeedConsumer {
 
   constructor(private readonly options: FeedConsumerOptions) {
     this.pollMs = options.readinessPollMs ?? 1_000;
+    this.timeoutsBeforeWarning = options.timeoutsBeforeWarning ?? 10;
     this.routing = new FeedRouting(options.connection, options.topology);
     this.consumer = options.connection.createConsumer(
       {
@@ -190,8 +206,9 @@ export class FeedConsumer {
       const { delayMs, counts: next } = await this.routing.retry(message, counts, notCounted);
       metrics?.eventFinished(type, 'retried');
       if (outage) logger.info({ ...said, attempt: next.attempt, outages: next.outages, delayMs }, 'feed event retried once the database answers, not counted as an attempt');
-      else if (notCounted) logger.info({ ...said, attempt: next.attempt, outages: next.outages, delayMs }, 'feed event retried later, not counted as an attempt: the database ended its work at a timeout');
-      else logger.info({ ...said, attempt: next.attempt, delayMs }, 'feed event retried later');
+      else if (!notCounted) logger.info({ ...said, attempt: next.attempt, delayMs }, 'feed event retried later');
+      else if (next.outages < this.timeoutsBeforeWarning) logger.info({ ...said, attempt: next.attempt, outages: next.outages, delayMs }, 'feed event retried later, not counted as an attempt: the database ended its work at a timeout');
+      else logger.warn({ ...said, attempt: next.attempt, outages: next.outages, delayMs }, TIMED_OUT_AGAIN_AND_AGAIN);
       return;
     }
     await this.routing.deadLetter(message, counts.attempt, decision.reason, decision.detail, new Date());

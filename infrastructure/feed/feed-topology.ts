@@ -48,9 +48,10 @@ export const FEED_HEADERS = {
    */
   attempt: 'x-feed-attempt',
   /**
-   * How many takes in a row found the database away (a `store_unavailable` retry), 0 again once a take reaches
-   * it. They choose the delay of the next outage retry; they never count as attempts, so an event is never
-   * dead-lettered for an outage, however long, nor waits for what is missing less often because of one.
+   * How many takes in a row did not get through the database: it was away (`store_unavailable`) or ended the
+   * event's work (`store_timeout`: a statement or lock timeout, say). 0 again once a take gets through. They
+   * choose the delay of the next such retry; they never count as attempts, so an event is never dead-lettered
+   * for an outage or a timeout, however long, nor waits for what is missing less often because of one.
    */
   outages: 'x-feed-outages',
   /** Why a dead letter was set aside: a stable code (`invalid_json`, `invalid_event`, `unknown_type`, ...). */

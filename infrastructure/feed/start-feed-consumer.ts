@@ -74,6 +74,7 @@ export async function startFeedConsumer(container: Container, config: FeedSettin
     logger,
     metrics: options.metrics,
     readinessPollMs: options.readinessPollMs,
+    timeoutsBeforeWarning: config.feedMaxAttempts,
   });
   try {
     await consumer.start();

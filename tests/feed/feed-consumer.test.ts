@@ -83,7 +83,10 @@ class Broker {
     this.publisher = this.connection.createPublisher({ confirm: true });
   }
 
-  consumer(handler: FeedHandler, options: { prefetch?: number; readiness?: () => Promise<boolean>; readinessPollMs?: number; logger?: ReturnType<typeof capturedLogger>['logger']; metrics?: PrometheusFeedMetrics } = {}): FeedConsumer {
+  consumer(
+    handler: FeedHandler,
+    options: { prefetch?: number; readiness?: () => Promise<boolean>; readinessPollMs?: number; logger?: ReturnType<typeof capturedLogger>['logger']; metrics?: PrometheusFeedMetrics; timeoutsBeforeWarning?: number } = {},
+  ): FeedConsumer {
     const consumer = new FeedConsumer({
       connection: this.connection,
       topology: this.topology,
@@ -93,6 +96,7 @@ class Broker {
       logger: options.logger ?? capturedLogger().logger,
       metrics: options.metrics,
       readinessPollMs: options.readinessPollMs,
+      timeoutsBeforeWarning: options.timeoutsBeforeWarning,
     });
     this.consumers.push(consumer);
     return consumer;
@@ -211,6 +215,28 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
     expect(retried.map((line) => [line.attempt, line.outages, line.reason])).to.deep.equal([[0, 1, 'store_timeout'], [0, 2, 'store_timeout']]);
     expect(logs.said('feed paused: the database does not answer; taking no messages until it does')).to.deep.equal([]);
     expect(await broker.depth()).to.equal(0);
+  });
+
+  it('says at warn, from timeoutsBeforeWarning timeouts in a row, that an event whose work keeps timing out is stuck, and still retries it', async () => {
+    broker = new Broker([20, 50]);
+    const logs = capturedLogger();
+    const timedOut: FeedDecision = { action: 'retry', reason: 'store_timeout', detail: 'the database ended the work', event: EVENT };
+    const handler: ScriptedHandler = new ScriptedHandler(() => (handler.takes.length <= 4 ? timedOut : applied()));
+    const consumer = broker.consumer(handler, { logger: logs.logger, readinessPollMs: 10, timeoutsBeforeWarning: 3 });
+    await consumer.start();
+    await broker.publish('{"work":"too long"}');
+    await until('the fifth take', () => handler.takes.length === 5);
+    await consumer.stop();
+    expect(handler.takes.map((take) => take.attempt)).to.deep.equal([0, 0, 0, 0, 0]);
+    const quiet = logs.said('feed event retried later, not counted as an attempt: the database ended its work at a timeout');
+    expect(quiet.map((line) => [line.level, line.outages])).to.deep.equal([[30, 1], [30, 2]]);
+    const loud = logs.said(
+      "feed event's work timed out again and again; still retried, never set aside for it: look for a long transaction holding its company's lock, or raise the feed's DB_STATEMENT_TIMEOUT_MS",
+    );
+    expect(loud.map((line) => [line.level, line.outages])).to.deep.equal([[40, 3], [40, 4]]);
+    expect(loud[0]).to.include({ id: 'evt-1', companyId: 'company-1', reason: 'store_timeout', detail: 'the database ended the work' });
+    expect(await broker.depth()).to.equal(0);
+    expect(await broker.depth(broker.topology.deadQueue)).to.equal(0);
   });
 
   it('retries while the database is away without counting attempts: outages + 1, the delay of the outages so far, the last repeating', async () => {

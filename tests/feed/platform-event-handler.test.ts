@@ -95,9 +95,17 @@ describe('PlatformEventHandler', () => {
       expect(await decide(failingWith(new StoreUnavailableError('57014', { workOnly: true })), attempt)).to.deep.equal({
         action: 'retry',
         reason: 'store_timeout',
-        detail: "The database ended the event's work in time (57014: a statement or lock timeout).",
+        detail: "The database ended the event's work (57014: a statement or lock timeout, DB_STATEMENT_TIMEOUT_MS).",
         event: META,
       });
+    }
+  });
+
+  it("names what ended an event's work in the retry's detail: a timeout, or a prepared statement its connection could no longer use", async () => {
+    const detailOf = async (reason: string) => ((await decide(failingWith(new StoreUnavailableError(reason, { workOnly: true })), 0)) as { detail: string }).detail;
+    expect(await detailOf('25P03')).to.equal("The database ended the event's work (25P03: an idle-in-transaction timeout, DB_IDLE_IN_TRANSACTION_TIMEOUT_MS).");
+    for (const reason of ['26000', '0A000']) {
+      expect(await detailOf(reason)).to.equal(`The database ended the event's work (${reason}: a prepared statement its connection could no longer use).`);
     }
   });
 
