@@ -26,17 +26,19 @@ export const MEMORY_STORE_REFUSAL =
  */
 export function adminCliDependencies(config: AppConfig, logger: Logger): AdminCliDependencies {
   let container: Promise<Container> | undefined;
+  const cannotOpen = (error: unknown) => cannotOpenTheDatabase(config, error);
   const openContainer = () => {
     if (config.store === 'memory') return Promise.reject(new CliFailure(MEMORY_STORE_REFUSAL));
     container ??= buildContainer({ config, logger }).catch((error: unknown) => {
-      const why = error instanceof Error ? error.message || error.name : String(error);
-      throw new CliFailure(`Cannot open the database${whereOf(config)}: ${withoutPasswords(why, [config.databaseUrl, config.keysDatabaseUrl])}`);
+      throw cannotOpen(error);
     });
     return container;
   };
   return {
     open: async () => adminServices(await openContainer(), config),
-    migrate: () => (config.store === 'memory' ? Promise.reject(new CliFailure(MEMORY_STORE_REFUSAL)) : migrate(config)),
+    migrate: () => (config.store === 'memory' ? Promise.reject(new CliFailure(MEMORY_STORE_REFUSAL)) : migrate(config, logger).catch((error: unknown) => {
+      throw cannotOpen(error);
+    })),
     // The feed's broker, with any STORE: the `feed` commands touch no database. Loaded only when one runs.
     feed: {
       url: config.feedUrl,
@@ -51,6 +53,15 @@ export function adminCliDependencies(config: AppConfig, logger: Logger): AdminCl
       if (built !== undefined) await disposeContainer(built);
     },
   };
+}
+
+/**
+ * A failure to open the databases (or to migrate them, which every command but `migrate` does on opening), on
+ * one line: where the CLI looked and why, never a password.
+ */
+function cannotOpenTheDatabase(config: AppConfig, error: unknown): CliFailure {
+  const why = error instanceof Error ? error.message || error.name : String(error);
+  return new CliFailure(`Cannot open the database${whereOf(config)}: ${withoutPasswords(why, [config.databaseUrl, config.keysDatabaseUrl])}`);
 }
 
 /** Where the CLI looked for its database, for a message: never a password. */
@@ -89,14 +100,24 @@ export function adminServices(c: Container, config: Pick<AppConfig, 'jobBoardLab
   };
 }
 
-/** Both databases' migrations (DESIGN 3, Regions). */
-async function migrate(config: AppConfig): Promise<{ registry: string[]; business: string[] }> {
+/**
+ * Both databases' migrations (DESIGN 3, Regions), as a start applies them: opened with the same bounds (a
+ * database that does not answer fails after DB_CONNECT_TIMEOUT_MS), and saying every few seconds that it still
+ * waits (a paused pooler, another instance's migration lock).
+ */
+async function migrate(config: AppConfig, logger: Logger): Promise<{ registry: string[]; business: string[] }> {
   const { openDatabases } = await import('./database/open-databases.js');
   const { migrateDatabases } = await import('./database/migrate-databases.js');
   // Opening first starts the embedded PostgreSQL when DATABASE_URL is unset, and tells its URL.
-  const databases = await openDatabases({ databaseUrl: config.databaseUrl, keysDatabaseUrl: config.keysDatabaseUrl, dataDir: config.dataDir, poolMax: 2 });
+  const databases = await openDatabases({
+    databaseUrl: config.databaseUrl,
+    keysDatabaseUrl: config.keysDatabaseUrl,
+    dataDir: config.dataDir,
+    poolMax: 2,
+    timeouts: config.dbTimeouts,
+  });
   try {
-    const applied = await migrateDatabases({ businessUrl: databases.businessUrl, registryUrl: databases.registryUrl });
+    const applied = await migrateDatabases({ businessUrl: databases.businessUrl, registryUrl: databases.registryUrl }, { logger });
     return { registry: [...applied.registry], business: [...applied.business] };
   } finally {
     await databases.close();

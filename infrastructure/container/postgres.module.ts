@@ -42,7 +42,7 @@ export async function postgresModule(config: AppConfig, logger?: Logger): Promis
     ...(logger === undefined ? {} : { driverLog: driverLogOf(logger) }),
   });
   try {
-    await migrateTelling(databases, logger);
+    await migrateDatabases(databases, { logger });
   } catch (error) {
     await databases.close();
     throw error;
@@ -73,30 +73,6 @@ export async function postgresModule(config: AppConfig, logger?: Logger): Promis
  * a request's whole bound (DB_STATEMENT_TIMEOUT_MS and the client's margin, 12 s by default).
  */
 const READINESS_BOUND_MS = 2_000;
-
-/** How often a start (or an admin command) still waiting on its migrations says so. */
-const MIGRATION_PATIENCE_MS = 5_000;
-
-/**
- * Applies the migrations, which have no time bound (an index build may take long), saying every few seconds
- * that it still waits: for a database or a pooler that does not answer (a PgBouncer PAUSE), or for another
- * instance's migration lock. Without it a start would wait in silence.
- */
-async function migrateTelling(databases: Parameters<typeof migrateDatabases>[0], logger: Logger | undefined): Promise<void> {
-  const started = Date.now();
-  const timer =
-    logger === undefined
-      ? undefined
-      : setInterval(() => {
-          logger.warn({ waitedMs: Date.now() - started }, "still applying the migrations: waiting for the database to answer, or for another instance's migration lock");
-        }, MIGRATION_PATIENCE_MS);
-  timer?.unref();
-  try {
-    await migrateDatabases(databases);
-  } finally {
-    clearInterval(timer);
-  }
-}
 
 /** knex's warnings as JSON log lines; what knex says is about connections and the pool, not about requests. */
 function driverLogOf(logger: Logger) {

@@ -1,5 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
+import type { Logger } from 'pino';
 import { BUSINESS_MIGRATIONS, REGISTRY_MIGRATIONS, type MigrationSet } from '../../adapters/persistence/postgres/migrations/migration-sets.js';
 import { mikroOrmOptions } from '../../adapters/persistence/postgres/mikro-orm-options.js';
 
@@ -20,15 +21,35 @@ export interface MigrationReport {
  */
 export const MIGRATION_LOCK_NAMESPACE = 0x4d_49_47_52;
 
+/** How often a start (or `admin migrate`) still waiting on its migrations says so, when given a logger. */
+export const MIGRATION_PATIENCE_MS = 5_000;
+
 /**
  * Applies the committed migrations: the registry set to KEYS_DATABASE_URL and the business set to
  * DATABASE_URL (both to one database when the URLs are equal; each set keeps its own history table).
  * Used at start and by `npm run admin -- migrate`. Returns the names of the migrations it applied.
+ *
+ * The migrations have no time bound (an index build may take long). Given a logger, it says every few seconds
+ * that it still waits: for a database or a pooler that does not answer (a PgBouncer PAUSE), or for another
+ * instance's migration lock. Without it a start would wait in silence.
  */
-export async function migrateDatabases(targets: MigrationTargets): Promise<MigrationReport> {
-  const registry = await migrate(targets.registryUrl, REGISTRY_MIGRATIONS);
-  const business = await migrate(targets.businessUrl, BUSINESS_MIGRATIONS);
-  return { registry, business };
+export async function migrateDatabases(targets: MigrationTargets, options: { readonly logger?: Logger | undefined } = {}): Promise<MigrationReport> {
+  const { logger } = options;
+  const started = Date.now();
+  const timer =
+    logger === undefined
+      ? undefined
+      : setInterval(() => {
+          logger.warn({ waitedMs: Date.now() - started }, "still applying the migrations: waiting for the database to answer, or for another instance's migration lock");
+        }, MIGRATION_PATIENCE_MS);
+  timer?.unref();
+  try {
+    const registry = await migrate(targets.registryUrl, REGISTRY_MIGRATIONS);
+    const business = await migrate(targets.businessUrl, BUSINESS_MIGRATIONS);
+    return { registry, business };
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /**

@@ -16,7 +16,7 @@ describe('admin CLI without its database (processes)', function () {
 
   it('says on one line that it cannot open the database, where it looked (never the password) and why, and exits 1', async () => {
     const port = await closedPort();
-    for (const args of [['key', 'list', '--company', 'x'], ['company', 'create', '--name', 'x']]) {
+    for (const args of [['key', 'list', '--company', 'x'], ['company', 'create', '--name', 'x'], ['migrate']]) {
       const run = await runAdmin(args, { env: { DATABASE_URL: `postgresql://postgres:s3cret-pw@127.0.0.1:${port}/crm`, DB_CONNECT_TIMEOUT_MS: '2000' } });
       expect(run.status, args.join(' ')).to.equal(1);
       expect(run.stdout).to.equal('');

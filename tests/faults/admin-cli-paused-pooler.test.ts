@@ -58,4 +58,27 @@ describe('the admin CLI behind a pooler that pauses (a PgBouncer PAUSE, as a TCP
     // While it waited, it said so (a start in silence looks like a hang).
     expect(stderr).to.match(/"msg":"still applying the migrations: waiting for the database to answer, or for another instance's migration lock"/);
   });
+
+  it('admin migrate says that it waits, as a start does, and applies (nothing, here) once the pooler resumes', async () => {
+    relay.pause();
+    const child = spawn(process.execPath, ['--import', 'tsx', ADMIN_ENTRY, 'migrate'], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: throughPort(database.url, relay.port), ...BOUNDS },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    const pausedAt = Date.now();
+    while (!stderr.includes('still applying the migrations') && Date.now() - pausedAt < LONGEST_PAUSE_MS) await new Promise((tick) => setTimeout(tick, 50));
+    relay.resume();
+    const status = await Promise.race([exited, new Promise<'running'>((still) => setTimeout(() => still('running'), EXIT_AFTER_RESUME_MS))]);
+    if (status === 'running') child.kill('SIGKILL');
+    expect(status, `still running ${EXIT_AFTER_RESUME_MS / 1000} s after the pause ended (printed ${JSON.stringify(stdout)}; stderr ${stderr.slice(0, 400)})`).to.equal(0);
+    expect(JSON.parse(stdout)).to.deep.equal({ registry: [], business: [] });
+    expect(stderr).to.match(/"msg":"still applying the migrations: waiting for the database to answer, or for another instance's migration lock"/);
+    expect(relay.open).to.equal(0);
+  });
 });
