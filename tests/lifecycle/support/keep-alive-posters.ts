@@ -82,3 +82,56 @@ export class KeepAlivePosters {
     });
   }
 }
+
+/**
+ * One application held in flight at will, on a keep-alive connection of its own: its headers go with
+ * `Expect: 100-continue`, and Node's server answers 100 Continue in the same step as it calls the service's
+ * handler, so once `open` resolves the request is in flight, whatever the timing. Its body waits for `release`.
+ * A drain that begins meanwhile must answer it, with `Connection: close`.
+ */
+export class HeldApplication {
+  private constructor(
+    private readonly agent: Agent,
+    private readonly payload: Buffer,
+    private readonly finish: (payload: Buffer) => void,
+    readonly answer: Promise<Omit<Answer, 'client'>>,
+  ) {}
+
+  static open(apiUrl: string, key: string, vacancyId: string, externalId: string): Promise<HeldApplication> {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const payload = Buffer.from(JSON.stringify(aMinimalApplicationBody(vacancyId, { externalId })));
+    return new Promise((taken, failed) => {
+      const req = request(`${apiUrl}/applications`, {
+        method: 'POST',
+        agent,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': payload.length, 'X-API-Key': key, Expect: '100-continue' },
+      });
+      const answer = new Promise<Omit<Answer, 'client'>>((answered, lost) => {
+        req.once('error', lost);
+        req.once('response', (response) => {
+          let text = '';
+          response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          response.once('error', lost);
+          response.once('end', () => {
+            const status = response.statusCode ?? 0;
+            const id = status === 200 || status === 201 ? (JSON.parse(text) as { id: string }).id : null;
+            answered({ externalId, status, id, at: Date.now(), connectionClose: response.headers.connection === 'close' });
+          });
+        });
+      });
+      answer.catch(failed);
+      req.once('continue', () => taken(new HeldApplication(agent, payload, (body) => req.end(body), answer)));
+      req.flushHeaders();
+    });
+  }
+
+  /** Sends the body; resolves with the answer. */
+  async release(): Promise<Omit<Answer, 'client'>> {
+    this.finish(this.payload);
+    try {
+      return await this.answer;
+    } finally {
+      this.agent.destroy();
+    }
+  }
+}
