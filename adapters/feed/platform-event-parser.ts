@@ -73,6 +73,7 @@ export function parsePlatformEvent(body: Buffer | string): ParsedPlatformEvent {
   if (problems.length > 0) return failure(problems.some(isEnvelopeProblem) ? 'invalid_event' : 'invalid_data', problems, meta);
   const change = platformChangeOf(type, event.data);
   if ('problems' in change) return failure('invalid_data', change.problems.map(({ pointer, message }) => ({ pointer: `/data${pointer}`, message })), meta);
+  const time = typeof event.time === 'string' ? (parseSince(event.time) ?? null) : null;
   return {
     ok: true,
     command: {
@@ -83,9 +84,10 @@ export function parsePlatformEvent(body: Buffer | string): ParsedPlatformEvent {
       // Applications are settled by their externalId: an entityversion, if sent, is not used.
       version: typeof event.entityversion === 'number' ? event.entityversion : 0,
       change,
+      time,
     },
     meta: meta as EventMeta,
-    time: typeof event.time === 'string' ? (parseSince(event.time) ?? null) : null,
+    time,
   };
 }
 

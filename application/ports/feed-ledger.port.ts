@@ -12,11 +12,21 @@ export interface FeedEntityRef {
 /**
  * The versions the feed has applied to one entity: one per aspect (the part of the entity an event type
  * changes: a vacancy's fields, its board, a card's stage, its resume, ...), and the version of its
- * deletion while its tombstone lasts.
+ * deletion while its tombstone lasts. With some of them, the platform's time of the change (its event's
+ * `time`), where it was recorded with it: the deletion's, and an aspect's recorded with a time.
  */
 export interface FeedEntityVersions {
   readonly aspects: ReadonlyMap<string, number>;
   readonly deletedAt: number | null;
+  /** The times recorded with aspects, by aspect: only those recorded with one. */
+  readonly times: ReadonlyMap<string, Date>;
+  /** The deletion's time while its tombstone lasts, when its event had one. */
+  readonly deletedTime: Date | null;
+}
+
+/** An entity the feed never touched (or only claims without an entity): no versions. */
+export function noFeedVersions(): FeedEntityVersions {
+  return { aspects: new Map(), deletedAt: null, times: new Map(), deletedTime: null };
 }
 
 /**
@@ -34,16 +44,24 @@ export interface FeedLedger {
   /**
    * The claims of a batch of events at once (one statement on PostgreSQL), each as claimEvent would make it, in
    * order: null for an event recorded before, or claimed earlier in the same call; else its
-   * entity's versions (none for a claim without an entity). The versions are those stored when the call is
-   * made: a batch that changes an entity keeps its later versions itself (ApplyPlatformEvent).
+   * entity's versions (none for a claim without an entity), and those of the vacancy it names, if it names one.
+   * The versions are those stored when the call is made: a batch that changes an entity keeps its later
+   * versions itself (ApplyPlatformEvent).
    */
-  claimEvents(claims: readonly FeedEventClaim[], now: Date): Promise<(FeedEntityVersions | null)[]>;
+  claimEvents(claims: readonly FeedEventClaim[], now: Date): Promise<(FeedClaimed | null)[]>;
   /** The versions recorded for the entity; no aspects and no deletion when the feed never touched it. */
   versionsOf(entity: FeedEntityRef): Promise<FeedEntityVersions>;
-  /** Records `version` for each of `aspects` of the entity, and forgets its tombstone (it lives again). */
-  recordVersions(entity: FeedEntityRef, aspects: readonly string[], version: number, now: Date): Promise<void>;
-  /** The entity was deleted at `version`: its aspects are forgotten and a tombstone keeps the version. */
-  recordDeletion(entity: FeedEntityRef, version: number, now: Date): Promise<void>;
+  /**
+   * Records `version` for each of `aspects` of the entity, and forgets its tombstone (it lives again). With a
+   * `time`, that time is kept with each of them, as long as its version is the aspect's (a newer version
+   * recorded without a time forgets it; the same version without a time keeps it).
+   */
+  recordVersions(entity: FeedEntityRef, aspects: readonly string[], version: number, now: Date, time?: Date | null): Promise<void>;
+  /**
+   * The entity was deleted at `version`: its aspects are forgotten and a tombstone keeps the version, and the
+   * deletion's `time` when given, as recordVersions keeps an aspect's.
+   */
+  recordDeletion(entity: FeedEntityRef, version: number, now: Date, time?: Date | null): Promise<void>;
   /**
    * recordVersions and recordDeletion for each record, in their order, with the same effect as those calls
    * one after another. Inside a unit of work the effect may be made with the work's next call of a store, or
@@ -64,11 +82,22 @@ export interface FeedEventClaim {
   readonly eventId: string;
   readonly companyId: string;
   readonly entity: FeedEntityRef | null;
+  /**
+   * The id of a vacancy (of the claim's company) that the event's change names: a card's, a transfer's target,
+   * an application's. Its versions come with the claim too, read in the same statement.
+   */
+  readonly vacancyId?: string | null;
+}
+
+/** What the claim of a new event read: its entity's versions, and those of the vacancy it names (null when none). */
+export interface FeedClaimed {
+  readonly versions: FeedEntityVersions;
+  readonly vacancy: FeedEntityVersions | null;
 }
 
 /** A write of the ledger that `recordAll` makes: recordVersions' or recordDeletion's. */
 export type FeedVersionRecord =
-  | { readonly type: 'versions'; readonly entity: FeedEntityRef; readonly aspects: readonly string[]; readonly version: number }
-  | { readonly type: 'deletion'; readonly entity: FeedEntityRef; readonly version: number };
+  | { readonly type: 'versions'; readonly entity: FeedEntityRef; readonly aspects: readonly string[]; readonly version: number; readonly time?: Date | null }
+  | { readonly type: 'deletion'; readonly entity: FeedEntityRef; readonly version: number; readonly time?: Date | null };
 
 export const FEED_LEDGER = portToken<FeedLedger>('FeedLedger');

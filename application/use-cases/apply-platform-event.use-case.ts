@@ -24,7 +24,8 @@ import type { UpsertVacancies } from './upsert-vacancies.use-case.js';
 /**
  * The aspect recorded when an entity lives again after a deletion, with the deletion's version: every aspect
  * of it is at least that new, so a change made before the deletion, still on its way, stays stale, also for
- * the aspects the reviving event does not set (a vacancy's board, a card's transfers).
+ * the aspects the reviving event does not set (a vacancy's board, a card's transfers). It keeps the deletion's
+ * time too, against which a card, a transfer or an application to the vacancy made before it is told.
  */
 const REVIVED_AFTER = 'revived-after';
 
@@ -134,12 +135,18 @@ export class ApplyPlatformEvent {
     const cards = commands.filter((command, index) => claims[index] !== null && command.change.type.startsWith('candidate.'));
     if (cards.length > 1) await this.candidates.preloadByIds(cards[0]?.companyId as string, cards.map((command) => command.subject));
     const batch = new FeedBatchVersions();
+    // The versions of the vacancies the events name, read with the claims: kept by the batch as its events' own are.
+    for (const [index, command] of commands.entries()) {
+      const vacancyId = namedVacancyOf(command.change);
+      const vacancy = claims[index]?.vacancy;
+      if (vacancyId !== null && vacancy !== null && vacancy !== undefined) batch.current({ companyId: command.companyId, kind: 'vacancy', id: vacancyId }, vacancy);
+    }
     const outcomes: PlatformEventOutcome[] = [];
     for (const [index, command] of commands.entries()) {
       at(index);
       const claimed = claims[index];
       if (claimed === undefined) throw new Error('The ledger answered a batch of claims with fewer outcomes.');
-      outcomes.push(claimed === null ? 'duplicate' : await this.applyIn(command, claimed, batch, now));
+      outcomes.push(claimed === null ? 'duplicate' : await this.applyIn(command, claimed.versions, batch, now));
     }
     at(null);
     await this.ledger.recordAll(batch.records, now);
@@ -151,6 +158,12 @@ export class ApplyPlatformEvent {
     const { companyId, change } = command;
     if (change.type === 'application.submitted') {
       const submitted = { companyId, application: change.application };
+      // Made before the latest deletion of its vacancy applied here, by the events' times: the deletion left the
+      // application without a vacancy, as the vacancy's other cards, whether the vacancy lives again or not.
+      if ((await this.madeBeforeDeletion(batch, companyId, change.application.vacancyId, command.time)) === true) {
+        const detached = await this.handlers.submitApplication.executeDetachedNow(submitted);
+        return detached.status === 'created' ? 'applied' : 'duplicate';
+      }
       const result = await this.handlers.submitApplication.executeNow(submitted).catch(async (error: unknown) => {
         // A vacancy whose deletion was applied here: the platform took the application while the vacancy lived, and
         // the deletion left the vacancy's cards without a vacancy; or the platform made the vacancy again (a newer
@@ -170,12 +183,12 @@ export class ApplyPlatformEvent {
     if (isStale(versions, aspects, command.version)) return 'stale';
     if (aspects === 'all') {
       await this.delete(entity, change);
-      batch.record({ type: 'deletion', entity, version: command.version });
+      batch.record({ type: 'deletion', entity, version: command.version, time: command.time ?? null });
       return 'applied';
     }
     const outcome = await this.apply(command, batch, now).catch(notYetWhenMissing);
     if (outcome !== 'applied') return outcome;
-    if (versions.deletedAt !== null) batch.record({ type: 'versions', entity, aspects: [REVIVED_AFTER], version: versions.deletedAt });
+    if (versions.deletedAt !== null) batch.record({ type: 'versions', entity, aspects: [REVIVED_AFTER], version: versions.deletedAt, time: versions.deletedTime });
     batch.record({ type: 'versions', entity, aspects, version: command.version });
     return outcome;
   }
@@ -190,7 +203,7 @@ export class ApplyPlatformEvent {
     });
   }
 
-  private async apply({ companyId, subject: id, change, revivalWaitOver }: PlatformEventCommand, batch: FeedBatchVersions, now: Date): Promise<PlatformEventOutcome> {
+  private async apply({ companyId, subject: id, change, revivalWaitOver, time }: PlatformEventCommand, batch: FeedBatchVersions, now: Date): Promise<PlatformEventOutcome> {
     const h = this.handlers;
     switch (change.type) {
       case 'vacancy.upserted':
@@ -200,16 +213,19 @@ export class ApplyPlatformEvent {
         await h.setBoardColumns.execute({ companyId, vacancyId: id, columns: change.columns });
         return 'applied';
       case 'candidate.added':
-        return this.addCard(batch, companyId, id, change.card, now, revivalWaitOver === true);
+        return this.addCard(batch, companyId, id, change.card, now, { revivalWaitOver: revivalWaitOver === true, time: time ?? null });
       case 'candidate.moved':
         // A card whose vacancy was deleted stands in no column and can no longer move: the move was made
         // before the deletion, which undid it.
         return (await h.moveCandidate.apply({ companyId, id, stage: change.stage })) === 'detached' ? 'stale' : 'applied';
       case 'candidate.transferred':
-        // A target whose deletion was applied here: it was deleted after the transfer, with the technical card
-        // the transfer left there; or the platform made it again (a newer upsert still on its way) and the card
-        // was transferred after that. Both look alike here, so the transfer waits like any early event, and once
-        // that wait is over, the target still deleted, is stale (as application.submitted waits, above).
+        // Made before the latest deletion of its target applied here, by the events' times: the deletion took the
+        // technical card the transfer left there, whether the target lives again or not.
+        if ((await this.madeBeforeDeletion(batch, companyId, change.vacancyId, time)) === true) return 'stale';
+        // A target whose deletion was applied here, the transfer made after it (by the times) or the times telling
+        // nothing: the platform made it again (a newer upsert still on its way) and the card was transferred after
+        // that, or (the times telling nothing) it was deleted after the transfer. The transfer waits like any early
+        // event, and once that wait is over, the target still deleted, is stale (as application.submitted waits).
         if (await this.isDeleted(batch, companyId, 'vacancy', change.vacancyId)) {
           if (revivalWaitOver === true) return 'stale';
           throw new ChangeNotYetApplicableError(`Vacancy ${change.vacancyId} of the transfer was deleted; it may be made again by an upsert on its way.`);
@@ -224,25 +240,39 @@ export class ApplyPlatformEvent {
     }
   }
 
-  private async addCard(batch: FeedBatchVersions, companyId: string, id: string, card: Omit<ManualCandidate, 'id'>, now: Date, revivalWaitOver: boolean): Promise<PlatformEventOutcome> {
+  private async addCard(
+    batch: FeedBatchVersions,
+    companyId: string,
+    id: string,
+    card: Omit<ManualCandidate, 'id'>,
+    now: Date,
+    made: { readonly revivalWaitOver: boolean; readonly time: Date | null },
+  ): Promise<PlatformEventOutcome> {
     // The card is there, and this event is newer than its creation (the version check said so): the card was
     // deleted and made again, the deletion still on its way. The newer card replaces the older whole, as the
     // deletion and the new card together would (its technical cards go with it); the late deletion is then stale.
     if ((await this.candidates.findById(companyId, id)) !== null) await this.handlers.deleteCandidate.execute({ companyId, id });
     const asPlaced = (stage: string) =>
       CandidateCard.manual({ id, companyId, vacancyId: card.vacancyId, stage, person: card.candidate, resume: card.resume, referral: card.referral, now });
+    const detached = async (): Promise<PlatformEventOutcome> => {
+      const placed = asPlaced(card.stage ?? '');
+      placed.detachFromVacancy(now);
+      await this.candidates.insert(placed);
+      return 'applied';
+    };
+    // Made before the latest deletion of its vacancy applied here, by the events' times: the deletion left it
+    // without a vacancy, as the vacancy's other cards, whether the vacancy lives again or not.
+    if ((await this.madeBeforeDeletion(batch, companyId, card.vacancyId, made.time)) === true) return detached();
     if ((await this.vacancies.findById(companyId, card.vacancyId)) === null) {
       if (!(await this.isDeleted(batch, companyId, 'vacancy', card.vacancyId))) {
         throw new ChangeNotYetApplicableError(`Vacancy ${card.vacancyId} of the card does not exist (yet).`);
       }
-      // Its deletion was applied here: the vacancy was deleted after the card was made, or the platform made it
-      // again (a newer upsert on its way) and the card after that. The card waits like any early event; once that
+      // Its deletion was applied here, the card made after it (by the times) or the times telling nothing: the
+      // platform made the vacancy again (a newer upsert on its way) and the card after that, or (the times telling
+      // nothing) the vacancy was deleted after the card was made. The card waits like any early event; once that
       // wait is over, the vacancy still deleted, it stays without a vacancy, as the deletion left the others.
-      if (!revivalWaitOver) throw new ChangeNotYetApplicableError(`Vacancy ${card.vacancyId} of the card was deleted; it may be made again by an upsert on its way.`);
-      const detached = asPlaced(card.stage ?? '');
-      detached.detachFromVacancy(now);
-      await this.candidates.insert(detached);
-      return 'applied';
+      if (!made.revivalWaitOver) throw new ChangeNotYetApplicableError(`Vacancy ${card.vacancyId} of the card was deleted; it may be made again by an upsert on its way.`);
+      return detached();
     }
     // Where the platform placed the card, also in a column this board lacks: one that a board change still on its
     // way adds, or one that a board change applied first removed after the card had moved on (a column that holds
@@ -259,8 +289,26 @@ export class ApplyPlatformEvent {
   /** Whether the entity's deletion is recorded: as the batch knows it (its own records wait for its end), else as stored. */
   private async isDeleted(batch: FeedBatchVersions, companyId: string, kind: FeedEntityKind, id: string | null): Promise<boolean> {
     if (id === null) return false;
-    const entity: FeedEntityRef = { companyId, kind, id };
-    return ((batch.known(entity) ?? (await this.ledger.versionsOf(entity))).deletedAt) !== null;
+    return (await this.versionsOf(batch, { companyId, kind, id })).deletedAt !== null;
+  }
+
+  /**
+   * Whether a change naming the vacancy (a card added, a transfer, an application) was made before the vacancy's
+   * latest deletion applied here, by the platform's times: the change's, and the deletion's, kept with its
+   * tombstone or, once the vacancy lives again, with REVIVED_AFTER. Null when they cannot tell: no deletion
+   * applied, a time missing, or both times alike. Versions cannot tell it: they order one entity's changes only.
+   */
+  private async madeBeforeDeletion(batch: FeedBatchVersions, companyId: string, vacancyId: string | null, time: Date | null | undefined): Promise<boolean | null> {
+    if (vacancyId === null || time === null || time === undefined) return null;
+    const versions = await this.versionsOf(batch, { companyId, kind: 'vacancy', id: vacancyId });
+    const deleted = versions.deletedAt !== null ? versions.deletedTime : (versions.times.get(REVIVED_AFTER) ?? null);
+    if (deleted === null || deleted.getTime() === time.getTime()) return null;
+    return time.getTime() < deleted.getTime();
+  }
+
+  /** The entity's versions as the batch knows them, else as stored. */
+  private async versionsOf(batch: FeedBatchVersions, entity: FeedEntityRef): Promise<FeedEntityVersions> {
+    return batch.known(entity) ?? (await this.ledger.versionsOf(entity));
   }
 }
 
@@ -275,7 +323,24 @@ function entityOf({ companyId, change, subject }: PlatformEventCommand): FeedEnt
 
 function claimOf(command: PlatformEventCommand): FeedEventClaim {
   const { source, eventId, companyId, change } = command;
-  return { source, eventId, companyId, entity: change.type === 'application.submitted' ? null : entityOf(command) };
+  return { source, eventId, companyId, entity: change.type === 'application.submitted' ? null : entityOf(command), vacancyId: namedVacancyOf(change) };
+}
+
+/**
+ * The vacancy a change names besides its own entity, whose deletion decides where it goes (madeBeforeDeletion):
+ * a card's, a transfer's target, an application's. Null for the others.
+ */
+function namedVacancyOf(change: PlatformChange): string | null {
+  switch (change.type) {
+    case 'candidate.added':
+      return change.card.vacancyId;
+    case 'candidate.transferred':
+      return change.vacancyId;
+    case 'application.submitted':
+      return change.application.vacancyId;
+    default:
+      return null;
+  }
 }
 
 /** The aspects of its entity a change sets; `all` for a deletion, which is newer than every aspect. */

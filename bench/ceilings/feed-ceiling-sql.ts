@@ -92,6 +92,7 @@ export interface CeilingEvent {
   readonly subject: string;
   readonly companyid: string;
   readonly entityversion?: number;
+  readonly time?: string;
   readonly data?: any;
 }
 
@@ -111,10 +112,62 @@ const json = (value: unknown) => (value === null || value === undefined ? 'NULL'
 const doc = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** An entity's versions: per aspect, and the deletion's (its tombstone), as the service's FeedEntityVersions. */
+/** An entity's versions: per aspect, and the deletion's (its tombstone), each with its time if any, as the service's FeedEntityVersions. */
 interface Versions {
   readonly aspects: Map<string, number>;
+  readonly times: Map<string, number>;
   deletedAt: number | null;
+  deletedTime: number | null;
+}
+
+const noVersions = (): Versions => ({ aspects: new Map(), times: new Map(), deletedAt: null, deletedTime: null });
+
+/** The versions of an entity from its rows (the ledger's versionsFrom), times as epoch ms. */
+function versionsOfRows(rows: readonly Row[]): Versions {
+  const versions = noVersions();
+  for (const row of rows) {
+    const time = row.occurred_at === null ? null : new Date(row.occurred_at as Date).getTime();
+    if (row.aspect === TOMBSTONE) {
+      versions.deletedAt = Number(row.version);
+      versions.deletedTime = time;
+    } else {
+      versions.aspects.set(row.aspect as string, Number(row.version));
+      if (time !== null) versions.times.set(row.aspect as string, time);
+    }
+  }
+  return versions;
+}
+
+/** The time kept with a version recorded over `stored` (the service's timeKept): the greater version's; at the same, the one given, else the one kept. */
+function timeKept(stored: number | null | undefined, storedTime: number | null | undefined, version: number, time: number | null): number | null {
+  if (stored === null || stored === undefined || version > stored) return time;
+  return version === stored ? (time ?? storedTime ?? null) : (storedTime ?? null);
+}
+
+/** The service's UPDATE_VERSION (mikro-orm-feed-ledger.ts), character for character. */
+const UPDATE_VERSION = `version = greatest(feed_entity_versions.version, excluded.version), recorded_at = excluded.recorded_at,
+       occurred_at = case
+         when excluded.version > feed_entity_versions.version then excluded.occurred_at
+         when excluded.version = feed_entity_versions.version then coalesce(excluded.occurred_at, feed_entity_versions.occurred_at)
+         else feed_entity_versions.occurred_at end`;
+
+/** The vacancy a change names besides its own entity (the service's namedVacancyOf). */
+function namedVacancyOf(event: CeilingEvent): string | null {
+  switch (event.type) {
+    case 'candidate.added':
+    case 'candidate.transferred':
+    case 'application.submitted':
+      return (event.data?.vacancyId as string | undefined) ?? null;
+    default:
+      return null;
+  }
+}
+
+/** An event's time as epoch ms (the service's parseSince), null without one. */
+function timeOf(event: CeilingEvent): number | null {
+  if (event.time === undefined) return null;
+  const ms = Date.parse(event.time);
+  return Number.isNaN(ms) ? null : ms;
 }
 
 const kindOf = (event: CeilingEvent) => (event.type.startsWith('candidate.') ? 'candidate' : 'vacancy');
@@ -185,10 +238,11 @@ class Tx {
   }
 
   /**
-   * Every event of the batch claimed at once, with the versions of the entities of those claimed
-   * (MikroOrmFeedLedger.claimEvents): a repeat of an id within the batch is not sent, and is a duplicate; the
-   * others go as a JSON array of rows, inserted in key order; a batch of one, as its values. Per event: null for a
-   * duplicate, else the versions read (none for an application).
+   * Every event of the batch claimed at once, with the versions of the entities of those claimed and of the
+   * vacancies they name (MikroOrmFeedLedger.claimEvents): a repeat of an id within the batch is not sent, and is a
+   * duplicate; the others go as a JSON array of rows, inserted in key order; a batch of one, as its values. Per
+   * event: null for a duplicate, else the versions read (none for an application); the named vacancies' versions
+   * are kept by the batch, as ApplyPlatformEvent.applyAllIn keeps them.
    */
   async claimAll(events: readonly CeilingEvent[]): Promise<(Versions | null)[]> {
     const firsts = new Map<string, number>();
@@ -201,7 +255,7 @@ class Tx {
       const versioned = event.type !== 'application.submitted';
       return {
         n, company_id: event.companyid, source: event.source, event_id: event.id,
-        kind: versioned ? kindOf(event) : null, entity_id: versioned ? event.subject : null,
+        kind: versioned ? kindOf(event) : null, entity_id: versioned ? event.subject : null, vacancy_id: namedVacancyOf(event),
       };
     });
     const one = given.length === 1 ? (given[0] as (typeof given)[number]) : null;
@@ -212,32 +266,48 @@ class Tx {
          insert into feed_applied_events (company_id, source, event_id, applied_at) values (${lit(one.company_id)}, ${lit(one.source)}, ${lit(one.event_id)}, ${lit(this.now)}::timestamptz)
          on conflict (company_id, source, event_id) do nothing
          returning 1)
-       select ${lit(one.n)}::int as n, v.aspect, v.version::text as version
+       select ${lit(one.n)}::int as n, false as named, v.aspect, v.version::text as version, v.occurred_at
          from claim
-         left join feed_entity_versions as v on v.company_id = ${lit(one.company_id)} and v.entity_kind = ${lit(one.kind)} and v.entity_id = ${lit(one.entity_id)}`
+         left join feed_entity_versions as v on v.company_id = ${lit(one.company_id)} and v.entity_kind = ${lit(one.kind)} and v.entity_id = ${lit(one.entity_id)}
+       union all
+       select ${lit(one.n)}::int, true, v.aspect, v.version::text, v.occurred_at
+         from claim
+         join feed_entity_versions as v on v.company_id = ${lit(one.company_id)} and v.entity_kind = 'vacancy' and v.entity_id = ${lit(one.vacancy_id)}`
         : `with given as (
          select * from jsonb_to_recordset(${json(given)}::jsonb)
-           as g(n int, company_id text collate "C", source text collate "C", event_id text collate "C", kind text collate "C", entity_id text collate "C")),
+           as g(n int, company_id text collate "C", source text collate "C", event_id text collate "C", kind text collate "C", entity_id text collate "C", vacancy_id text collate "C")),
        claim as (
          insert into feed_applied_events (company_id, source, event_id, applied_at)
          select company_id, source, event_id, ${lit(this.now)}::timestamptz from given order by company_id, source, event_id
          on conflict (company_id, source, event_id) do nothing
          returning company_id, source, event_id)
-       select g.n, v.aspect, v.version::text as version
+       select g.n, false as named, v.aspect, v.version::text as version, v.occurred_at
          from given as g
          join claim as c on c.company_id = g.company_id and c.source = g.source and c.event_id = g.event_id
-         left join feed_entity_versions as v on v.company_id = g.company_id and v.entity_kind = g.kind and v.entity_id = g.entity_id`,
+         left join feed_entity_versions as v on v.company_id = g.company_id and v.entity_kind = g.kind and v.entity_id = g.entity_id
+       union all
+       select g.n, true, v.aspect, v.version::text, v.occurred_at
+         from given as g
+         join claim as c on c.company_id = g.company_id and c.source = g.source and c.event_id = g.event_id
+         join feed_entity_versions as v on v.company_id = g.company_id and v.entity_kind = 'vacancy' and v.entity_id = g.vacancy_id`,
     );
-    const claimed = new Map<number, Versions>();
+    const claimed = new Map<number, { own: Row[]; named: Row[] }>();
     for (const row of rows) {
       const n = Number(row.n);
-      const versions = claimed.get(n) ?? { aspects: new Map<string, number>(), deletedAt: null };
-      claimed.set(n, versions);
+      const read = claimed.get(n) ?? { own: [], named: [] };
+      claimed.set(n, read);
       if (row.aspect === null || row.version === null) continue;
-      if (row.aspect === TOMBSTONE) versions.deletedAt = Number(row.version);
-      else versions.aspects.set(row.aspect, Number(row.version));
+      (row.named === true ? read.named : read.own).push(row);
     }
-    return events.map((_, n) => claimed.get(n) ?? null);
+    events.forEach((event, n) => {
+      const vacancyId = namedVacancyOf(event);
+      const read = claimed.get(n);
+      if (vacancyId !== null && read !== undefined) this.current('vacancy', vacancyId, versionsOfRows(read.named));
+    });
+    return events.map((_, n) => {
+      const read = claimed.get(n);
+      return read === undefined ? null : versionsOfRows(read.own);
+    });
   }
 
   /**
@@ -257,47 +327,74 @@ class Tx {
    * stored, read as MikroOrmFeedLedger.versionsOf reads it.
    */
   async isDeleted(kind: string, id: string): Promise<boolean> {
+    return (await this.versionsOf(kind, id)).deletedAt !== null;
+  }
+
+  /** The entity's versions as the batch knows them, else as stored, read as MikroOrmFeedLedger.versionsOf reads them. */
+  async versionsOf(kind: string, id: string): Promise<Versions> {
     const known = this.versions.get(entityKey(kind, id));
-    if (known !== undefined) return known.deletedAt !== null;
+    if (known !== undefined) return known;
     const rows = await this.rows(
-      `select aspect, version::text as version from feed_entity_versions where company_id = ${lit(this.companyId)} and entity_kind = ${lit(kind)} and entity_id = ${lit(id)}`,
+      `select aspect, version::text as version, occurred_at from feed_entity_versions where company_id = ${lit(this.companyId)} and entity_kind = ${lit(kind)} and entity_id = ${lit(id)}`,
     );
-    return rows.some((row) => row.aspect === TOMBSTONE);
+    return versionsOfRows(rows);
+  }
+
+  /**
+   * Whether a change naming the vacancy was made before its latest deletion applied here, by the times (the
+   * service's madeBeforeDeletion): null when they cannot tell.
+   */
+  async madeBeforeDeletion(vacancyId: string | null, time: number | null): Promise<boolean | null> {
+    if (vacancyId === null || time === null) return null;
+    const versions = await this.versionsOf('vacancy', vacancyId);
+    const deleted = versions.deletedAt !== null ? versions.deletedTime : (versions.times.get(REVIVED_AFTER) ?? null);
+    if (deleted === null || deleted === time) return null;
+    return time < deleted;
   }
 
   /**
    * recordVersions' statement, kept for the batch's end, and its effect on the versions the batch works with
    * now: each aspect's version never goes down, the tombstone goes.
    */
-  recordVersions(kind: string, id: string, aspects: readonly string[], version: number): void {
+  recordVersions(kind: string, id: string, aspects: readonly string[], version: number, time: number | null = null): void {
     const c = lit(this.companyId);
     this.records.push(
       `with revived as (delete from feed_entity_versions where company_id = ${c} and entity_kind = ${lit(kind)} and entity_id = ${lit(id)} and aspect = ${lit(TOMBSTONE)})
-       insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at)
-       select ${c}, ${lit(kind)}, ${lit(id)}, aspect, ${version}, ${lit(this.now)}::timestamptz from jsonb_array_elements_text(${json(aspects)}::jsonb) as given(aspect)
-       on conflict (company_id, entity_kind, entity_id, aspect)
-       do update set version = greatest(feed_entity_versions.version, excluded.version), recorded_at = excluded.recorded_at`,
+     insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at, occurred_at)
+     select ${c}, ${lit(kind)}, ${lit(id)}, aspect, ${version}, ${lit(this.now)}::timestamptz, ${lit(iso(time))}::timestamptz from jsonb_array_elements_text(${json(aspects)}::jsonb) as given(aspect)
+     on conflict (company_id, entity_kind, entity_id, aspect)
+     do update set ${UPDATE_VERSION}`,
     );
     const key = entityKey(kind, id);
-    const before = this.versions.get(key)?.aspects ?? new Map<string, number>();
-    const after = new Map(before);
-    for (const aspect of aspects) after.set(aspect, Math.max(after.get(aspect) ?? version, version));
-    this.versions.set(key, { aspects: after, deletedAt: null });
+    const before = this.versions.get(key) ?? noVersions();
+    const after = { aspects: new Map(before.aspects), times: new Map(before.times), deletedAt: null, deletedTime: null };
+    for (const aspect of aspects) {
+      const kept = timeKept(after.aspects.get(aspect), after.times.get(aspect), version, time);
+      after.aspects.set(aspect, Math.max(after.aspects.get(aspect) ?? version, version));
+      if (kept === null) after.times.delete(aspect);
+      else after.times.set(aspect, kept);
+    }
+    this.versions.set(key, after);
   }
 
   /** recordDeletion's statement, kept for the batch's end, and its effect now: the aspects go, the tombstone never goes down. */
-  recordDeletion(kind: string, id: string, version: number): void {
+  recordDeletion(kind: string, id: string, version: number, time: number | null): void {
     const c = lit(this.companyId);
     this.records.push(
       `with forgotten as (delete from feed_entity_versions where company_id = ${c} and entity_kind = ${lit(kind)} and entity_id = ${lit(id)} and aspect <> ${lit(TOMBSTONE)})
-       insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at)
-       values (${c}, ${lit(kind)}, ${lit(id)}, ${lit(TOMBSTONE)}, ${version}, ${lit(this.now)}::timestamptz)
+       insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at, occurred_at)
+       values (${c}, ${lit(kind)}, ${lit(id)}, ${lit(TOMBSTONE)}, ${version}, ${lit(this.now)}::timestamptz, ${lit(iso(time))}::timestamptz)
        on conflict (company_id, entity_kind, entity_id, aspect)
-       do update set version = greatest(feed_entity_versions.version, excluded.version), recorded_at = excluded.recorded_at`,
+       do update set ${UPDATE_VERSION}`,
     );
     const key = entityKey(kind, id);
-    const before = this.versions.get(key)?.deletedAt ?? null;
-    this.versions.set(key, { aspects: new Map(), deletedAt: Math.max(before ?? version, version) });
+    const before = this.versions.get(key) ?? noVersions();
+    this.versions.set(key, {
+      aspects: new Map(),
+      times: new Map(),
+      deletedAt: Math.max(before.deletedAt ?? version, version),
+      deletedTime: timeKept(before.deletedAt, before.deletedTime, version, time),
+    });
   }
 
   /**
@@ -386,12 +483,12 @@ async function versioned(tx: Tx, event: CeilingEvent, claimed: Versions): Promis
   if (aspects === 'all') {
     if (kind === 'vacancy') await deleteVacancy(tx, id);
     else await deleteCard(tx, id);
-    tx.recordDeletion(kind, id, version);
+    tx.recordDeletion(kind, id, version, timeOf(event));
     return 'applied';
   }
   const outcome = await change(tx, event);
   if (outcome !== 'applied') return outcome;
-  if (versions.deletedAt !== null) tx.recordVersions(kind, id, [REVIVED_AFTER], versions.deletedAt);
+  if (versions.deletedAt !== null) tx.recordVersions(kind, id, [REVIVED_AFTER], versions.deletedAt, versions.deletedTime);
   tx.recordVersions(kind, id, aspects, version);
   return outcome;
 }
@@ -429,18 +526,20 @@ async function change(tx: Tx, event: CeilingEvent): Promise<Outcome> {
       return 'applied';
     }
     case 'candidate.added':
-      return addCard(tx, id, data);
+      return addCard(tx, id, data, timeOf(event));
     default:
       throw new Error(`the ceiling does not apply ${event.type}`);
   }
 }
 
-async function addCard(tx: Tx, id: string, data: any): Promise<Outcome> {
+async function addCard(tx: Tx, id: string, data: any, time: number | null): Promise<Outcome> {
   if ((await tx.card(id)) !== undefined) return 'stale';
-  // A vacancy that is not there: one whose deletion is recorded leaves the card without a vacancy, as the
-  // deletion left the others (its read as the service's isDeleted); else it is still to come.
-  const detached = (await tx.vacancy(data.vacancyId)) === undefined;
-  if (detached && !(await tx.isDeleted('vacancy', data.vacancyId))) throw new NotYet(`vacancy ${data.vacancyId}`);
+  // Made before the vacancy's latest deletion, by the times: without a vacancy. Else a vacancy that is not there:
+  // one whose deletion is recorded leaves the card without a vacancy, as the deletion left the others (its read as
+  // the service's isDeleted; the bench's events never wait for a revival); else it is still to come.
+  const before = await tx.madeBeforeDeletion(data.vacancyId, time);
+  const detached = before === true || (await tx.vacancy(data.vacancyId)) === undefined;
+  if (detached && before !== true && !(await tx.isDeleted('vacancy', data.vacancyId))) throw new NotYet(`vacancy ${data.vacancyId}`);
   // Placed where the event says (the schema requires a stage); the board's first column without one.
   const stage = detached ? null : (data.stage ?? (await tx.columns(data.vacancyId))[0]);
   const card = {
@@ -525,7 +624,9 @@ async function detachCards(tx: Tx, vacancyId: string): Promise<void> {
 }
 
 /** POST /applications' insert for one application, in the append transaction: its vacancy and board read in one statement. */
-async function submitApplication(tx: Tx, data: any): Promise<Outcome> {
+async function submitApplication(tx: Tx, data: any, time: number | null): Promise<Outcome> {
+  // Made before its vacancy's latest deletion (the service's executeDetachedNow): the bench's events never are.
+  if ((await tx.madeBeforeDeletion(data.vacancyId, time)) === true) throw new Error('the ceiling does not store an application without its vacancy');
   const [vacancy] = await tx.rows(
     `select v.id, (select b.columns from boards b where b.company_id = v.company_id and b.vacancy_id = v.id) as columns\n` +
       `      from vacancies v where v.company_id = ${lit(tx.companyId)} and v.id = any(array(select jsonb_array_elements_text(${json([data.vacancyId])}::jsonb)))`,
@@ -657,7 +758,7 @@ async function inTransaction(pool: pg.Pool, knownCompanies: Set<string>, events:
     for (const [index, event] of events.entries()) {
       const claimed = claims[index] as Versions | null;
       if (claimed === null) outcomes.push('duplicate');
-      else outcomes.push(event.type === 'application.submitted' ? await submitApplication(tx, event.data) : await versioned(tx, event, claimed));
+      else outcomes.push(event.type === 'application.submitted' ? await submitApplication(tx, event.data, timeOf(event)) : await versioned(tx, event, claimed));
     }
     await tx.recordAllAndCommit();
     return outcomes;

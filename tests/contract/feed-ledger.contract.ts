@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { FeedEntityRef, FeedEntityVersions, FeedVersionRecord } from '../../application/ports/feed-ledger.port.js';
+import type { FeedClaimed, FeedEntityRef, FeedEntityVersions, FeedVersionRecord } from '../../application/ports/feed-ledger.port.js';
 import { nextId, T0 } from '../support/builders.js';
 import { rejectionOf } from '../support/catching.js';
 import { withAdapters, type AdapterFactory } from './persistence-adapters.js';
@@ -21,6 +21,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function plain(versions: FeedEntityVersions): { aspects: Record<string, number>; deletedAt: number | null } {
   return { aspects: Object.fromEntries(versions.aspects), deletedAt: versions.deletedAt };
 }
+
+/** The times kept with versions, as plain data (ISO strings). */
+function timesOf(versions: FeedEntityVersions): { times: Record<string, string>; deletedTime: string | null } {
+  return { times: Object.fromEntries([...versions.times].map(([aspect, time]) => [aspect, time.toISOString()])), deletedTime: versions.deletedTime?.toISOString() ?? null };
+}
+
+/** A platform time `n` seconds after T0. */
+const at = (n: number) => new Date(T0.getTime() + n * 1000);
 
 export function feedLedgerContract(factory: AdapterFactory): void {
   describe(`FeedLedger (${factory.name})`, () => {
@@ -114,26 +122,26 @@ export function feedLedgerContract(factory: AdapterFactory): void {
         await ledger().recordVersions({ ...entity, id: nextId('card') }, ['card'], 9, T0);
         const eventId = nextId('ev');
         const first = await claimOne(eventId, entity);
-        expect(first === null || first === undefined ? first : plain(first)).to.deep.equal({ aspects: { card: 3, stage: 3 }, deletedAt: null });
+        expect(first === null || first === undefined ? first : plain(first.versions)).to.deep.equal({ aspects: { card: 3, stage: 3 }, deletedAt: null });
         expect(await claimOne(eventId, entity)).to.equal(null);
         expect(await ledger().claimEvent(SOURCE, eventId, entity.companyId, T0), 'one record for both ways of claiming').to.equal(false);
       });
 
       it('reads no versions of an untouched entity, and a tombstone as the deletion', async () => {
         const untouched = await claimOne(nextId('ev'), card());
-        expect(untouched === null || untouched === undefined ? untouched : plain(untouched)).to.deep.equal({ aspects: {}, deletedAt: null });
+        expect(untouched === null || untouched === undefined ? untouched : plain(untouched.versions)).to.deep.equal({ aspects: {}, deletedAt: null });
         const deleted = card();
         await ledger().recordVersions(deleted, ['card'], 2, T0);
         await ledger().recordDeletion(deleted, 4, T0);
         const read = await claimOne(nextId('ev'), deleted);
-        expect(read === null || read === undefined ? read : plain(read)).to.deep.equal({ aspects: {}, deletedAt: 4 });
+        expect(read === null || read === undefined ? read : plain(read.versions)).to.deep.equal({ aspects: {}, deletedAt: 4 });
       });
 
       it('answers a batch of one event id as a batch of several: without an entity, and repeated (sent once)', async () => {
         const entity = card();
         await ledger().recordVersions(entity, ['resume'], 5, T0);
         const alone = await ledger().claimEvents([{ source: SOURCE, eventId: nextId('ev'), companyId: entity.companyId, entity: null }], T0);
-        expect(alone.map((answer) => (answer === null ? null : plain(answer)))).to.deep.equal([{ aspects: {}, deletedAt: null }]);
+        expect(alone.map((answer) => (answer === null ? null : plain(answer.versions)))).to.deep.equal([{ aspects: {}, deletedAt: null }]);
         const repeated = nextId('ev');
         const twice = await ledger().claimEvents(
           [
@@ -142,7 +150,7 @@ export function feedLedgerContract(factory: AdapterFactory): void {
           ],
           T0,
         );
-        expect(twice.map((answer) => (answer === null ? null : plain(answer)))).to.deep.equal([{ aspects: { resume: 5 }, deletedAt: null }, null]);
+        expect(twice.map((answer) => (answer === null ? null : plain(answer.versions)))).to.deep.equal([{ aspects: { resume: 5 }, deletedAt: null }, null]);
         expect(await ledger().claimEvents([{ source: SOURCE, eventId: repeated, companyId: entity.companyId, entity }], T0)).to.deep.equal([null]);
       });
 
@@ -167,7 +175,7 @@ export function feedLedgerContract(factory: AdapterFactory): void {
           ],
           T0,
         );
-        expect(answers.map((answer) => (answer === null ? null : plain(answer)))).to.deep.equal([
+        expect(answers.map((answer) => (answer === null ? null : plain(answer.versions)))).to.deep.equal([
           { aspects: { card: 3, stage: 3 }, deletedAt: null },
           null,
           { aspects: {}, deletedAt: null },
@@ -179,6 +187,41 @@ export function feedLedgerContract(factory: AdapterFactory): void {
           expect(await ledger().claimEvent(source, eventId, companyId, T0), `${source} ${eventId} recorded`).to.equal(false);
         }
         expect(await ledger().claimEvents([], T0)).to.deep.equal([]);
+      });
+
+      it('reads with a claim the versions of the vacancy it names, alone and in a batch: none when it names none, none for a duplicate', async () => {
+        const companyId = nextId('co');
+        const entity = card(companyId);
+        const vacancy = { companyId, kind: 'vacancy' as const, id: nextId('vac') };
+        const revived = { companyId, kind: 'vacancy' as const, id: nextId('vac') };
+        await ledger().recordVersions(entity, ['card'], 2, T0);
+        await ledger().recordVersions(vacancy, ['vacancy', 'board'], 4, T0);
+        await ledger().recordDeletion(vacancy, 5, T0, at(5));
+        await ledger().recordVersions(revived, ['revived-after'], 3, T0, at(3));
+        await ledger().recordVersions(revived, ['vacancy'], 6, T0);
+        const untouched = nextId('vac');
+        const named = (answer: FeedClaimed | null | undefined) =>
+          answer === null || answer === undefined ? answer : { versions: plain(answer.versions), vacancy: answer.vacancy === null ? null : { ...plain(answer.vacancy), ...timesOf(answer.vacancy) } };
+        const [alone] = await ledger().claimEvents([{ source: SOURCE, eventId: nextId('ev'), companyId, entity, vacancyId: vacancy.id }], T0);
+        expect(named(alone)).to.deep.equal({ versions: { aspects: { card: 2 }, deletedAt: null }, vacancy: { aspects: {}, deletedAt: 5, times: {}, deletedTime: at(5).toISOString() } });
+        const repeated = nextId('ev');
+        const answers = await ledger().claimEvents(
+          [
+            { source: SOURCE, eventId: repeated, companyId, entity: null, vacancyId: revived.id },
+            { source: SOURCE, eventId: nextId('ev'), companyId, entity, vacancyId: untouched },
+            { source: SOURCE, eventId: nextId('ev'), companyId, entity, vacancyId: null },
+            { source: SOURCE, eventId: repeated, companyId, entity: null, vacancyId: vacancy.id },
+            { source: SOURCE, eventId: nextId('ev'), companyId, entity: vacancy, vacancyId: vacancy.id },
+          ],
+          T0,
+        );
+        expect(answers.map(named)).to.deep.equal([
+          { versions: { aspects: {}, deletedAt: null }, vacancy: { aspects: { 'revived-after': 3, vacancy: 6 }, deletedAt: null, times: { 'revived-after': at(3).toISOString() }, deletedTime: null } },
+          { versions: { aspects: { card: 2 }, deletedAt: null }, vacancy: { aspects: {}, deletedAt: null, times: {}, deletedTime: null } },
+          { versions: { aspects: { card: 2 }, deletedAt: null }, vacancy: null },
+          null,
+          { versions: { aspects: {}, deletedAt: 5 }, vacancy: { aspects: {}, deletedAt: 5, times: {}, deletedTime: at(5).toISOString() } },
+        ]);
       });
 
       it('forgets the claims with the unit of work that throws', async () => {
@@ -245,17 +288,30 @@ export function feedLedgerContract(factory: AdapterFactory): void {
       });
 
       it('leaves what the records applied one after another leave, whatever they are, on whatever was stored (property)', async () => {
-        // The model: a versions record revives the entity and raises its aspects; a deletion forgets them and raises the tombstone.
-        type Model = { aspects: Record<string, number>; deletedAt: number | null };
+        // The model: a versions record revives the entity and raises its aspects; a deletion forgets them and raises the
+        // tombstone. The time kept is the greater version's; at the same version, the one given, else the one kept.
+        type Model = { aspects: Record<string, number>; deletedAt: number | null; times: Record<string, string>; deletedTime: string | null };
+        const kept = (stored: number | undefined | null, storedTime: string | undefined | null, version: number, time: string | null) =>
+          stored === undefined || stored === null || version > stored ? time : version === stored ? (time ?? storedTime ?? null) : (storedTime ?? null);
         const apply = (model: Model, record: FeedVersionRecord): Model => {
-          if (record.type === 'deletion') return { aspects: {}, deletedAt: Math.max(model.deletedAt ?? record.version, record.version) };
+          const time = record.time?.toISOString() ?? null;
+          if (record.type === 'deletion') {
+            return { aspects: {}, deletedAt: Math.max(model.deletedAt ?? record.version, record.version), times: {}, deletedTime: kept(model.deletedAt, model.deletedTime, record.version, time) };
+          }
           const aspects = { ...model.aspects };
-          for (const aspect of record.aspects) aspects[aspect] = Math.max(aspects[aspect] ?? record.version, record.version);
-          return { aspects, deletedAt: null };
+          const times = { ...model.times };
+          for (const aspect of record.aspects) {
+            const keep = kept(aspects[aspect], times[aspect], record.version, time);
+            aspects[aspect] = Math.max(aspects[aspect] ?? record.version, record.version);
+            if (keep === null) delete times[aspect];
+            else times[aspect] = keep;
+          }
+          return { aspects, deletedAt: null, times, deletedTime: null };
         };
+        const time = fc.option(fc.nat(3), { nil: undefined });
         const step = fc.oneof(
-          fc.record({ type: fc.constant('versions' as const), on: fc.nat(2), aspects: fc.subarray(['card', 'stage', 'resume']), version: fc.integer({ min: 1, max: 9 }) }),
-          fc.record({ type: fc.constant('deletion' as const), on: fc.nat(2), version: fc.integer({ min: 1, max: 9 }) }),
+          fc.record({ type: fc.constant('versions' as const), on: fc.nat(2), aspects: fc.subarray(['card', 'stage', 'resume']), version: fc.integer({ min: 1, max: 9 }), time }),
+          fc.record({ type: fc.constant('deletion' as const), on: fc.nat(2), version: fc.integer({ min: 1, max: 9 }), time }),
         );
         await fc.assert(
           fc.asyncProperty(fc.array(step, { maxLength: 6 }), fc.array(step, { minLength: 1, maxLength: 12 }), async (stored, batch) => {
@@ -263,14 +319,16 @@ export function feedLedgerContract(factory: AdapterFactory): void {
             const entities = [card(companyId), card(companyId), { companyId, kind: 'vacancy' as const, id: nextId('vac') }];
             const recordOf = (s: (typeof stored)[number]): FeedVersionRecord => {
               const entity = entities[s.on] as FeedEntityRef;
-              return s.type === 'deletion' ? { type: 'deletion', entity, version: s.version } : { type: 'versions', entity, aspects: s.aspects, version: s.version };
+              const when = s.time === undefined ? {} : { time: at(s.time) };
+              return s.type === 'deletion' ? { type: 'deletion', entity, version: s.version, ...when } : { type: 'versions', entity, aspects: s.aspects, version: s.version, ...when };
             };
             for (const record of stored.map(recordOf)) await ledger().recordAll([record], T0);
             // In a unit of work, as the feed records a batch.
             await adapters().unitOfWork.run(companyId, 'write', () => ledger().recordAll(batch.map(recordOf), T0));
             for (const [n, entity] of entities.entries()) {
               const mine = [...stored, ...batch].filter((s) => s.on === n).map(recordOf);
-              expect(plain(await ledger().versionsOf(entity))).to.deep.equal(mine.reduce(apply, { aspects: {}, deletedAt: null }));
+              const read = await ledger().versionsOf(entity);
+              expect({ ...plain(read), ...timesOf(read) }).to.deep.equal(mine.reduce(apply, { aspects: {}, deletedAt: null, times: {}, deletedTime: null }));
             }
           }),
           { numRuns: 60 },
@@ -342,6 +400,34 @@ export function feedLedgerContract(factory: AdapterFactory): void {
         await ledger().recordVersions(entity, ['resume'], 9, T0);
         await ledger().recordDeletion(entity, 6, T0);
         expect(plain(await ledger().versionsOf(entity))).to.deep.equal({ aspects: {}, deletedAt: 6 });
+      });
+
+      it('keeps the platform\'s time of a deletion with its tombstone, and of a version recorded with one, read alike by versionsOf and the claims', async () => {
+        const entity = card();
+        await ledger().recordVersions(entity, ['card'], 1, T0, at(1));
+        await ledger().recordDeletion(entity, 2, T0, at(2));
+        expect(timesOf(await ledger().versionsOf(entity))).to.deep.equal({ times: {}, deletedTime: at(2).toISOString() });
+        await ledger().recordVersions(entity, ['revived-after'], 2, T0, at(2));
+        await ledger().recordVersions(entity, ['card'], 3, T0);
+        const read = await ledger().versionsOf(entity);
+        expect(timesOf(read)).to.deep.equal({ times: { 'revived-after': at(2).toISOString() }, deletedTime: null });
+        const [claimed] = await ledger().claimEvents([{ source: SOURCE, eventId: nextId('ev'), companyId: entity.companyId, entity }], T0);
+        expect(claimed === null || claimed === undefined ? claimed : timesOf(claimed.versions)).to.deep.equal(timesOf(read));
+        const [inBatch] = await ledger().claimEvents(
+          [{ source: SOURCE, eventId: nextId('ev'), companyId: entity.companyId, entity }, { source: SOURCE, eventId: nextId('ev'), companyId: entity.companyId, entity: null }],
+          T0,
+        );
+        expect(inBatch === null || inBatch === undefined ? inBatch : timesOf(inBatch.versions)).to.deep.equal(timesOf(read));
+      });
+
+      it('keeps the time of the greater version: a later deletion\'s replaces it, an earlier one\'s does not, one without a time at the same version keeps it', async () => {
+        const entity = card();
+        await ledger().recordDeletion(entity, 5, T0, at(5));
+        await ledger().recordDeletion(entity, 4, T0, at(9));
+        await ledger().recordDeletion(entity, 5, T0);
+        expect(timesOf(await ledger().versionsOf(entity)).deletedTime).to.equal(at(5).toISOString());
+        await ledger().recordDeletion(entity, 6, T0);
+        expect(timesOf(await ledger().versionsOf(entity)).deletedTime, 'a greater version without a time').to.equal(null);
       });
 
       it('keeps the later of two deletions\' versions', async () => {

@@ -123,6 +123,28 @@ describe('The platform feed, end to end (RabbitMQ, a consumer process, PostgreSQ
     expect(await world.depth(world.topology.deadQueue), 'nothing set aside').to.equal(0);
   });
 
+  it('leaves a card and an application made before their vacancy\'s deletion without the vacancy, by the events\' times, though the vacancy made again came first', async () => {
+    const { companyId, key } = await world.company();
+    const e = eventsOf(companyId);
+    const at = (minutes: number) => new Date(Date.UTC(2026, 10, 2, 9, minutes)).toISOString();
+    await world.publish({ ...e.vacancyUpserted('vac-r', 1, { title: 'First' }), time: at(0) });
+    await eventually(() => world.vacancies(key), (v) => v.some((x) => x.id === 'vac-r'), 20_000, 'the vacancy');
+    await world.publish({ ...e.vacancyDeleted('vac-r', 2), time: at(10) });
+    await eventually(() => world.vacancies(key), (v) => !v.some((x) => x.id === 'vac-r'), 20_000, 'the deletion');
+    await world.publish({ ...e.vacancyUpserted('vac-r', 3, { title: 'Again' }), time: at(20) });
+    await eventually(() => world.vacancies(key), (v) => v.some((x) => x.id === 'vac-r' && x.title === 'Again'), 20_000, 'the vacancy made again');
+    // The platform made these before the deletion (its cards then left without the vacancy), and this one after the upsert.
+    await world.publish(
+      { ...e.candidateAdded('card-before', 1, { vacancyId: 'vac-r', name: 'Before' }), time: at(5) },
+      { ...e.applicationSubmitted('app-before', 'vac-r', 'Applied before'), time: at(6) },
+      { ...e.candidateAdded('card-after', 1, { vacancyId: 'vac-r', name: 'After' }), time: at(25) },
+    );
+    const cards = await eventually(() => world.candidates(key), (c) => c.length === 3, 20_000, 'the three cards');
+    const placed = Object.fromEntries(cards.map((card) => [card.candidate.name, card.vacancyId]));
+    expect(placed).to.deep.equal({ Before: null, 'Applied before': null, After: 'vac-r' });
+    expect(await world.depth(world.topology.deadQueue), 'nothing set aside').to.equal(0);
+  });
+
   it('makes one card of an application.submitted and a POST /applications with one externalId, in either order', async () => {
     const { companyId, key } = await world.company();
     const e = eventsOf(companyId);

@@ -51,7 +51,7 @@ describe('PlatformEventHandler', () => {
       const apply = new FakeApply(() => outcome);
       expect(await decide(apply, 0, 3, Buffer.from(movedEvent()))).to.deep.equal({ action: 'ack', outcome, event: META, time: new Date('2026-11-02T09:41:27.318Z') });
       expect(apply.commands).to.deep.equal([
-        { source: '/platform/kz', eventId: 'evt-1', companyId: COMPANY, subject: 'card-1', version: 2, change: { type: 'candidate.moved', stage: 'OFFER' }, revivalWaitOver: false },
+        { source: '/platform/kz', eventId: 'evt-1', companyId: COMPANY, subject: 'card-1', version: 2, change: { type: 'candidate.moved', stage: 'OFFER' }, time: new Date('2026-11-02T09:41:27.318Z'), revivalWaitOver: false },
       ]);
     }
   });

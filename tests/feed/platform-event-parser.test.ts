@@ -86,12 +86,14 @@ describe('parsePlatformEvent', () => {
       if (!parsed.ok) return;
       expect(parsed.command).to.deep.include({ subject: CARD, version: 41, change: { type: 'candidate.moved', stage: 'INTERVIEW' } });
       expect(parsed.time?.toISOString()).to.equal('2026-11-02T09:41:27.300Z');
+      expect(parsed.command.time?.toISOString(), 'the command carries the time too').to.equal('2026-11-02T09:41:27.300Z');
     });
 
     it('has no time when the event gives none, and reads a string body as well as bytes', () => {
       const { time: _time, ...event } = anEvent('vacancy.deleted');
       const parsed = parsePlatformEvent(JSON.stringify(event));
       expect(parsed.ok && parsed.time).to.equal(null);
+      expect(parsed.ok && parsed.command.time).to.equal(null);
     });
 
     it('reads a vacancy as the admin CLI reads its file: not given is null or empty, the derivations kept for later', () => {

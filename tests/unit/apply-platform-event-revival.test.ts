@@ -128,3 +128,130 @@ describe('ApplyPlatformEvent: deletions, and a card made again, its events in ei
     ]);
   });
 });
+
+describe('ApplyPlatformEvent: a card, a transfer or an application to a deleted vacancy, told apart by the platform\'s times', () => {
+  const world = withWorld();
+  /** A platform time, `minutes` after nine. */
+  const at = (minutes: number) => new Date(Date.UTC(2026, 10, 2, 9, minutes));
+  const command = (companyId: string, subject: string, version: number, change: PlatformChange, time: Date | null, extra: { eventId?: string; revivalWaitOver?: boolean } = {}) => ({
+    source: SOURCE,
+    eventId: extra.eventId ?? nextId('ev'),
+    companyId,
+    subject,
+    version,
+    change,
+    time,
+    ...(extra.revivalWaitOver === undefined ? {} : { revivalWaitOver: extra.revivalWaitOver }),
+  });
+  const feed = (companyId: string, subject: string, version: number, change: PlatformChange, time: Date | null, extra: { eventId?: string; revivalWaitOver?: boolean } = {}) =>
+    world().use('applyPlatformEvent').execute(command(companyId, subject, version, change, time, extra));
+  const added = (vacancyId: string): PlatformChange => ({
+    type: 'candidate.added',
+    card: { vacancyId, candidate: aPerson({ name: 'Айгерим Касымова' }), resume: aResume({ role: 'Аналитик' }), referral: null, stage: 'NEW' },
+  });
+  const upserted = (title: string): PlatformChange => ({ type: 'vacancy.upserted', vacancy: aVacancyInput({ title }) });
+  const vacancyDeleted: PlatformChange = { type: 'vacancy.deleted' };
+  const placeOf = async (companyId: string, id: string) => {
+    const card = await world().candidate(companyId, id);
+    return card === null || card === undefined ? null : { vacancyId: card.vacancyId, stage: card.stage };
+  };
+
+  /** vac-1 made at 9:00 (version 1) and deleted at 9:10 (version 2), the deletion applied here. */
+  async function aDeletedVacancy(): Promise<string> {
+    const companyId = await world().company();
+    await feed(companyId, 'vac-1', 1, upserted('Бэкенд'), at(0));
+    expect(await feed(companyId, 'vac-1', 2, vacancyDeleted, at(10))).to.equal('applied');
+    return companyId;
+  }
+
+  it('stores a card made before the deletion without a vacancy at once, without waiting for an upsert', async () => {
+    const companyId = await aDeletedVacancy();
+    expect(await feed(companyId, 'card-1', 1, added('vac-1'), at(5))).to.equal('applied');
+    expect(await placeOf(companyId, 'card-1')).to.deep.equal({ vacancyId: null, stage: null });
+    // Its own later events apply to it as to any card the deletion left.
+    expect(await feed(companyId, 'card-1', 2, { type: 'candidate.resume-updated', resume: aResume({ role: 'Старший аналитик' }) }, at(6))).to.equal('applied');
+    expect((await world().candidate(companyId, 'card-1'))?.resume.role).to.equal('Старший аналитик');
+  });
+
+  it('stores a card made before the deletion without a vacancy also when the vacancy, made again, came first', async () => {
+    const companyId = await aDeletedVacancy();
+    expect(await feed(companyId, 'vac-1', 3, upserted('Снова'), at(20))).to.equal('applied');
+    expect(await feed(companyId, 'card-1', 1, added('vac-1'), at(5))).to.equal('applied');
+    expect(await placeOf(companyId, 'card-1')).to.deep.equal({ vacancyId: null, stage: null });
+  });
+
+  it('waits with a card made after the deletion, and places it once the vacancy is made again; one made after, the vacancy back already, goes straight there', async () => {
+    const companyId = await aDeletedVacancy();
+    const eventId = nextId('ev');
+    expect(await rejectionOf(feed(companyId, 'card-1', 1, added('vac-1'), at(25), { eventId }))).to.be.instanceOf(ChangeNotYetApplicableError);
+    expect(await feed(companyId, 'vac-1', 3, upserted('Снова'), at(20))).to.equal('applied');
+    expect(await feed(companyId, 'card-1', 1, added('vac-1'), at(25), { eventId })).to.equal('applied');
+    expect(await feed(companyId, 'card-2', 1, added('vac-1'), at(30))).to.equal('applied');
+    expect(await placeOf(companyId, 'card-1')).to.deep.equal({ vacancyId: 'vac-1', stage: 'NEW' });
+    expect(await placeOf(companyId, 'card-2')).to.deep.equal({ vacancyId: 'vac-1', stage: 'NEW' });
+  });
+
+  it('goes by the latest deletion: made between two deletions, the card is left without a vacancy; made after the second, it is placed', async () => {
+    const companyId = await aDeletedVacancy();
+    await feed(companyId, 'vac-1', 3, upserted('Снова'), at(20));
+    await feed(companyId, 'vac-1', 4, vacancyDeleted, at(30));
+    await feed(companyId, 'vac-1', 5, upserted('И снова'), at(40));
+    expect(await feed(companyId, 'card-1', 1, added('vac-1'), at(25))).to.equal('applied');
+    expect(await feed(companyId, 'card-2', 1, added('vac-1'), at(45))).to.equal('applied');
+    expect(await placeOf(companyId, 'card-1')).to.deep.equal({ vacancyId: null, stage: null });
+    expect(await placeOf(companyId, 'card-2')).to.deep.equal({ vacancyId: 'vac-1', stage: 'NEW' });
+  });
+
+  it('calls a transfer made before the deletion of its target stale at once, whether the target lives again or not: no technical card', async () => {
+    const companyId = await aDeletedVacancy();
+    await feed(companyId, 'vac-2', 1, upserted('Фронтенд'), at(0));
+    await feed(companyId, 'card-1', 1, added('vac-2'), at(1));
+    const transfer: PlatformChange = { type: 'candidate.transferred', vacancyId: 'vac-1' };
+    expect(await feed(companyId, 'card-1', 2, transfer, at(5))).to.equal('stale');
+    await feed(companyId, 'vac-1', 3, upserted('Снова'), at(20));
+    expect(await feed(companyId, 'card-1', 3, transfer, at(6))).to.equal('stale');
+    expect([...world().database.candidates.values()].filter((card) => card.originCardId === 'card-1')).to.deep.equal([]);
+  });
+
+  it('stores an application made before the deletion without a vacancy at once, and also when the vacancy made again came first; once per externalId', async () => {
+    const companyId = await aDeletedVacancy();
+    const first = anApplication({ vacancyId: 'vac-1' });
+    expect(await feed(companyId, first.externalId, 0, { type: 'application.submitted', application: first }, at(5))).to.equal('applied');
+    await feed(companyId, 'vac-1', 3, upserted('Снова'), at(20));
+    const second = anApplication({ vacancyId: 'vac-1' });
+    expect(await feed(companyId, second.externalId, 0, { type: 'application.submitted', application: second }, at(6))).to.equal('applied');
+    expect(await feed(companyId, second.externalId, 0, { type: 'application.submitted', application: second }, at(6)), 'another event id').to.equal('duplicate');
+    const third = anApplication({ vacancyId: 'vac-1' });
+    expect(await feed(companyId, third.externalId, 0, { type: 'application.submitted', application: third }, at(21))).to.equal('applied');
+    const stored = (await world().allCandidates(companyId)).map((card) => [card.externalId, card.vacancyId]);
+    expect(stored).to.have.deep.members([[first.externalId, null], [second.externalId, null], [third.externalId, 'vac-1']]);
+  });
+
+  it('waits as before when the times cannot tell: the card\'s time or the deletion\'s missing, or both alike', async () => {
+    const companyId = await aDeletedVacancy();
+    expect(await rejectionOf(feed(companyId, 'card-1', 1, added('vac-1'), null))).to.be.instanceOf(ChangeNotYetApplicableError);
+    expect(await rejectionOf(feed(companyId, 'card-2', 1, added('vac-1'), at(10)))).to.be.instanceOf(ChangeNotYetApplicableError);
+    await feed(companyId, 'vac-2', 1, upserted('Фронтенд'), at(0));
+    await feed(companyId, 'vac-2', 2, vacancyDeleted, null);
+    expect(await rejectionOf(feed(companyId, 'card-3', 1, added('vac-2'), at(5)))).to.be.instanceOf(ChangeNotYetApplicableError);
+    // Its wait over, the deletion's way, as before.
+    expect(await feed(companyId, 'card-3', 1, added('vac-2'), at(5), { revivalWaitOver: true })).to.equal('applied');
+    expect(await placeOf(companyId, 'card-3')).to.deep.equal({ vacancyId: null, stage: null });
+  });
+
+  it('tells by a deletion applied earlier in the same batch, and keeps its time for the next batch', async () => {
+    const companyId = await world().company();
+    await feed(companyId, 'vac-1', 1, upserted('Бэкенд'), at(0));
+    const outcomes = await world().use('applyPlatformEvent').executeAll([
+      command(companyId, 'vac-1', 2, vacancyDeleted, at(10)),
+      command(companyId, 'card-1', 1, added('vac-1'), at(5)),
+      command(companyId, 'vac-1', 3, upserted('Снова'), at(20)),
+      command(companyId, 'card-2', 1, added('vac-1'), at(7)),
+    ]);
+    expect(outcomes.map((outcome) => ('value' in outcome ? outcome.value : outcome.error))).to.deep.equal(['applied', 'applied', 'applied', 'applied']);
+    expect(await feed(companyId, 'card-3', 1, added('vac-1'), at(8))).to.equal('applied');
+    expect(await placeOf(companyId, 'card-1')).to.deep.equal({ vacancyId: null, stage: null });
+    expect(await placeOf(companyId, 'card-2')).to.deep.equal({ vacancyId: null, stage: null });
+    expect(await placeOf(companyId, 'card-3')).to.deep.equal({ vacancyId: null, stage: null });
+  });
+});

@@ -118,7 +118,8 @@ export function platformEventSchema(type: PlatformChangeType, data: Schema): Sch
         type: 'string',
         format: 'date-time',
         pattern: SINCE_DATE_TIME_PATTERN,
-        description: 'When the change was made on the platform (RFC 3339, with a time zone). Measures the delay; the service stamps its own time.',
+        description:
+          "When the change was made on the platform (RFC 3339, with a time zone). Measures the delay, and tells a card, a transfer or an application made before its vacancy's deletion from one made after the vacancy was made again; the service stamps its own time.",
       },
       subject: spec.subject,
       datacontenttype: { type: 'string', pattern: JSON_MEDIA_TYPE_PATTERN, description: 'application/json when given.' },

@@ -19,8 +19,15 @@ export interface FeedAppliedEventRow {
 
 /** The versions the feed recorded for one entity: its aspects, and its tombstone while it lasts. */
 export interface FeedEntityVersionsRow {
-  readonly aspects: ReadonlyMap<string, { readonly version: number; readonly recordedAt: Date }>;
-  readonly tombstone: { readonly version: number; readonly recordedAt: Date } | null;
+  readonly aspects: ReadonlyMap<string, FeedVersionRecorded>;
+  readonly tombstone: FeedVersionRecorded | null;
+}
+
+/** A version as recorded: when, and the platform's time of the change when it was recorded with one. */
+export interface FeedVersionRecorded {
+  readonly version: number;
+  readonly recordedAt: Date;
+  readonly time: Date | null;
 }
 
 type Undo = () => void;

@@ -1,7 +1,5 @@
-import type { FeedEntityRef, FeedEntityVersions, FeedEventClaim, FeedLedger, FeedVersionRecord } from '../../../application/ports/feed-ledger.port.js';
-import type { FeedEntityVersionsRow, InMemoryDatabase } from './in-memory-database.js';
-
-type Recorded = { readonly version: number; readonly recordedAt: Date };
+import { noFeedVersions, type FeedClaimed, type FeedEntityRef, type FeedEntityVersions, type FeedEventClaim, type FeedLedger, type FeedVersionRecord } from '../../../application/ports/feed-ledger.port.js';
+import type { FeedEntityVersionsRow, FeedVersionRecorded, InMemoryDatabase } from './in-memory-database.js';
 
 /** Refused as an aspect's name, as by the PostgreSQL adapter, whose tombstone is a row of this aspect. */
 const RESERVED_ASPECT = '#deleted';
@@ -41,17 +39,21 @@ export class InMemoryFeedLedger implements FeedLedger {
    * Claimed in the order of their keys, as PostgreSQL inserts them, so that two batches claiming the same ids
    * never wait for each other both ways; answered in the order given.
    */
-  async claimEvents(claims: readonly FeedEventClaim[], now: Date): Promise<(FeedEntityVersions | null)[]> {
+  async claimEvents(claims: readonly FeedEventClaim[], now: Date): Promise<(FeedClaimed | null)[]> {
     const firsts = new Map<string, number>();
     claims.forEach(({ companyId, source, eventId }, n) => {
       const key = eventKey(companyId, source, eventId);
       if (!firsts.has(key)) firsts.set(key, n);
     });
-    const outcomes: (FeedEntityVersions | null)[] = claims.map(() => null);
+    const outcomes: (FeedClaimed | null)[] = claims.map(() => null);
     for (const [, n] of [...firsts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      const { source, eventId, companyId, entity } = claims[n] as FeedEventClaim;
+      const { source, eventId, companyId, entity, vacancyId } = claims[n] as FeedEventClaim;
+      if (entity !== null && entity.companyId !== companyId) throw new Error('A claim names an entity of another company than its own.');
       if (!(await this.claimEvent(source, eventId, companyId, now))) continue;
-      outcomes[n] = entity === null ? { aspects: new Map(), deletedAt: null } : await this.versionsOf(entity);
+      outcomes[n] = {
+        versions: entity === null ? noFeedVersions() : await this.versionsOf(entity),
+        vacancy: vacancyId === null || vacancyId === undefined ? null : await this.versionsOf({ companyId, kind: 'vacancy', id: vacancyId }),
+      };
     }
     return outcomes;
   }
@@ -60,34 +62,37 @@ export class InMemoryFeedLedger implements FeedLedger {
     // All or none, as PostgreSQL's one message: every record is checked before any is written.
     for (const record of records) checkRecord(record);
     for (const record of records) {
-      if (record.type === 'versions') await this.recordVersions(record.entity, record.aspects, record.version, now);
-      else await this.recordDeletion(record.entity, record.version, now);
+      if (record.type === 'versions') await this.recordVersions(record.entity, record.aspects, record.version, now, record.time);
+      else await this.recordDeletion(record.entity, record.version, now, record.time);
     }
   }
 
   async versionsOf(entity: FeedEntityRef): Promise<FeedEntityVersions> {
     const row = this.db.feedEntityVersions.get(entityKey(entity));
     const aspects = new Map<string, number>();
-    for (const [aspect, { version }] of row?.aspects ?? []) aspects.set(aspect, version);
-    return { aspects, deletedAt: row?.tombstone?.version ?? null };
+    const times = new Map<string, Date>();
+    for (const [aspect, { version, time }] of row?.aspects ?? []) {
+      aspects.set(aspect, version);
+      if (time !== null) times.set(aspect, new Date(time.getTime()));
+    }
+    const deletedTime = row?.tombstone?.time ?? null;
+    return { aspects, deletedAt: row?.tombstone?.version ?? null, times, deletedTime: deletedTime === null ? null : new Date(deletedTime.getTime()) };
   }
 
-  async recordVersions(entity: FeedEntityRef, aspects: readonly string[], version: number, now: Date): Promise<void> {
+  async recordVersions(entity: FeedEntityRef, aspects: readonly string[], version: number, now: Date, time: Date | null = null): Promise<void> {
     checkRecord({ type: 'versions', entity, aspects, version });
     const key = entityKey(entity);
     const stored = this.db.feedEntityVersions.get(key);
-    const next = new Map<string, Recorded>(stored?.aspects ?? []);
-    for (const aspect of aspects) {
-      next.set(aspect, { version: Math.max(next.get(aspect)?.version ?? version, version), recordedAt: new Date(now.getTime()) });
-    }
+    const next = new Map<string, FeedVersionRecorded>(stored?.aspects ?? []);
+    for (const aspect of aspects) next.set(aspect, recorded(next.get(aspect), version, now, time));
     this.write(key, { aspects: next, tombstone: null });
   }
 
-  async recordDeletion(entity: FeedEntityRef, version: number, now: Date): Promise<void> {
+  async recordDeletion(entity: FeedEntityRef, version: number, now: Date, time: Date | null = null): Promise<void> {
     requireVersion(version);
     const key = entityKey(entity);
-    const earlier = this.db.feedEntityVersions.get(key)?.tombstone?.version ?? version;
-    this.write(key, { aspects: new Map(), tombstone: { version: Math.max(earlier, version), recordedAt: new Date(now.getTime()) } });
+    const earlier = this.db.feedEntityVersions.get(key)?.tombstone ?? undefined;
+    this.write(key, { aspects: new Map(), tombstone: recorded(earlier, version, now, time) });
   }
 
   async purge(before: Date): Promise<{ readonly events: number; readonly tombstones: number }> {
@@ -112,6 +117,16 @@ export class InMemoryFeedLedger implements FeedLedger {
     if (row.aspects.size === 0 && row.tombstone === null) this.db.feedEntityVersions.delete(key);
     else this.db.feedEntityVersions.set(key, row);
   }
+}
+
+/**
+ * A version recorded over `before`: the greater version stands, with its time; recorded again at the same
+ * version, a time given replaces the one kept, and none keeps it (as on PostgreSQL).
+ */
+function recorded(before: FeedVersionRecorded | undefined, version: number, now: Date, time: Date | null): FeedVersionRecorded {
+  const given = time === null ? null : new Date(time.getTime());
+  const kept = before === undefined || version > before.version ? given : version === before.version ? (given ?? before.time) : before.time;
+  return { version: Math.max(before?.version ?? version, version), recordedAt: new Date(now.getTime()), time: kept };
 }
 
 function requireVersion(version: number): void {
