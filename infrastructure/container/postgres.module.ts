@@ -18,6 +18,7 @@ import { MikroOrmRenderingCheck } from '../../adapters/persistence/postgres/mikr
 import { MikroOrmServiceKeyRepository } from '../../adapters/persistence/postgres/mikro-orm-service-key-repository.js';
 import { MikroOrmUnitOfWork } from '../../adapters/persistence/postgres/mikro-orm-unit-of-work.js';
 import { MikroOrmVacancyRepository } from '../../adapters/persistence/postgres/mikro-orm-vacancy-repository.js';
+import { DatabaseProbe } from '../../adapters/persistence/postgres/database-probe.js';
 import type { AppConfig } from '../config.js';
 import { migrateDatabases } from '../database/migrate-databases.js';
 import { openDatabases, type Databases } from '../database/open-databases.js';
@@ -47,10 +48,16 @@ export async function postgresModule(config: AppConfig, logger?: Logger): Promis
     await databases.close();
     throw error;
   }
+  // Readiness's own connections, opened at its first question. Closed before the databases: an embedded server
+  // stops only once no connection but its owner's is open.
+  const probes = databaseProbes(databases, config, logger);
   return new ContainerModule(({ bind }) => {
     bindPort(bind, POSTGRES_DATABASES)
       .toConstantValue(databases)
-      .onDeactivation((opened) => opened.close());
+      .onDeactivation(async (opened) => {
+        await Promise.all(probes.map((probe) => probe.close()));
+        await opened.close();
+      });
     const business = (ctx: Parameters<typeof resolve>[0]) => resolve(ctx, POSTGRES_DATABASES).business;
     const registry = (ctx: Parameters<typeof resolve>[0]) => resolve(ctx, POSTGRES_DATABASES).registry;
     bindPort(bind, COMPANY_REPOSITORY).toDynamicValue((ctx) => new MikroOrmCompanyRepository(registry(ctx)));
@@ -62,7 +69,7 @@ export async function postgresModule(config: AppConfig, logger?: Logger): Promis
     bindPort(bind, UNIT_OF_WORK).toDynamicValue((ctx) => new MikroOrmUnitOfWork(business(ctx)));
     bindPort(bind, FEED_LEDGER).toDynamicValue((ctx) => new MikroOrmFeedLedger(business(ctx)));
     bindPort(bind, RENDERING_CHECK).toDynamicValue((ctx) => new MikroOrmRenderingCheck(business(ctx)));
-    bindPort(bind, READINESS).toDynamicValue((ctx) => readiness(resolve(ctx, POSTGRES_DATABASES)));
+    bindPort(bind, READINESS).toConstantValue(readiness(probes));
     bindPort(bind, DATABASE_POOL_STATS).toDynamicValue((ctx) => poolStats(resolve(ctx, POSTGRES_DATABASES)));
   });
 }
@@ -103,13 +110,26 @@ interface TarnPool {
   numPendingAcquires(): number;
 }
 
-/** /readyz: both databases answer. */
-function readiness(databases: Databases): () => Promise<boolean> {
+/** The probes of readiness: one per database (one when the business database holds the key registry too). */
+function databaseProbes(databases: Databases, config: AppConfig, logger: Logger | undefined): DatabaseProbe[] {
+  const urls = [...new Set([databases.businessUrl, databases.registryUrl])];
+  const log = logger?.child({ component: 'readiness probe' });
+  return urls.map(
+    (url) => new DatabaseProbe(url, { connectTimeoutMs: config.dbTimeouts.connectMs, onIdleError: (error) => log?.warn({ err: { name: error.name, code: (error as { code?: unknown }).code } }, 'the readiness probe lost its idle database connection') }),
+  );
+}
+
+/**
+ * /readyz: both databases answer, each asked on the probe's own connection (DatabaseProbe), never one of the
+ * requests' pools: with every pooled connection busy for longer than the bound, the instance would say 503
+ * though the database answers.
+ */
+function readiness(probes: readonly DatabaseProbe[]): () => Promise<boolean> {
   let asking: Promise<boolean> | undefined;
   // One question to the databases at a time, whoever asks (probes every second during an outage would
-  // otherwise each hold a connection of the pool while they wait).
+  // otherwise pile up on the probe's one connection while they wait).
   const ask = () =>
-    (asking ??= Promise.all([databases.business.isConnected(), databases.registry.isConnected()])
+    (asking ??= Promise.all(probes.map((probe) => probe.answers()))
       .then((answers) => answers.every(Boolean), () => false)
       .finally(() => {
         asking = undefined;
