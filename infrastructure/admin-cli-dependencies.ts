@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { COMPANY_REPOSITORY } from '../application/ports/company-repository.port.js';
 import type { AdminCliDependencies, AdminServices } from '../adapters/cli/admin-services.js';
 import { CliFailure } from '../adapters/cli/cli-failure.js';
+import { unavailabilityReason } from '../adapters/persistence/postgres/store-errors.js';
 import type { AppConfig } from './config.js';
 import { buildContainer, disposeContainer } from './container/build-container.js';
 import { displayUrl, withoutPasswords } from './display-url.js';
@@ -36,9 +37,7 @@ export function adminCliDependencies(config: AppConfig, logger: Logger): AdminCl
   };
   return {
     open: async () => adminServices(await openContainer(), config),
-    migrate: () => (config.store === 'memory' ? Promise.reject(new CliFailure(MEMORY_STORE_REFUSAL)) : migrate(config, logger).catch((error: unknown) => {
-      throw cannotOpen(error);
-    })),
+    migrate: () => (config.store === 'memory' ? Promise.reject(new CliFailure(MEMORY_STORE_REFUSAL)) : migrate(config, logger)),
     // The feed's broker, with any STORE: the `feed` commands touch no database. Loaded only when one runs.
     feed: {
       url: config.feedUrl,
@@ -60,8 +59,25 @@ export function adminCliDependencies(config: AppConfig, logger: Logger): AdminCl
  * one line: where the CLI looked and why, never a password.
  */
 function cannotOpenTheDatabase(config: AppConfig, error: unknown): CliFailure {
+  return new CliFailure(`Cannot open the database${whereOf(config)}: ${whyOf(config, error)}`);
+}
+
+/**
+ * Whether an error says the database could not be opened: out of reach (unavailabilityReason), or it answered
+ * that the login is refused (SQLSTATE class 28) or the database does not exist (3D000). Looks through `cause`.
+ */
+function isOpeningFailure(error: unknown, depth = 0): boolean {
+  if (depth > 4 || typeof error !== 'object' || error === null) return false;
+  if (depth === 0 && unavailabilityReason(error) !== null) return true;
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
+  if (typeof code === 'string' && (code.startsWith('28') || code === '3D000')) return true;
+  return isOpeningFailure(cause, depth + 1);
+}
+
+/** What failed, in one line without a password. */
+function whyOf(config: AppConfig, error: unknown): string {
   const why = error instanceof Error ? error.message || error.name : String(error);
-  return new CliFailure(`Cannot open the database${whereOf(config)}: ${withoutPasswords(why, [config.databaseUrl, config.keysDatabaseUrl])}`);
+  return withoutPasswords(why, [config.databaseUrl, config.keysDatabaseUrl]);
 }
 
 /** Where the CLI looked for its database, for a message: never a password. */
@@ -115,9 +131,16 @@ async function migrate(config: AppConfig, logger: Logger): Promise<{ registry: s
     dataDir: config.dataDir,
     poolMax: 2,
     timeouts: config.dbTimeouts,
+  }).catch((error: unknown) => {
+    throw cannotOpenTheDatabase(config, error);
   });
   try {
-    const applied = await migrateDatabases({ businessUrl: databases.businessUrl, registryUrl: databases.registryUrl }, { logger });
+    const applied = await migrateDatabases({ businessUrl: databases.businessUrl, registryUrl: databases.registryUrl }, { logger }).catch((error: unknown) => {
+      // The pools connect at their first statement: a database that cannot be reached, or refuses the login or
+      // does not exist, fails here, not on opening.
+      if (isOpeningFailure(error)) throw cannotOpenTheDatabase(config, error);
+      throw new CliFailure(`Cannot apply the migrations${whereOf(config)}: ${whyOf(config, error)}`);
+    });
     return { registry: [...applied.registry], business: [...applied.business] };
   } finally {
     await databases.close();

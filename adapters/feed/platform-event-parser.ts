@@ -73,7 +73,7 @@ export function parsePlatformEvent(body: Buffer | string): ParsedPlatformEvent {
   if (problems.length > 0) return failure(problems.some(isEnvelopeProblem) ? 'invalid_event' : 'invalid_data', problems, meta);
   const change = platformChangeOf(type, event.data);
   if ('problems' in change) return failure('invalid_data', change.problems.map(({ pointer, message }) => ({ pointer: `/data${pointer}`, message })), meta);
-  const time = typeof event.time === 'string' ? (parseSince(event.time) ?? null) : null;
+  const time = eventTimeOf(event.time);
   return {
     ok: true,
     command: {
@@ -89,6 +89,24 @@ export function parsePlatformEvent(body: Buffer | string): ParsedPlatformEvent {
     meta: meta as EventMeta,
     time,
   };
+}
+
+/** The first instant of year 0001 and of year 10000 (UTC): the years a time written as ISO 8601 text holds. */
+const FIRST_TIME_MS = Date.parse('0001-01-01T00:00:00.000Z');
+const PAST_LAST_TIME_MS = Date.parse('+010000-01-01T00:00:00.000Z');
+
+/**
+ * An event's `time` as the feed uses it (the delay, and the order of a change against a vacancy's deletion):
+ * null when absent, or outside years 0001..9999 once in UTC. The schema takes any four-digit year with any
+ * offset ("0000-06-01T00:00:00Z", "9999-12-31T23:30:00-01:00"), which PostgreSQL refuses to store; such a
+ * time says nothing true of when the change was made, and is treated as none rather than failing the event.
+ */
+export function eventTimeOf(value: unknown): Date | null {
+  if (typeof value !== 'string') return null;
+  const time = parseSince(value) ?? null;
+  if (time === null) return null;
+  const ms = time.getTime();
+  return ms >= FIRST_TIME_MS && ms < PAST_LAST_TIME_MS ? time : null;
 }
 
 /** An application's subject is its externalId, so that the two can never name different applications. */

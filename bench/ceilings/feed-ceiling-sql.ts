@@ -5,6 +5,7 @@ import type { CandidateView } from '../../application/ports/candidate-repository
 import { readPerson, readReferral, readResume } from '../../adapters/persistence/postgres/row-mapping/json-documents.js';
 import { renderCandidateRest } from '../../adapters/presenters/candidate.presenter.js';
 import { renderVacancy } from '../../adapters/presenters/vacancy.presenter.js';
+import { eventTimeOf } from '../../adapters/feed/platform-event-parser.js';
 
 /**
  * The SQL of the feed benchmark's ceiling (feed-ceiling.ts runs it as a consumer; bench/feed-sql-probe.ts runs
@@ -126,7 +127,7 @@ const noVersions = (): Versions => ({ aspects: new Map(), times: new Map(), dele
 function versionsOfRows(rows: readonly Row[]): Versions {
   const versions = noVersions();
   for (const row of rows) {
-    const time = row.occurred_at === null ? null : new Date(row.occurred_at as Date).getTime();
+    const time = row.occurred_at_ms === null ? null : Number(row.occurred_at_ms);
     if (row.aspect === TOMBSTONE) {
       versions.deletedAt = Number(row.version);
       versions.deletedTime = time;
@@ -143,6 +144,9 @@ function timeKept(stored: number | null | undefined, storedTime: number | null |
   if (stored === null || stored === undefined || version > stored) return time;
   return version === stored ? (time ?? storedTime ?? null) : (storedTime ?? null);
 }
+
+/** The service's OCCURRED_AT_MS (mikro-orm-feed-ledger.ts): a time read as epoch milliseconds. */
+const OCCURRED_AT_MS = 'round(extract(epoch from v.occurred_at) * 1000)::float8 as occurred_at_ms';
 
 /** The service's UPDATE_VERSION (mikro-orm-feed-ledger.ts), character for character. */
 const UPDATE_VERSION = `version = greatest(feed_entity_versions.version, excluded.version), recorded_at = excluded.recorded_at,
@@ -163,11 +167,9 @@ function namedVacancyOf(event: CeilingEvent): string | null {
   }
 }
 
-/** An event's time as epoch ms (the service's parseSince), null without one. */
+/** An event's time as epoch ms, read as the service's parser reads it (eventTimeOf), null without one. */
 function timeOf(event: CeilingEvent): number | null {
-  if (event.time === undefined) return null;
-  const ms = Date.parse(event.time);
-  return Number.isNaN(ms) ? null : ms;
+  return eventTimeOf(event.time)?.getTime() ?? null;
 }
 
 const kindOf = (event: CeilingEvent) => (event.type.startsWith('candidate.') ? 'candidate' : 'vacancy');
@@ -266,11 +268,11 @@ class Tx {
          insert into feed_applied_events (company_id, source, event_id, applied_at) values (${lit(one.company_id)}, ${lit(one.source)}, ${lit(one.event_id)}, ${lit(this.now)}::timestamptz)
          on conflict (company_id, source, event_id) do nothing
          returning 1)
-       select ${lit(one.n)}::int as n, false as named, v.aspect, v.version::text as version, v.occurred_at
+       select ${lit(one.n)}::int as n, false as named, v.aspect, v.version::text as version, ${OCCURRED_AT_MS}
          from claim
          left join feed_entity_versions as v on v.company_id = ${lit(one.company_id)} and v.entity_kind = ${lit(one.kind)} and v.entity_id = ${lit(one.entity_id)}
        union all
-       select ${lit(one.n)}::int, true, v.aspect, v.version::text, v.occurred_at
+       select ${lit(one.n)}::int, true, v.aspect, v.version::text, ${OCCURRED_AT_MS}
          from claim
          join feed_entity_versions as v on v.company_id = ${lit(one.company_id)} and v.entity_kind = 'vacancy' and v.entity_id = ${lit(one.vacancy_id)}`
         : `with given as (
@@ -281,12 +283,12 @@ class Tx {
          select company_id, source, event_id, ${lit(this.now)}::timestamptz from given order by company_id, source, event_id
          on conflict (company_id, source, event_id) do nothing
          returning company_id, source, event_id)
-       select g.n, false as named, v.aspect, v.version::text as version, v.occurred_at
+       select g.n, false as named, v.aspect, v.version::text as version, ${OCCURRED_AT_MS}
          from given as g
          join claim as c on c.company_id = g.company_id and c.source = g.source and c.event_id = g.event_id
          left join feed_entity_versions as v on v.company_id = g.company_id and v.entity_kind = g.kind and v.entity_id = g.entity_id
        union all
-       select g.n, true, v.aspect, v.version::text, v.occurred_at
+       select g.n, true, v.aspect, v.version::text, ${OCCURRED_AT_MS}
          from given as g
          join claim as c on c.company_id = g.company_id and c.source = g.source and c.event_id = g.event_id
          join feed_entity_versions as v on v.company_id = g.company_id and v.entity_kind = 'vacancy' and v.entity_id = g.vacancy_id`,
@@ -335,7 +337,7 @@ class Tx {
     const known = this.versions.get(entityKey(kind, id));
     if (known !== undefined) return known;
     const rows = await this.rows(
-      `select aspect, version::text as version, occurred_at from feed_entity_versions where company_id = ${lit(this.companyId)} and entity_kind = ${lit(kind)} and entity_id = ${lit(id)}`,
+      `select v.aspect, v.version::text as version, ${OCCURRED_AT_MS} from feed_entity_versions as v where company_id = ${lit(this.companyId)} and entity_kind = ${lit(kind)} and entity_id = ${lit(id)}`,
     );
     return versionsOfRows(rows);
   }

@@ -25,9 +25,10 @@ export interface FeedConsumerOptions {
   /** How often readiness is asked while paused. Default 1000 ms. */
   readonly readinessPollMs?: number | undefined;
   /**
-   * Timeouts of an event's work in a row (FEED_MAX_ATTEMPTS) from which each retry is logged as a warning: it
-   * is still retried (never dead-lettered for a timeout), but something holds its company's lock for long, or
-   * its work needs more than the statement bound. Default 10, FEED_MAX_ATTEMPTS's default.
+   * Takes in a row that did not get through the database (FEED_MAX_ATTEMPTS) from which a retry after a timeout
+   * of the event's work is logged as a warning: it is still retried (never dead-lettered for a timeout), but
+   * something holds its company's lock for long, or its work needs more than the statement bound. Default 10,
+   * FEED_MAX_ATTEMPTS's default.
    */
   readonly timeoutsBeforeWarning?: number | undefined;
 }
@@ -36,11 +37,14 @@ type State = 'idle' | 'consuming' | 'paused' | 'stopping' | 'stopped';
 
 /**
  * An event whose work keeps timing out is retried for as long as it takes (the issue: a lock timeout is never a
- * reason to set an event aside), but it is stuck, and its company's later events wait behind it if they need it:
- * from `timeoutsBeforeWarning` in a row, each retry says so at warn, with what to look at.
+ * reason to set an event aside), but it is stuck, and its company's later events wait behind it if they need it.
+ * Once its takes in a row that did not get through the database (FEED_HEADERS.outages: the database away, or a
+ * timeout of its work) reach `timeoutsBeforeWarning`, each retry after a timeout says so at warn, with what to
+ * look at. The count is the header's, which does not tell the two apart: a long outage followed by one timeout
+ * warns too, for an event that has not got through for as long.
  */
 const TIMED_OUT_AGAIN_AND_AGAIN =
-  "feed event's work timed out again and again; still retried, never set aside for it: look for a long transaction holding its company's lock, or raise the feed's DB_STATEMENT_TIMEOUT_MS";
+  "feed event's work timed out, after FEED_MAX_ATTEMPTS takes or more in a row that did not get through the database; still retried, never set aside for it: look for a long transaction holding its company's lock, or raise the feed's DB_STATEMENT_TIMEOUT_MS";
 
 /** How long errors of one kind are said once, the others counted: a lost connection fails every acknowledgement in flight. */
 const ERROR_QUIET_MS = 10_000;

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { createServer, type AddressInfo } from 'node:net';
+import pg from 'pg';
+import { createThrowawayDatabaseUrl } from '../support/postgres-test-database.js';
 import { runAdmin } from './support/run-admin.js';
 
 /** A port that nothing listens on: taken from the system, then let go. */
@@ -24,5 +26,44 @@ describe('admin CLI without its database (processes)', function () {
       expect(run.stderr).to.match(new RegExp(`^error: Cannot open the database \\(DATABASE_URL postgresql://127\\.0\\.0\\.1:${port}/crm\\): .*ECONNREFUSED`));
       expect(run.stderr).to.not.contain('s3cret-pw');
     }
+  });
+});
+
+describe('admin migrate when a migration fails (processes)', function () {
+  this.timeout(60_000);
+  let database: { url: string; drop: () => Promise<void> } | undefined;
+  after(async () => {
+    await database?.drop();
+  });
+
+  it('says on one line that it cannot apply the migrations, where (never the password) and why, not that it cannot open the database', async () => {
+    database = await createThrowawayDatabaseUrl();
+    // A history table the migrator cannot read: the database opens, the migrations fail.
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      await client.query('drop table mikro_orm_migrations_business');
+      await client.query('create table mikro_orm_migrations_business (unexpected int)');
+    } finally {
+      await client.end();
+    }
+    const run = await runAdmin(['migrate'], { env: { DATABASE_URL: database.url } });
+    expect(run.status, run.stderr).to.equal(1);
+    expect(run.stdout).to.equal('');
+    expect(run.stderr.trimEnd().split('\n'), run.stderr).to.have.length(1);
+    expect(run.stderr, run.stderr).to.match(/^error: Cannot apply the migrations \(DATABASE_URL postgres(ql)?:\/\/[^ ]+\): .*column "id" does not exist/);
+    const password = decodeURIComponent(new URL(database.url).password);
+    if (password !== '') expect(run.stderr).to.not.contain(password);
+  });
+
+  it('says that it cannot open the database when the database refuses the login', async () => {
+    const url = new URL((database ??= await createThrowawayDatabaseUrl()).url);
+    url.username = 'no_such_role_here';
+    url.password = 's3cret-pw';
+    const run = await runAdmin(['migrate'], { env: { DATABASE_URL: url.toString() } });
+    expect(run.status, run.stderr).to.equal(1);
+    expect(run.stderr.trimEnd().split('\n'), run.stderr).to.have.length(1);
+    expect(run.stderr, run.stderr).to.match(/^error: Cannot open the database \(DATABASE_URL postgres(ql)?:\/\/[^ ]+\): .*no_such_role_here/);
+    expect(run.stderr).to.not.contain('s3cret-pw');
   });
 });

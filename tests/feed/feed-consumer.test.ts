@@ -217,7 +217,7 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
     expect(await broker.depth()).to.equal(0);
   });
 
-  it('says at warn, from timeoutsBeforeWarning timeouts in a row, that an event whose work keeps timing out is stuck, and still retries it', async () => {
+  it('says at warn, once its takes in a row not getting through reach timeoutsBeforeWarning (timeouts here), that an event whose work keeps timing out is stuck, and still retries it', async () => {
     broker = new Broker([20, 50]);
     const logs = capturedLogger();
     const timedOut: FeedDecision = { action: 'retry', reason: 'store_timeout', detail: 'the database ended the work', event: EVENT };
@@ -231,7 +231,7 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
     const quiet = logs.said('feed event retried later, not counted as an attempt: the database ended its work at a timeout');
     expect(quiet.map((line) => [line.level, line.outages])).to.deep.equal([[30, 1], [30, 2]]);
     const loud = logs.said(
-      "feed event's work timed out again and again; still retried, never set aside for it: look for a long transaction holding its company's lock, or raise the feed's DB_STATEMENT_TIMEOUT_MS",
+      "feed event's work timed out, after FEED_MAX_ATTEMPTS takes or more in a row that did not get through the database; still retried, never set aside for it: look for a long transaction holding its company's lock, or raise the feed's DB_STATEMENT_TIMEOUT_MS",
     );
     expect(loud.map((line) => [line.level, line.outages])).to.deep.equal([[40, 3], [40, 4]]);
     expect(loud[0]).to.include({ id: 'evt-1', companyId: 'company-1', reason: 'store_timeout', detail: 'the database ended the work' });

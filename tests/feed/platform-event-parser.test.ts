@@ -96,6 +96,19 @@ describe('parsePlatformEvent', () => {
       expect(parsed.ok && parsed.command.time).to.equal(null);
     });
 
+    it('takes a time outside years 0001..9999 in UTC as none (the schema admits it; PostgreSQL would refuse to store it)', () => {
+      for (const time of ['0000-06-01T00:00:00Z', '9999-12-31T23:30:00-01:00', '0001-01-01T00:30:00+01:00']) {
+        const parsed = parse(anEvent('vacancy.deleted', { time }));
+        expect(parsed.ok, time).to.equal(true);
+        expect(parsed.ok && parsed.command.time, time).to.equal(null);
+        expect(parsed.ok && parsed.time, time).to.equal(null);
+      }
+      for (const time of ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '9999-12-31T23:30:00+01:00']) {
+        const parsed = parse(anEvent('vacancy.deleted', { time }));
+        expect(parsed.ok && parsed.command.time?.getTime(), time).to.equal(Date.parse(time));
+      }
+    });
+
     it('reads a vacancy as the admin CLI reads its file: not given is null or empty, the derivations kept for later', () => {
       const change = changeOf(anEvent('vacancy.upserted', { data: { title: 'Аналитик', status: 'draft', skills: null, city: null, publishedAt: '2026-10-28T11:15:00+05:00' } }));
       expect(change).to.deep.equal({

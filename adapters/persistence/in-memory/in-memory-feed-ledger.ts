@@ -45,10 +45,13 @@ export class InMemoryFeedLedger implements FeedLedger {
       const key = eventKey(companyId, source, eventId);
       if (!firsts.has(key)) firsts.set(key, n);
     });
+    // Checked before anything is claimed, as PostgreSQL checks before its one statement.
+    for (const { entity, companyId } of claims) {
+      if (entity !== null && entity.companyId !== companyId) throw new Error('A claim names an entity of another company than its own.');
+    }
     const outcomes: (FeedClaimed | null)[] = claims.map(() => null);
     for (const [, n] of [...firsts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       const { source, eventId, companyId, entity, vacancyId } = claims[n] as FeedEventClaim;
-      if (entity !== null && entity.companyId !== companyId) throw new Error('A claim names an entity of another company than its own.');
       if (!(await this.claimEvent(source, eventId, companyId, now))) continue;
       outcomes[n] = {
         versions: entity === null ? noFeedVersions() : await this.versionsOf(entity),

@@ -1,6 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { noFeedVersions, type FeedClaimed, type FeedEntityRef, type FeedEntityVersions, type FeedEventClaim, type FeedLedger, type FeedVersionRecord } from '../../../application/ports/feed-ledger.port.js';
-import { jsonb } from './sql-values.js';
+import { epochMs, jsonb } from './sql-values.js';
 import { withEntityManager, withFreshEntityManager } from './transaction-scope.js';
 import { executeInlined, executeInlinedLater, executeReusable } from './direct-statement.js';
 
@@ -38,15 +38,20 @@ interface ClaimAnswer {
   readonly named: boolean;
   readonly aspect: string | null;
   readonly version: string | null;
-  readonly occurred_at: Date | null;
+  readonly occurred_at_ms: number | null;
 }
 
-/** A row of an entity's versions, as the claims and versionsOf read it. */
+/**
+ * A row of an entity's versions, as the claims and versionsOf read it: the time as epoch milliseconds
+ * (OCCURRED_AT_MS), exact whatever the session's DateStyle and TimeZone, which a timestamptz's text follows.
+ */
 interface VersionRow {
   readonly aspect: string;
   readonly version: string;
-  readonly occurred_at: Date | null;
+  readonly occurred_at_ms: number | null;
 }
+
+const OCCURRED_AT_MS = `${epochMs('v.occurred_at')} as occurred_at_ms`;
 
 function claimMany(em: EntityManager, given: readonly ClaimRow[], now: Date): Promise<ClaimAnswer[]> {
   return executeReusable<ClaimAnswer>(
@@ -59,12 +64,12 @@ function claimMany(em: EntityManager, given: readonly ClaimRow[], now: Date): Pr
        select company_id, source, event_id, ?::timestamptz from given order by company_id, source, event_id
        on conflict (company_id, source, event_id) do nothing
        returning company_id, source, event_id)
-     select g.n, false as named, v.aspect, v.version::text as version, v.occurred_at
+     select g.n, false as named, v.aspect, v.version::text as version, ${OCCURRED_AT_MS}
        from given as g
        join claim as c on c.company_id = g.company_id and c.source = g.source and c.event_id = g.event_id
        left join feed_entity_versions as v on v.company_id = g.company_id and v.entity_kind = g.kind and v.entity_id = g.entity_id
      union all
-     select g.n, true, v.aspect, v.version::text, v.occurred_at
+     select g.n, true, v.aspect, v.version::text, ${OCCURRED_AT_MS}
        from given as g
        join claim as c on c.company_id = g.company_id and c.source = g.source and c.event_id = g.event_id
        join feed_entity_versions as v on v.company_id = g.company_id and v.entity_kind = 'vacancy' and v.entity_id = g.vacancy_id`,
@@ -80,11 +85,11 @@ function claimOne(em: EntityManager, one: ClaimRow, now: Date): Promise<ClaimAns
        insert into feed_applied_events (company_id, source, event_id, applied_at) values (?, ?, ?, ?::timestamptz)
        on conflict (company_id, source, event_id) do nothing
        returning 1)
-     select ?::int as n, false as named, v.aspect, v.version::text as version, v.occurred_at
+     select ?::int as n, false as named, v.aspect, v.version::text as version, ${OCCURRED_AT_MS}
        from claim
        left join feed_entity_versions as v on v.company_id = ? and v.entity_kind = ? and v.entity_id = ?
      union all
-     select ?::int, true, v.aspect, v.version::text, v.occurred_at
+     select ?::int, true, v.aspect, v.version::text, ${OCCURRED_AT_MS}
        from claim
        join feed_entity_versions as v on v.company_id = ? and v.entity_kind = 'vacancy' and v.entity_id = ?`,
     [one.company_id, one.source, one.event_id, now, one.n, one.company_id, one.kind, one.entity_id, one.n, one.company_id, one.vacancy_id],
@@ -120,7 +125,7 @@ export class MikroOrmFeedLedger implements FeedLedger {
     const rows = await withEntityManager(this.orm, (em) =>
       executeReusable<VersionRow>(
         em,
-        `select aspect, version::text as version, occurred_at from feed_entity_versions where ${ENTITY}`,
+        `select v.aspect, v.version::text as version, ${OCCURRED_AT_MS} from feed_entity_versions as v where ${ENTITY}`,
         [entity.companyId, entity.kind, entity.id],
       ),
     );
@@ -157,7 +162,7 @@ export class MikroOrmFeedLedger implements FeedLedger {
     for (const row of rows) {
       const n = Number(row.n);
       const read = claimed.get(n) ?? { own: [], named: [] };
-      if (row.aspect !== null && row.version !== null) (row.named ? read.named : read.own).push({ aspect: row.aspect, version: row.version, occurred_at: row.occurred_at });
+      if (row.aspect !== null && row.version !== null) (row.named ? read.named : read.own).push({ aspect: row.aspect, version: row.version, occurred_at_ms: row.occurred_at_ms });
       claimed.set(n, read);
     }
     return claims.map(({ vacancyId }, n) => {
@@ -272,7 +277,7 @@ function versionsFrom(rows: readonly VersionRow[]): FeedEntityVersions {
   let deletedTime: Date | null = null;
   for (const row of rows) {
     const version = versionOf(row.version);
-    const time = row.occurred_at === null ? null : new Date(row.occurred_at);
+    const time = row.occurred_at_ms === null ? null : new Date(Number(row.occurred_at_ms));
     if (row.aspect === TOMBSTONE_ASPECT) {
       deletedAt = version;
       deletedTime = time;
