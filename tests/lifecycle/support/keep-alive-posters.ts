@@ -1,4 +1,4 @@
-import { Agent, request } from 'node:http';
+import { Agent, request, type IncomingMessage } from 'node:http';
 import { aMinimalApplicationBody } from '../../support/http-fixtures.js';
 
 export interface Answer {
@@ -67,20 +67,24 @@ export class KeepAlivePosters {
         headers: { 'Content-Type': 'application/json', 'Content-Length': payload.length, 'X-API-Key': this.key },
       });
       req.once('error', failed);
-      req.once('response', (response) => {
-        let text = '';
-        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-        response.once('error', failed);
-        response.once('end', () => {
-          const status = response.statusCode ?? 0;
-          let id: string | null = null;
-          if (status === 200 || status === 201) id = (JSON.parse(text) as { id: string }).id;
-          answered({ externalId: body.externalId, status, id, at: Date.now(), connectionClose: response.headers.connection === 'close' });
-        });
-      });
+      req.once('response', (response) => answerOf(response, body.externalId).then(answered, failed));
       req.end(payload);
     });
   }
+}
+
+/** An answer to an application as the clients keep it: its status, the card id of a 201/200, when it came, whether it closed the connection. */
+function answerOf(response: IncomingMessage, externalId: string): Promise<Omit<Answer, 'client'>> {
+  return new Promise((answered, failed) => {
+    let text = '';
+    response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+    response.once('error', failed);
+    response.once('end', () => {
+      const status = response.statusCode ?? 0;
+      const id = status === 200 || status === 201 ? (JSON.parse(text) as { id: string }).id : null;
+      answered({ externalId, status, id, at: Date.now(), connectionClose: response.headers.connection === 'close' });
+    });
+  });
 }
 
 /**
@@ -108,16 +112,7 @@ export class HeldApplication {
       });
       const answer = new Promise<Omit<Answer, 'client'>>((answered, lost) => {
         req.once('error', lost);
-        req.once('response', (response) => {
-          let text = '';
-          response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-          response.once('error', lost);
-          response.once('end', () => {
-            const status = response.statusCode ?? 0;
-            const id = status === 200 || status === 201 ? (JSON.parse(text) as { id: string }).id : null;
-            answered({ externalId, status, id, at: Date.now(), connectionClose: response.headers.connection === 'close' });
-          });
-        });
+        req.once('response', (response) => answerOf(response, externalId).then(answered, lost));
       });
       answer.catch(failed);
       req.once('continue', () => taken(new HeldApplication(agent, payload, (body) => req.end(body), answer)));
