@@ -63,12 +63,22 @@ function cannotOpenTheDatabase(config: AppConfig, error: unknown): CliFailure {
 }
 
 /**
- * Whether an error says the database could not be opened: out of reach (unavailabilityReason), or it answered
- * that the login is refused (SQLSTATE class 28) or the database does not exist (3D000). Looks through `cause`.
+ * The reasons of unavailabilityReason that say a connection could not be made: the server out of reach, no
+ * answer to the connect, no connection from the pool, too many connections, a server starting up. Not those that
+ * end work under way (a statement timeout, a session ended, a connection lost mid-statement): the database was
+ * open then, and a migration failed.
+ */
+const CANNOT_CONNECT = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '53300', '57P03', 'connect_timeout', 'pool_timeout', 'pool_closed']);
+
+/**
+ * Whether an error says the database could not be opened: no connection could be made (CANNOT_CONNECT, or a
+ * connection exception, SQLSTATE class 08), or it answered that the login is refused (class 28) or the database
+ * does not exist (3D000). Looks through `cause`.
  */
 function isOpeningFailure(error: unknown, depth = 0): boolean {
   if (depth > 4 || typeof error !== 'object' || error === null) return false;
-  if (depth === 0 && unavailabilityReason(error) !== null) return true;
+  const reason = depth === 0 ? unavailabilityReason(error) : null;
+  if (reason !== null && (CANNOT_CONNECT.has(reason) || reason.startsWith('08'))) return true;
   const { code, cause } = error as { code?: unknown; cause?: unknown };
   if (typeof code === 'string' && (code.startsWith('28') || code === '3D000')) return true;
   return isOpeningFailure(cause, depth + 1);

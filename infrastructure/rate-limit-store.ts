@@ -4,6 +4,7 @@ import { createMemoryRateLimiter, type RateLimitBudget } from '../adapters/rate-
 import { createPostgresRateLimiter } from '../adapters/rate-limit/postgres-rate-limiter.js';
 import type { RateLimiter } from '../adapters/rate-limit/rate-limiter.js';
 import type { StoreOutageEvent } from '../adapters/rate-limit/store-outage-guard.js';
+import { pgConnectionOf } from '../adapters/persistence/postgres/connection-fields.js';
 import { ConfigError, type AppConfig, type RateLimitStoreKind } from './config.js';
 
 /** The limiter of RATE_LIMIT_STORE and the connections it holds. */
@@ -72,7 +73,7 @@ function requireDatabaseUrl(url: string | null): string {
 
 async function openPostgresStore(url: string, shared: { budget: RateLimitBudget; onOutage: (e: StoreOutageEvent) => void }, logStoreError: (error: unknown) => void): Promise<RateLimitStore> {
   const pool = new pg.Pool({
-    connectionString: url,
+    ...pgConnectionOf(url),
     max: 5,
     connectionTimeoutMillis: STORE_CONNECT_TIMEOUT_MS,
     query_timeout: STORE_QUERY_TIMEOUT_MS,

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { createServer, type AddressInfo } from 'node:net';
 import pg from 'pg';
+import { REGISTRY_MIGRATIONS } from '../../adapters/persistence/postgres/migrations/migration-sets.js';
+import { MIGRATION_LOCK_NAMESPACE } from '../../infrastructure/database/migrate-databases.js';
 import { createThrowawayDatabaseUrl } from '../support/postgres-test-database.js';
 import { runAdmin } from './support/run-admin.js';
 
@@ -54,6 +56,27 @@ describe('admin migrate when a migration fails (processes)', function () {
     expect(run.stderr, run.stderr).to.match(/^error: Cannot apply the migrations \(DATABASE_URL postgres(ql)?:\/\/[^ ]+\): .*column "id" does not exist/);
     const password = decodeURIComponent(new URL(database.url).password);
     if (password !== '') expect(run.stderr).to.not.contain(password);
+  });
+
+  it('says that it cannot apply the migrations, not that it cannot open the database, when a migration\'s statement times out', async () => {
+    const timedOut = await createThrowawayDatabaseUrl();
+    const holder = new pg.Client({ connectionString: timedOut.url });
+    await holder.connect();
+    try {
+      // The database opens; the migrator's first statement, waiting for the migration lock held here, times out.
+      const name = decodeURIComponent(new URL(timedOut.url).pathname.slice(1));
+      await holder.query(`alter database "${name}" set statement_timeout = '300ms'`);
+      await holder.query('begin');
+      await holder.query('set local statement_timeout = 0');
+      await holder.query('select pg_advisory_xact_lock($1, hashtext($2))', [MIGRATION_LOCK_NAMESPACE, REGISTRY_MIGRATIONS.tableName]);
+      const run = await runAdmin(['migrate'], { env: { DATABASE_URL: timedOut.url } });
+      expect(run.status, run.stderr).to.equal(1);
+      expect(run.stderr.trimEnd().split('\n'), run.stderr).to.have.length(1);
+      expect(run.stderr, run.stderr).to.match(/^error: Cannot apply the migrations \(DATABASE_URL postgres(ql)?:\/\/[^ ]+\): .*statement timeout/);
+    } finally {
+      await holder.end();
+      await timedOut.drop();
+    }
   });
 
   it('says that it cannot open the database when the database refuses the login', async () => {

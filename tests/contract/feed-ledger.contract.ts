@@ -224,6 +224,20 @@ export function feedLedgerContract(factory: AdapterFactory): void {
         ]);
       });
 
+      it('refuses a batch in which a claim names an entity of another company, claiming none of it', async () => {
+        const companyId = nextId('co');
+        const first = nextId('ev');
+        const failure = ledger().claimEvents(
+          [
+            { source: SOURCE, eventId: first, companyId, entity: card(companyId) },
+            { source: SOURCE, eventId: nextId('ev'), companyId, entity: card(nextId('co')) },
+          ],
+          T0,
+        );
+        expect(((await rejectionOf(failure)) as Error).message).to.equal('A claim names an entity of another company than its own.');
+        expect(await ledger().claimEvent(SOURCE, first, companyId, T0), 'the first claim was not made').to.equal(true);
+      });
+
       it('forgets the claims with the unit of work that throws', async () => {
         const entity = card();
         const eventId = nextId('ev');

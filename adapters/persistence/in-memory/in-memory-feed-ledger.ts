@@ -45,8 +45,9 @@ export class InMemoryFeedLedger implements FeedLedger {
       const key = eventKey(companyId, source, eventId);
       if (!firsts.has(key)) firsts.set(key, n);
     });
-    // Checked before anything is claimed, as PostgreSQL checks before its one statement.
-    for (const { entity, companyId } of claims) {
+    // Checked before anything is claimed, as PostgreSQL checks the claims it sends (the first of each id) before its one statement.
+    for (const n of firsts.values()) {
+      const { entity, companyId } = claims[n] as FeedEventClaim;
       if (entity !== null && entity.companyId !== companyId) throw new Error('A claim names an entity of another company than its own.');
     }
     const outcomes: (FeedClaimed | null)[] = claims.map(() => null);

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { pgConnectionOf } from './connection-fields.js';
 
 /** How long the probe's question may go unanswered before its connection is given up (a new one next time). */
 const PROBE_QUERY_TIMEOUT_MS = 10_000;
@@ -17,7 +18,7 @@ export class DatabaseProbe {
 
   constructor(url: string, options: { readonly connectTimeoutMs: number; readonly onIdleError?: (error: Error) => void }) {
     this.pool = new pg.Pool({
-      ...connectionFieldsOf(url),
+      ...pgConnectionOf(url),
       max: 1,
       connectionTimeoutMillis: options.connectTimeoutMs,
       query_timeout: PROBE_QUERY_TIMEOUT_MS,
@@ -42,21 +43,4 @@ export class DatabaseProbe {
   close(): Promise<void> {
     return this.pool.end();
   }
-}
-
-/**
- * The fields of a database URL that the service's pools use, read as MikroORM reads its clientUrl (host, port,
- * user, password, database; nothing of the query string): the probe reaches the database as the pools reach it.
- * Given to pg as a connectionString instead, `?sslmode=require` against a server without TLS (which the pools,
- * ignoring it, reach) would leave the probe answering false for ever.
- */
-function connectionFieldsOf(url: string): pg.PoolConfig {
-  const parsed = new URL(url);
-  return {
-    host: decodeURIComponent(parsed.hostname),
-    port: parsed.port === '' ? 5432 : Number(parsed.port),
-    user: decodeURIComponent(parsed.username),
-    password: decodeURIComponent(parsed.password),
-    database: decodeURIComponent(parsed.pathname).replace(/^\//, ''),
-  };
 }
