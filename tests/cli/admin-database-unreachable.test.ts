@@ -1,19 +1,10 @@
 import { expect } from 'chai';
-import { createServer, type AddressInfo } from 'node:net';
 import pg from 'pg';
 import { REGISTRY_MIGRATIONS } from '../../adapters/persistence/postgres/migrations/migration-sets.js';
 import { MIGRATION_LOCK_NAMESPACE } from '../../infrastructure/database/migrate-databases.js';
+import { closedPort } from '../support/closed-port.js';
 import { createThrowawayDatabaseUrl } from '../support/postgres-test-database.js';
 import { runAdmin } from './support/run-admin.js';
-
-/** A port that nothing listens on: taken from the system, then let go. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((closed) => server.close(() => closed()));
-  return port;
-}
 
 describe('admin CLI without its database (processes)', function () {
   this.timeout(60_000);

@@ -1,16 +1,7 @@
 import { expect } from 'chai';
-import { createServer, type AddressInfo } from 'node:net';
+import { closedPort } from '../support/closed-port.js';
 import { DatabaseProbe } from '../../adapters/persistence/postgres/database-probe.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
-
-/** A port that nothing listens on: taken from the system, then let go. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((closed) => server.close(() => closed()));
-  return port;
-}
 
 describe('DatabaseProbe (readiness\'s own connection)', () => {
   const database = usePostgresTestDatabase();
