@@ -27,11 +27,10 @@ export const MEMORY_STORE_REFUSAL =
  */
 export function adminCliDependencies(config: AppConfig, logger: Logger): AdminCliDependencies {
   let container: Promise<Container> | undefined;
-  const cannotOpen = (error: unknown) => cannotOpenTheDatabase(config, error);
   const openContainer = () => {
     if (config.store === 'memory') return Promise.reject(new CliFailure(MEMORY_STORE_REFUSAL));
     container ??= buildContainer({ config, logger }).catch((error: unknown) => {
-      throw cannotOpen(error);
+      throw cannotOpenTheDatabase(config, error);
     });
     return container;
   };
