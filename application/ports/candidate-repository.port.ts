@@ -40,6 +40,12 @@ export interface StoredApplication {
   readonly requestFingerprint: string | null;
 }
 
+/** A card that stands on a vacancy: a technical card names the card it was transferred from. */
+export interface CardOnVacancy {
+  readonly id: string;
+  readonly originCardId: string | null;
+}
+
 export interface CandidateListQuery {
   readonly companyId: string;
   /** Only cards whose card or resume was modified strictly later than this. */
@@ -86,8 +92,13 @@ export interface CandidateRepository {
   update(card: CandidateCard): Promise<void>;
   /** Deletes the card and the technical cards transferred from it. */
   delete(companyId: string, id: string): Promise<boolean>;
-  /** The vacancy was deleted: its cards stay, without vacancy and stage, and count as modified at `now`. */
-  detachVacancy(companyId: string, vacancyId: string, now: Date): Promise<number>;
+  /**
+   * The vacancy was deleted: its cards stay, without vacancy and stage, and count as modified at `now`; how many.
+   * With `only`, just those of its cards (an id of a card elsewhere, or of none, is passed over).
+   */
+  detachVacancy(companyId: string, vacancyId: string, now: Date, only?: readonly string[]): Promise<number>;
+  /** Every card that stands on the vacancy, technical ones included (with the card they were transferred from), in no particular order. */
+  cardsOnVacancy(companyId: string, vacancyId: string): Promise<CardOnVacancy[]>;
   /** The distinct stages that cards of the vacancy stand in. */
   stagesInUse(companyId: string, vacancyId: string): Promise<string[]>;
   /** Up to `limit` non-technical cards in the order (modification time, id) ascending. */

@@ -52,6 +52,11 @@ export interface FeedLedger {
   /** The versions recorded for the entity; no aspects and no deletion when the feed never touched it. */
   versionsOf(entity: FeedEntityRef): Promise<FeedEntityVersions>;
   /**
+   * The time kept with `aspect` of each of the company's entities of the kind and ids given (one read for many), by
+   * id: only those whose aspect has a version recorded with a time.
+   */
+  timesOf(companyId: string, kind: FeedEntityKind, aspect: string, ids: readonly string[]): Promise<ReadonlyMap<string, Date>>;
+  /**
    * Records `version` for each of `aspects` of the entity, and forgets its tombstone (it lives again). With a
    * `time`, that time is kept with each of them, as long as its version is the aspect's (a newer version
    * recorded without a time forgets it; the same version without a time keeps it).

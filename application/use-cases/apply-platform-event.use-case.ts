@@ -180,17 +180,74 @@ export class ApplyPlatformEvent {
     const entity = entityOf(command);
     const versions = batch.current(entity, claimed);
     const aspects = aspectsOf(change);
-    if (isStale(versions, aspects, command.version)) return 'stale';
+    const time = command.time ?? null;
+    if (isStale(versions, aspects, command.version)) {
+      return change.type === 'vacancy.deleted' ? this.lateVacancyDeletion(command, versions, batch, now) : 'stale';
+    }
     if (aspects === 'all') {
+      if (change.type === 'vacancy.deleted' && time !== null && command.revivalWaitOver !== true) {
+        // Cards placed on the vacancy after its deletion (by the times): the platform made it again, and the upsert
+        // that did, newer than this deletion, is still on its way; applied now, the deletion would take them off
+        // it. It waits like any early event: once that upsert is applied, it comes as a late deletion (above) and
+        // takes off only the cards placed before it. Once the wait is over, it is applied as it comes.
+        if ((await this.placementTimes(batch, command.companyId, command.subject)).some((placed) => placed.time !== null && placed.time > time)) {
+          throw new ChangeNotYetApplicableError(`Vacancy ${command.subject} holds cards placed after its deletion; it may have been made again by an upsert on its way.`);
+        }
+      }
       await this.delete(entity, change);
-      batch.record({ type: 'deletion', entity, version: command.version, time: command.time ?? null });
+      batch.record({ type: 'deletion', entity, version: command.version, time });
       return 'applied';
     }
     const outcome = await this.apply(command, batch, now).catch(notYetWhenMissing);
     if (outcome !== 'applied') return outcome;
     if (versions.deletedAt !== null) batch.record({ type: 'versions', entity, aspects: [REVIVED_AFTER], version: versions.deletedAt, time: versions.deletedTime });
-    batch.record({ type: 'versions', entity, aspects, version: command.version });
+    // With the event's time, which tells later when a card was placed on its vacancy (placementTimes).
+    batch.record({ type: 'versions', entity, aspects, version: command.version, time });
     return outcome;
+  }
+
+  /**
+   * A deletion of a vacancy that comes after a newer change of it was applied: the platform made the vacancy
+   * again, and the upsert that did (or a later change) came first. The deletion's effect still stands on the
+   * platform: the cards placed on the vacancy before it (by the times) lost their vacancy, and those placed
+   * after it kept theirs. So those cards are taken off here, and the deletion becomes the vacancy's revival
+   * floor (REVIVED_AFTER, unless a later deletion's already is): a change made before it, still on its way,
+   * stays stale, and a card or an application made before it goes without a vacancy (madeBeforeDeletion).
+   * Stale, changing nothing, when a later deletion of it is recorded (it took those cards off already), or when
+   * the times cannot tell (no time of the deletion's; a card without one stays).
+   */
+  private async lateVacancyDeletion(command: PlatformEventCommand, versions: FeedEntityVersions, batch: FeedBatchVersions, now: Date): Promise<PlatformEventOutcome> {
+    const { companyId, subject: id, version } = command;
+    const time = command.time ?? null;
+    if (versions.deletedAt !== null || time === null) return 'stale';
+    const before = (await this.placementTimes(batch, companyId, id)).filter((placed) => placed.time !== null && placed.time < time).map((placed) => placed.id);
+    batch.record({ type: 'versions', entity: { companyId, kind: 'vacancy', id }, aspects: [REVIVED_AFTER], version, time });
+    if (before.length === 0) return 'stale';
+    await this.candidates.detachVacancy(companyId, id, now, before);
+    return 'applied';
+  }
+
+  /**
+   * The platform's time at which each card standing on the vacancy was placed there: a card's, its creation's
+   * (the time recorded with its `card` aspect); a technical card's, the transfer's that left it there (its
+   * origin's `transfer:<vacancy>` aspect). Null where none was recorded: a card the feed did not make (an
+   * application, a card of the API or the admin CLI), or one of an event without a time. As the batch knows them.
+   */
+  private async placementTimes(batch: FeedBatchVersions, companyId: string, vacancyId: string): Promise<{ readonly id: string; readonly time: Date | null }[]> {
+    const placed = await this.candidates.cardsOnVacancy(companyId, vacancyId);
+    const transfer = transferAspect(vacancyId);
+    // The entity and aspect that keep each card's time: its own creation, or its origin's transfer.
+    const keepers = placed.map((card) => (card.originCardId === null ? { id: card.id, aspect: 'card' } : { id: card.originCardId, aspect: transfer }));
+    const stored = new Map<string, ReadonlyMap<string, Date>>();
+    for (const aspect of ['card', transfer]) {
+      const ids = keepers.filter((keeper) => keeper.aspect === aspect && batch.known({ companyId, kind: 'candidate', id: keeper.id }) === undefined).map((keeper) => keeper.id);
+      if (ids.length > 0) stored.set(aspect, await this.ledger.timesOf(companyId, 'candidate', aspect, ids));
+    }
+    return placed.map((card, index) => {
+      const { id, aspect } = keepers[index] as { id: string; aspect: string };
+      const known = batch.known({ companyId, kind: 'candidate', id });
+      return { id: card.id, time: (known === undefined ? stored.get(aspect)?.get(id) : known.times.get(aspect)) ?? null };
+    });
   }
 
   private async delete(entity: FeedEntityRef, change: PlatformChange): Promise<void> {
@@ -359,13 +416,18 @@ function aspectsOf(change: PlatformChange): readonly string[] | 'all' {
       return ['resume'];
     case 'candidate.transferred':
       // Transfers to different vacancies are independent of each other; a repeat is settled by the store.
-      return [`transfer:${change.vacancyId}`];
+      return [transferAspect(change.vacancyId)];
     case 'vacancy.deleted':
     case 'candidate.deleted':
       return 'all';
     case 'application.submitted':
       throw new Error('Applications are not versioned.');
   }
+}
+
+/** The aspect of a card that its transfers to the vacancy set. */
+function transferAspect(vacancyId: string): string {
+  return `transfer:${vacancyId}`;
 }
 
 function isStale(versions: FeedEntityVersions, aspects: readonly string[] | 'all', version: number): boolean {

@@ -355,6 +355,33 @@ class Tx {
   }
 
   /**
+   * The platform's time each card on the vacancy was placed there (the service's placementTimes): a card's
+   * creation (its `card` aspect), a technical card's transfer (its origin's `transfer:<vacancy>`); as the batch
+   * knows them, else read in one statement per aspect (MikroOrmFeedLedger.timesOf, its ids a JSON array).
+   */
+  async placementTimes(vacancyId: string): Promise<{ id: string; time: number | null }[]> {
+    const placed = await this.rows(`select id, origin_card_id from candidates where company_id = ${lit(this.companyId)} and vacancy_id = ${lit(vacancyId)}`);
+    const transfer = `transfer:${vacancyId}`;
+    const keepers = placed.map((card) => (card.origin_card_id === null ? { id: card.id as string, aspect: 'card' } : { id: card.origin_card_id as string, aspect: transfer }));
+    const stored = new Map<string, Map<string, number>>();
+    for (const aspect of ['card', transfer]) {
+      const ids = [...new Set(keepers.filter((keeper) => keeper.aspect === aspect && !this.versions.has(entityKey('candidate', keeper.id))).map((keeper) => keeper.id))];
+      if (ids.length === 0) continue;
+      const rows = await this.rows(
+        `select v.entity_id, ${OCCURRED_AT_MS} from feed_entity_versions as v
+          where v.company_id = ${lit(this.companyId)} and v.entity_kind = 'candidate' and v.aspect = ${lit(aspect)} and v.occurred_at is not null
+            and v.entity_id = any(array(select jsonb_array_elements_text(${json(ids)}::jsonb)))`,
+      );
+      stored.set(aspect, new Map(rows.map((row) => [row.entity_id as string, Number(row.occurred_at_ms)])));
+    }
+    return placed.map((card, index) => {
+      const { id, aspect } = keepers[index] as { id: string; aspect: string };
+      const known = this.versions.get(entityKey('candidate', id));
+      return { id: card.id as string, time: (known === undefined ? stored.get(aspect)?.get(id) : known.times.get(aspect)) ?? null };
+    });
+  }
+
+  /**
    * recordVersions' statement, kept for the batch's end, and its effect on the versions the batch works with
    * now: each aspect's version never goes down, the tombstone goes.
    */
@@ -481,8 +508,13 @@ async function versioned(tx: Tx, event: CeilingEvent, claimed: Versions): Promis
   const version = event.entityversion as number;
   const versions = tx.current(kind, id, claimed);
   const aspects = aspectsOf(event);
-  if (isStale(versions, aspects, version)) return 'stale';
+  const time = timeOf(event);
+  if (isStale(versions, aspects, version)) return kind === 'vacancy' && aspects === 'all' ? lateVacancyDeletion(tx, id, version, versions, time) : 'stale';
   if (aspects === 'all') {
+    // Cards placed on the vacancy after the deletion (by the times): it waits (the bench's events never wait for a revival).
+    if (kind === 'vacancy' && time !== null && (await tx.placementTimes(id)).some((placed) => placed.time !== null && placed.time > time)) {
+      throw new NotYet(`cards placed on vacancy ${id} after its deletion`);
+    }
     if (kind === 'vacancy') await deleteVacancy(tx, id);
     else await deleteCard(tx, id);
     tx.recordDeletion(kind, id, version, timeOf(event));
@@ -491,8 +523,23 @@ async function versioned(tx: Tx, event: CeilingEvent, claimed: Versions): Promis
   const outcome = await change(tx, event);
   if (outcome !== 'applied') return outcome;
   if (versions.deletedAt !== null) tx.recordVersions(kind, id, [REVIVED_AFTER], versions.deletedAt, versions.deletedTime);
-  tx.recordVersions(kind, id, aspects, version);
+  tx.recordVersions(kind, id, aspects, version, time);
   return outcome;
+}
+
+/**
+ * A deletion of a vacancy after a newer change of it (the service's lateVacancyDeletion): the cards placed on it
+ * before the deletion taken off, the deletion recorded as its revival floor; stale when a later deletion is
+ * recorded or the deletion has no time.
+ */
+async function lateVacancyDeletion(tx: Tx, id: string, version: number, versions: Versions, time: number | null): Promise<Outcome> {
+  if (versions.deletedAt !== null || time === null) return 'stale';
+  const before = (await tx.placementTimes(id)).filter((placed) => placed.time !== null && placed.time < time).map((placed) => placed.id);
+  tx.recordVersions('vacancy', id, [REVIVED_AFTER], version, time);
+  if (before.length === 0) return 'stale';
+  tx.forget();
+  await detachCards(tx, id, before);
+  return 'applied';
 }
 
 async function change(tx: Tx, event: CeilingEvent): Promise<Outcome> {
@@ -605,14 +652,15 @@ async function deleteVacancy(tx: Tx, id: string): Promise<void> {
   await tx.client.query(`delete from "vacancies" where "company_id" = ${c} and "id" = ${lit(id)}`);
 }
 
-/** As the repository's detachVacancy: the vacancy's cards read and locked a batch at a time, each written back with its rendering. */
-async function detachCards(tx: Tx, vacancyId: string): Promise<void> {
+/** As the repository's detachVacancy: the vacancy's cards (or `only` those) read and locked a batch at a time, each written back with its rendering. */
+async function detachCards(tx: Tx, vacancyId: string, only?: readonly string[]): Promise<void> {
+  const onlyThose = only === undefined ? '' : ` and id = any(array[${[...new Set(only)].map(lit).join(', ')}]::text[])`;
   const ms = Date.parse(tx.now);
   const hours = Math.floor(ms / 3_600_000);
   const now = `((timestamp 'epoch' + ${hours} * interval '1 hour' + ${ms - hours * 3_600_000} * interval '1 millisecond') at time zone 'UTC')`;
   for (;;) {
     const cards = await tx.rows(
-      `select ${CARD_COLUMNS} from candidates where company_id = ${lit(tx.companyId)} and vacancy_id = ${lit(vacancyId)} limit ${DETACH_BATCH} for update`,
+      `select ${CARD_COLUMNS} from candidates where company_id = ${lit(tx.companyId)} and vacancy_id = ${lit(vacancyId)}${onlyThose} limit ${DETACH_BATCH} for update`,
     );
     if (cards.length === 0) return;
     const renderings = cards.map((card) => cardRendering({ ...card, vacancy_id: null, stage: null }, tx.now, iso(card.resume_updated_at_ms) as string));

@@ -187,6 +187,47 @@ export function candidateRepositoryContract(factory: AdapterFactory): void {
       expect(row?.updatedAt.toISOString()).to.equal(at(7_000).toISOString());
     });
 
+    it('detaches only the cards given of a deleted vacancy, passing over ids of cards elsewhere or of none', async () => {
+      const { companyId, vacancyId } = await aCompanyWithVacancy();
+      const other = aVacancy({ companyId });
+      await adapters().vacancies.insert(other);
+      const [gone, kept, elsewhere] = [vacancyId, vacancyId, other.id].map((id) => aManualCard({ companyId, vacancyId: id, now: at(0) })) as [CandidateCard, CandidateCard, CandidateCard];
+      for (const card of [gone, kept, elsewhere]) await adapters().candidates.insert(card);
+      const technical = elsewhere.technicalCopy({ id: nextId('tech'), vacancyId, stage: 'NEW', now: at(1) });
+      await adapters().candidates.insertTechnicalCard(technical);
+      const c = adapters().candidates;
+      expect(await c.detachVacancy(companyId, vacancyId, at(5), [])).to.equal(0);
+      expect(await c.detachVacancy(companyId, vacancyId, at(5), [gone.id, technical.id, elsewhere.id, nextId('none'), gone.id])).to.equal(2);
+      gone.detachFromVacancy(at(5));
+      const snapshot = async (id: string) => (await c.findById(companyId, id))?.toSnapshot();
+      expect(await snapshot(gone.id)).to.deep.equal(gone.toSnapshot());
+      expect(await snapshot(technical.id)).to.include({ vacancyId: null, stage: null });
+      expect(await snapshot(kept.id), 'not given').to.deep.equal(kept.toSnapshot());
+      expect(await snapshot(elsewhere.id), 'on another vacancy').to.deep.equal(elsewhere.toSnapshot());
+      const listed = await c.list({ companyId, since: at(4), vacancyId: null, after: null, limit: 10 });
+      expect(listed.map((row) => [row.id, row.vacancyId])).to.deep.equal([[gone.id, null]]);
+    });
+
+    it('names every card standing on a vacancy, technical ones with the card they were transferred from', async () => {
+      const { companyId, vacancyId } = await aCompanyWithVacancy();
+      const other = aVacancy({ companyId });
+      await adapters().vacancies.insert(other);
+      const manual = aManualCard({ companyId, vacancyId });
+      const applied = anApplicationCard({ companyId, vacancyId, externalId: 'on-it' });
+      const elsewhere = aManualCard({ companyId, vacancyId: other.id });
+      const detached = aManualCard({ companyId, vacancyId: other.id });
+      for (const card of [manual, applied, elsewhere, detached]) await adapters().candidates.insert(card);
+      const technical = elsewhere.technicalCopy({ id: nextId('tech'), vacancyId, stage: 'NEW', now: at(1) });
+      await adapters().candidates.insertTechnicalCard(technical);
+      await adapters().candidates.detachVacancy(companyId, other.id, at(2), [detached.id]);
+      const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+      expect((await adapters().candidates.cardsOnVacancy(companyId, vacancyId)).sort(byId)).to.deep.equal(
+        [{ id: manual.id, originCardId: null }, { id: applied.id, originCardId: null }, { id: technical.id, originCardId: elsewhere.id }].sort(byId),
+      );
+      expect(await adapters().candidates.cardsOnVacancy(companyId, other.id)).to.deep.equal([{ id: elsewhere.id, originCardId: null }]);
+      expect(await adapters().candidates.cardsOnVacancy(nextId('co'), vacancyId), 'another company').to.deep.equal([]);
+    });
+
     it('lists every card as the presenters render it now, after every kind of write', async () => {
       const { companyId, vacancyId } = await aCompanyWithVacancy('Кассир «Ночной» \\ 24/7');
       const doomed = aVacancy({ companyId, input: { title: 'Удаляется' } });

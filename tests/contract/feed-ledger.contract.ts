@@ -444,6 +444,29 @@ export function feedLedgerContract(factory: AdapterFactory): void {
         expect(timesOf(await ledger().versionsOf(entity)).deletedTime, 'a greater version without a time').to.equal(null);
       });
 
+      it('reads the time kept with one aspect of many entities at once: only those recorded with a time, of the kind and company asked', async () => {
+        const companyId = nextId('co');
+        const [timed, untimed, forgotten, other, deleted] = [0, 1, 2, 3, 4].map(() => card(companyId)) as [FeedEntityRef, FeedEntityRef, FeedEntityRef, FeedEntityRef, FeedEntityRef];
+        await ledger().recordVersions(timed, ['card', 'stage'], 1, T0, at(1));
+        await ledger().recordVersions(untimed, ['card'], 1, T0);
+        await ledger().recordVersions(forgotten, ['card'], 1, T0, at(2));
+        await ledger().recordVersions(forgotten, ['card'], 2, T0);
+        await ledger().recordVersions(other, ['stage'], 1, T0, at(3));
+        await ledger().recordVersions(deleted, ['card'], 1, T0, at(4));
+        await ledger().recordDeletion(deleted, 2, T0, at(5));
+        const vacancy: FeedEntityRef = { companyId, kind: 'vacancy', id: timed.id };
+        await ledger().recordVersions(vacancy, ['card'], 1, T0, at(6));
+        const ids = [timed, untimed, forgotten, other, deleted].map((entity) => entity.id);
+        const read = await ledger().timesOf(companyId, 'candidate', 'card', [...ids, timed.id, nextId('none')]);
+        expect(Object.fromEntries([...read].map(([id, time]) => [id, time.toISOString()]))).to.deep.equal({ [timed.id]: at(1).toISOString() });
+        expect([...(await ledger().timesOf(companyId, 'candidate', 'stage', ids)).keys()].sort()).to.deep.equal([timed.id, other.id].sort());
+        expect((await ledger().timesOf(nextId('co'), 'candidate', 'card', ids)).size, 'another company').to.equal(0);
+        expect((await ledger().timesOf(companyId, 'candidate', 'card', [])).size).to.equal(0);
+        await adapters().unitOfWork.run(companyId, 'write', async () => {
+          expect([...(await ledger().timesOf(companyId, 'vacancy', 'card', ids)).keys()], 'in a unit of work, of the kind asked').to.deep.equal([timed.id]);
+        });
+      });
+
       it('keeps the later of two deletions\' versions', async () => {
         const entity = card();
         await ledger().recordDeletion(entity, 8, T0);

@@ -4,9 +4,9 @@ import pg from 'pg';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 import { eventually, FeedWorld } from './support/feed-world.js';
 import type { PlatformEvent } from './support/platform-events.js';
-import { APPLICATION_VACANCY, playPlatform, type ModelState } from './support/platform-model.js';
+import { APPLICATION_VACANCY, INTENT_KINDS, playPlatform, type ModelState } from './support/platform-model.js';
 
-const intent = fc.record({ kind: fc.nat({ max: 7 }), a: fc.nat({ max: 11 }), b: fc.nat({ max: 11 }), c: fc.nat({ max: 11 }) });
+const intent = fc.record({ kind: fc.nat({ max: INTENT_KINDS - 1 }), a: fc.nat({ max: 11 }), b: fc.nat({ max: 11 }), c: fc.nat({ max: 11 }) });
 
 /** Rows of the feed's ledger: each applied event id once, never twice. */
 async function ledgerOf(databaseUrl: string, companyIds: readonly string[]): Promise<string[]> {

@@ -254,4 +254,99 @@ describe('ApplyPlatformEvent: a card, a transfer or an application to a deleted 
     expect(await placeOf(companyId, 'card-2')).to.deep.equal({ vacancyId: null, stage: null });
     expect(await placeOf(companyId, 'card-3')).to.deep.equal({ vacancyId: null, stage: null });
   });
+
+  describe('a deletion that comes after cards placed on the vacancy after it, or after the vacancy was made again', () => {
+    /** vac-1 made at 9:00 (version 1) with card-old placed at 9:05; on the platform deleted at 9:10 (version 2) and made again at 9:20 (version 3). */
+    async function aVacancyWithACard(): Promise<string> {
+      const companyId = await world().company();
+      await feed(companyId, 'vac-1', 1, upserted('Бэкенд'), at(0));
+      expect(await feed(companyId, 'card-old', 1, added('vac-1'), at(5))).to.equal('applied');
+      return companyId;
+    }
+    const vacancyOf = async (companyId: string) => (await world().allVacancies(companyId)).map((vacancy) => vacancy.title);
+
+    it('waits while the vacancy holds a card placed after the deletion, then, the vacancy made again, takes off only the cards placed before it', async () => {
+      const companyId = await aVacancyWithACard();
+      expect(await feed(companyId, 'card-new', 1, added('vac-1'), at(25))).to.equal('applied');
+      const eventId = nextId('ev');
+      expect(await rejectionOf(feed(companyId, 'vac-1', 2, vacancyDeleted, at(10), { eventId }))).to.be.instanceOf(ChangeNotYetApplicableError);
+      expect(await placeOf(companyId, 'card-old'), 'nothing changed while it waits').to.deep.equal({ vacancyId: 'vac-1', stage: 'NEW' });
+      expect(await feed(companyId, 'vac-1', 3, upserted('Снова'), at(20))).to.equal('applied');
+      expect(await feed(companyId, 'vac-1', 2, vacancyDeleted, at(10), { eventId })).to.equal('applied');
+      expect(await placeOf(companyId, 'card-old')).to.deep.equal({ vacancyId: null, stage: null });
+      expect(await placeOf(companyId, 'card-new')).to.deep.equal({ vacancyId: 'vac-1', stage: 'NEW' });
+      expect(await vacancyOf(companyId)).to.deep.equal(['Снова']);
+    });
+
+    it('is applied as it comes once its wait is over: the vacancy deleted, every card without it', async () => {
+      const companyId = await aVacancyWithACard();
+      await feed(companyId, 'card-new', 1, added('vac-1'), at(25));
+      expect(await feed(companyId, 'vac-1', 2, vacancyDeleted, at(10), { revivalWaitOver: true })).to.equal('applied');
+      expect([await placeOf(companyId, 'card-old'), await placeOf(companyId, 'card-new')]).to.deep.equal([{ vacancyId: null, stage: null }, { vacancyId: null, stage: null }]);
+      expect(await vacancyOf(companyId)).to.deep.equal([]);
+    });
+
+    it('does not wait for cards placed before it, at its time, or without a time', async () => {
+      const companyId = await aVacancyWithACard();
+      await feed(companyId, 'card-same', 1, added('vac-1'), at(10));
+      await feed(companyId, 'card-untimed', 1, added('vac-1'), null);
+      await world().use('submitApplication').execute({ companyId, application: anApplication({ vacancyId: 'vac-1' }) });
+      expect(await feed(companyId, 'vac-1', 2, vacancyDeleted, at(10))).to.equal('applied');
+      expect((await world().allCandidates(companyId)).map((card) => card.vacancyId)).to.deep.equal([null, null, null, null]);
+    });
+
+    it('takes off, when it comes after the upsert that made the vacancy again, the cards placed before it and keeps those placed after it', async () => {
+      const companyId = await aVacancyWithACard();
+      expect(await feed(companyId, 'vac-1', 3, upserted('Снова'), at(20))).to.equal('applied');
+      expect(await feed(companyId, 'card-new', 1, added('vac-1'), at(25))).to.equal('applied');
+      expect(await feed(companyId, 'vac-1', 2, vacancyDeleted, at(10))).to.equal('applied');
+      expect(await placeOf(companyId, 'card-old')).to.deep.equal({ vacancyId: null, stage: null });
+      expect(await placeOf(companyId, 'card-new')).to.deep.equal({ vacancyId: 'vac-1', stage: 'NEW' });
+      expect(await vacancyOf(companyId)).to.deep.equal(['Снова']);
+      // Its time is the vacancy's floor from now on: a card or an application made before it goes without a vacancy.
+      expect(await feed(companyId, 'card-late', 1, added('vac-1'), at(7))).to.equal('applied');
+      const application = anApplication({ vacancyId: 'vac-1' });
+      expect(await feed(companyId, application.externalId, 0, { type: 'application.submitted', application }, at(8))).to.equal('applied');
+      expect(await placeOf(companyId, 'card-late')).to.deep.equal({ vacancyId: null, stage: null });
+      expect((await world().allCandidates(companyId)).find((card) => card.externalId === application.externalId)?.vacancyId).to.equal(null);
+      // And its version: a change of the vacancy made before it stays stale.
+      expect(await feed(companyId, 'vac-1', 2, { type: 'board.columns-set', columns: ['NEW', 'OLD'] }, at(9))).to.equal('stale');
+    });
+
+    it('takes off the technical card of a transfer made before it, and keeps the one of a transfer made after it', async () => {
+      const companyId = await aVacancyWithACard();
+      await feed(companyId, 'vac-2', 1, upserted('Фронтенд'), at(0));
+      await feed(companyId, 'card-a', 1, added('vac-2'), at(1));
+      await feed(companyId, 'card-b', 1, added('vac-2'), at(1));
+      expect(await feed(companyId, 'card-a', 2, { type: 'candidate.transferred', vacancyId: 'vac-1' }, at(6))).to.equal('applied');
+      expect(await feed(companyId, 'vac-1', 3, upserted('Снова'), at(20))).to.equal('applied');
+      expect(await feed(companyId, 'card-b', 2, { type: 'candidate.transferred', vacancyId: 'vac-1' }, at(22))).to.equal('applied');
+      expect(await feed(companyId, 'vac-1', 2, vacancyDeleted, at(10))).to.equal('applied');
+      const technical = [...world().database.candidates.values()].filter((card) => card.technical).map((card) => [card.originCardId, card.vacancyId]);
+      expect(technical).to.have.deep.members([['card-a', null], ['card-b', 'vac-1']]);
+    });
+
+    it('changes nothing when the times cannot tell (its own missing; a card without one stays) or a later deletion took the cards off already', async () => {
+      const companyId = await aVacancyWithACard();
+      await feed(companyId, 'vac-1', 3, upserted('Снова'), at(20));
+      await feed(companyId, 'card-untimed', 1, added('vac-1'), null);
+      await world().use('submitApplication').execute({ companyId, application: anApplication({ vacancyId: 'vac-1' }) });
+      expect(await feed(companyId, 'vac-1', 2, vacancyDeleted, null)).to.equal('stale');
+      expect(await placeOf(companyId, 'card-old')).to.deep.equal({ vacancyId: 'vac-1', stage: 'NEW' });
+      expect(await feed(companyId, 'vac-1', 2, vacancyDeleted, at(10))).to.equal('applied');
+      expect((await world().allCandidates(companyId)).map((card) => [card.id === 'card-old', card.vacancyId])).to.have.deep.members([[true, null], [false, 'vac-1'], [false, 'vac-1']]);
+      expect(await feed(companyId, 'vac-1', 4, vacancyDeleted, at(30))).to.equal('applied');
+      expect(await feed(companyId, 'vac-1', 2, vacancyDeleted, at(10)), 'after a later deletion').to.equal('stale');
+    });
+
+    it('tells by a card placed earlier in the same batch', async () => {
+      const companyId = await aVacancyWithACard();
+      const outcomes = await world().use('applyPlatformEvent').executeAll([
+        command(companyId, 'card-new', 1, added('vac-1'), at(25)),
+        command(companyId, 'vac-1', 2, vacancyDeleted, at(10)),
+      ]);
+      expect(outcomes.map((outcome) => ('value' in outcome ? outcome.value : (outcome.error as Error).constructor.name))).to.deep.equal(['applied', 'ChangeNotYetApplicableError']);
+      expect(await placeOf(companyId, 'card-old')).to.deep.equal({ vacancyId: 'vac-1', stage: 'NEW' });
+    });
+  });
 });

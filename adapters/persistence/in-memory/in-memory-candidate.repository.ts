@@ -1,4 +1,4 @@
-import type { CandidateListQuery, CandidateRepository, ListedCandidate, StoredApplication } from '../../../application/ports/candidate-repository.port.js';
+import type { CandidateListQuery, CandidateRepository, CardOnVacancy, ListedCandidate, StoredApplication } from '../../../application/ports/candidate-repository.port.js';
 import { toCandidateView } from '../../../application/views/candidate-view.js';
 import { renderCandidateRest } from '../../presenters/candidate.presenter.js';
 import { CandidateCard, type CandidateCardSnapshot } from '../../../domain/candidate/candidate-card.js';
@@ -101,16 +101,25 @@ export class InMemoryCandidateRepository implements CandidateRepository {
     return this.db.candidates.delete(rowKey(companyId, id));
   }
 
-  async detachVacancy(companyId: string, vacancyId: string, now: Date): Promise<number> {
+  async detachVacancy(companyId: string, vacancyId: string, now: Date, only?: readonly string[]): Promise<number> {
+    const chosen = only === undefined ? null : new Set(only);
     let count = 0;
     for (const row of [...this.db.candidates.values()]) {
-      if (row.companyId !== companyId || row.vacancyId !== vacancyId) continue;
+      if (row.companyId !== companyId || row.vacancyId !== vacancyId || (chosen !== null && !chosen.has(row.id))) continue;
       const card = CandidateCard.restore(row);
       card.detachFromVacancy(now);
       this.db.candidates.set(rowKey(companyId, row.id), card.toSnapshot());
       count++;
     }
     return count;
+  }
+
+  async cardsOnVacancy(companyId: string, vacancyId: string): Promise<CardOnVacancy[]> {
+    const cards: CardOnVacancy[] = [];
+    for (const row of this.db.candidates.values()) {
+      if (row.companyId === companyId && row.vacancyId === vacancyId) cards.push({ id: row.id, originCardId: row.originCardId });
+    }
+    return cards;
   }
 
   async stagesInUse(companyId: string, vacancyId: string): Promise<string[]> {

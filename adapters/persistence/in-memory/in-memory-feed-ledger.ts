@@ -1,4 +1,4 @@
-import { noFeedVersions, type FeedClaimed, type FeedEntityRef, type FeedEntityVersions, type FeedEventClaim, type FeedLedger, type FeedVersionRecord } from '../../../application/ports/feed-ledger.port.js';
+import { noFeedVersions, type FeedClaimed, type FeedEntityKind, type FeedEntityRef, type FeedEntityVersions, type FeedEventClaim, type FeedLedger, type FeedVersionRecord } from '../../../application/ports/feed-ledger.port.js';
 import type { FeedEntityVersionsRow, FeedVersionRecorded, InMemoryDatabase } from './in-memory-database.js';
 
 /** Refused as an aspect's name, as by the PostgreSQL adapter, whose tombstone is a row of this aspect. */
@@ -81,6 +81,15 @@ export class InMemoryFeedLedger implements FeedLedger {
     }
     const deletedTime = row?.tombstone?.time ?? null;
     return { aspects, deletedAt: row?.tombstone?.version ?? null, times, deletedTime: deletedTime === null ? null : new Date(deletedTime.getTime()) };
+  }
+
+  async timesOf(companyId: string, kind: FeedEntityKind, aspect: string, ids: readonly string[]): Promise<ReadonlyMap<string, Date>> {
+    const times = new Map<string, Date>();
+    for (const id of ids) {
+      const time = this.db.feedEntityVersions.get(entityKey({ companyId, kind, id }))?.aspects.get(aspect)?.time ?? null;
+      if (time !== null) times.set(id, new Date(time.getTime()));
+    }
+    return times;
   }
 
   async recordVersions(entity: FeedEntityRef, aspects: readonly string[], version: number, now: Date, time: Date | null = null): Promise<void> {

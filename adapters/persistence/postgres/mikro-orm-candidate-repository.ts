@@ -1,5 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { CandidateListQuery, CandidateRepository, ListedCandidate, StoredApplication } from '../../../application/ports/candidate-repository.port.js';
+import type { CandidateListQuery, CandidateRepository, CardOnVacancy, ListedCandidate, StoredApplication } from '../../../application/ports/candidate-repository.port.js';
 import type { CandidateCard } from '../../../domain/candidate/candidate-card.js';
 import { executeBound, executeBoundReusable } from './bound-statement.js';
 import { listedCandidates } from './candidate-list-query.js';
@@ -242,15 +242,19 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
    * read and its write. A written card leaves `vacancy_id = ?`, so the next read finds the next batch; the
    * batches bound the memory and the statement that a vacancy with many thousands of cards would take.
    */
-  detachVacancy(companyId: string, vacancyId: string, now: Date): Promise<number> {
+  detachVacancy(companyId: string, vacancyId: string, now: Date, only?: readonly string[]): Promise<number> {
+    if (only?.length === 0) return Promise.resolve(0);
     this.forget();
+    // With `only`, its ids as one array parameter (inlined as array['a', 'b']).
+    const onlyThose = only === undefined ? '' : ' and id = any(array[?]::text[])';
+    const onlyIds = only === undefined ? [] : [[...new Set(only)]];
     const detach = async (em: EntityManager): Promise<number> => {
       let detached = 0;
       for (;;) {
         const stored = await executeInlined<Record<string, unknown>>(
           em,
-          `select ${CANDIDATE_ROW_SELECT} from candidates where company_id = ? and vacancy_id = ? limit ? for update`,
-          [companyId, vacancyId, DETACH_BATCH],
+          `select ${CANDIDATE_ROW_SELECT} from candidates where company_id = ? and vacancy_id = ?${onlyThose} limit ? for update`,
+          [companyId, vacancyId, ...onlyIds, DETACH_BATCH],
         );
         if (stored.length === 0) return detached;
         const rows = stored.map((columns) => {
@@ -273,6 +277,13 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
     };
     const ownTransaction = activeTransaction(this.orm) === undefined;
     return withEntityManager(this.orm, (em) => (ownTransaction ? em.transactional(detach) : detach(em)));
+  }
+
+  async cardsOnVacancy(companyId: string, vacancyId: string): Promise<CardOnVacancy[]> {
+    const rows = await withEntityManager(this.orm, (em) =>
+      executeReusable<{ id: string; origin_card_id: string | null }>(em, 'select id, origin_card_id from candidates where company_id = ? and vacancy_id = ?', [companyId, vacancyId]),
+    );
+    return rows.map((row) => ({ id: row.id, originCardId: row.origin_card_id }));
   }
 
   async stagesInUse(companyId: string, vacancyId: string): Promise<string[]> {

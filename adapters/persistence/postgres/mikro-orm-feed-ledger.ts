@@ -1,5 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { noFeedVersions, type FeedClaimed, type FeedEntityRef, type FeedEntityVersions, type FeedEventClaim, type FeedLedger, type FeedVersionRecord } from '../../../application/ports/feed-ledger.port.js';
+import { noFeedVersions, type FeedClaimed, type FeedEntityKind, type FeedEntityRef, type FeedEntityVersions, type FeedEventClaim, type FeedLedger, type FeedVersionRecord } from '../../../application/ports/feed-ledger.port.js';
 import { epochMs, jsonb } from './sql-values.js';
 import { withEntityManager, withFreshEntityManager } from './transaction-scope.js';
 import { executeInlined, executeInlinedLater, executeReusable } from './direct-statement.js';
@@ -130,6 +130,21 @@ export class MikroOrmFeedLedger implements FeedLedger {
       ),
     );
     return versionsFrom(rows);
+  }
+
+  /** The ids as one jsonb array: one text whatever their number, so the statement is prepared once (executeReusable). */
+  async timesOf(companyId: string, kind: FeedEntityKind, aspect: string, ids: readonly string[]): Promise<ReadonlyMap<string, Date>> {
+    if (ids.length === 0) return new Map();
+    const rows = await withEntityManager(this.orm, (em) =>
+      executeReusable<{ entity_id: string; occurred_at_ms: number }>(
+        em,
+        `select v.entity_id, ${OCCURRED_AT_MS} from feed_entity_versions as v
+          where v.company_id = ? and v.entity_kind = ? and v.aspect = ? and v.occurred_at is not null
+            and v.entity_id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
+        [companyId, kind, aspect, jsonb([...new Set(ids)])],
+      ),
+    );
+    return new Map(rows.map((row) => [row.entity_id, new Date(Number(row.occurred_at_ms))]));
   }
 
   /**

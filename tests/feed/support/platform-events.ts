@@ -20,14 +20,14 @@ export interface ResumeData {
   readonly summary?: string;
 }
 
-/** Builders of one company's events, each with a fresh id unless told otherwise. */
-export function eventsOf(companyId: string, source = '/platform/kz/test') {
+/** Builders of one company's events, each with a fresh id unless told otherwise, and its `time` from `clock`. */
+export function eventsOf(companyId: string, source = '/platform/kz/test', clock: () => Date = () => new Date()) {
   const event = (type: string, subject: string, entityversion: number | undefined, data: unknown): PlatformEvent => ({
     specversion: '1.0',
     id: randomUUID(),
     source,
     type,
-    time: new Date().toISOString(),
+    time: clock().toISOString(),
     subject,
     datacontenttype: 'application/json',
     companyid: companyId,
