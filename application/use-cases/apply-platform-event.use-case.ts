@@ -1,3 +1,4 @@
+import { Board } from '../../domain/board/board.js';
 import { CandidateCard } from '../../domain/candidate/candidate-card.js';
 import type { BoardRepository } from '../ports/board-repository.port.js';
 import type { CandidateRepository } from '../ports/candidate-repository.port.js';
@@ -210,7 +211,8 @@ export class ApplyPlatformEvent {
    * A deletion of a vacancy that comes after a newer change of it was applied: the platform made the vacancy
    * again, and the upsert that did (or a later change) came first. The deletion's effect still stands on the
    * platform: the cards placed on the vacancy before it (by the times) lost their vacancy, and those placed
-   * after it kept theirs. So those cards are taken off here, and the deletion becomes the vacancy's revival
+   * after it kept theirs, and the vacancy made again got a new board. So those cards are taken off here, a
+   * board older than the deletion goes back to a new vacancy's, and the deletion becomes the vacancy's revival
    * floor (REVIVED_AFTER, unless a later deletion's already is): a change made before it, still on its way,
    * stays stale, and a card or an application made before it goes without a vacancy (madeBeforeDeletion).
    * Stale, changing nothing, when a later deletion of it is recorded (it took those cards off already), or when
@@ -222,9 +224,14 @@ export class ApplyPlatformEvent {
     if (versions.deletedAt !== null || time === null) return 'stale';
     const before = (await this.placementTimes(batch, companyId, id)).filter((placed) => placed.time !== null && placed.time < time).map((placed) => placed.id);
     batch.record({ type: 'versions', entity: { companyId, kind: 'vacancy', id }, aspects: [REVIVED_AFTER], version, time });
-    if (before.length === 0) return 'stale';
-    await this.candidates.detachVacancy(companyId, id, now, before);
-    return 'applied';
+    // Made again, the vacancy got the board of a new vacancy, and what board changes after that set: a board
+    // older than the deletion here is the deleted vacancy's.
+    const board = (versions.aspects.get('board') ?? -Infinity) < version ? await this.boards.find(companyId, id) : null;
+    const fresh = Board.create(companyId, id);
+    const oldBoard = board !== null && !sameColumns(board.columns, fresh.columns);
+    if (oldBoard) await this.boards.save(fresh);
+    if (before.length > 0) await this.candidates.detachVacancy(companyId, id, now, before);
+    return oldBoard || before.length > 0 ? 'applied' : 'stale';
   }
 
   /**
@@ -423,6 +430,10 @@ function aspectsOf(change: PlatformChange): readonly string[] | 'all' {
     case 'application.submitted':
       throw new Error('Applications are not versioned.');
   }
+}
+
+function sameColumns(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((column, index) => column === b[index]);
 }
 
 /** The aspect of a card that its transfers to the vacancy set. */

@@ -529,17 +529,29 @@ async function versioned(tx: Tx, event: CeilingEvent, claimed: Versions): Promis
 
 /**
  * A deletion of a vacancy after a newer change of it (the service's lateVacancyDeletion): the cards placed on it
- * before the deletion taken off, the deletion recorded as its revival floor; stale when a later deletion is
+ * before the deletion taken off, a board older than it made a new vacancy's, the deletion recorded as its revival floor; stale when a later deletion is
  * recorded or the deletion has no time.
  */
 async function lateVacancyDeletion(tx: Tx, id: string, version: number, versions: Versions, time: number | null): Promise<Outcome> {
   if (versions.deletedAt !== null || time === null) return 'stale';
   const before = (await tx.placementTimes(id)).filter((placed) => placed.time !== null && placed.time < time).map((placed) => placed.id);
   tx.recordVersions('vacancy', id, [REVIVED_AFTER], version, time);
-  if (before.length === 0) return 'stale';
-  tx.forget();
-  await detachCards(tx, id, before);
-  return 'applied';
+  // A board older than the deletion goes back to a new vacancy's (the repository's find, then its save).
+  let oldBoard = false;
+  if ((versions.aspects.get('board') ?? -Infinity) < version) {
+    const [board] = await tx.rows(`select columns from boards where company_id = ${lit(tx.companyId)} and vacancy_id = ${lit(id)}`);
+    oldBoard = board !== undefined && JSON.stringify(board.columns) !== JSON.stringify(DEFAULT_COLUMNS);
+    if (oldBoard) {
+      await tx.client.query(
+        `insert into boards (company_id, vacancy_id, columns) values (${lit(tx.companyId)}, ${lit(id)}, ${json(DEFAULT_COLUMNS)}::jsonb) on conflict (company_id, vacancy_id) do update set columns = excluded.columns`,
+      );
+    }
+  }
+  if (before.length > 0) {
+    tx.forget();
+    await detachCards(tx, id, before);
+  }
+  return oldBoard || before.length > 0 ? 'applied' : 'stale';
 }
 
 async function change(tx: Tx, event: CeilingEvent): Promise<Outcome> {

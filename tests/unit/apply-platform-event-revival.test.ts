@@ -313,6 +313,23 @@ describe('ApplyPlatformEvent: a card, a transfer or an application to a deleted 
       expect(await feed(companyId, 'vac-1', 2, { type: 'board.columns-set', columns: ['NEW', 'OLD'] }, at(9))).to.equal('stale');
     });
 
+    it('gives the vacancy made again the board of a new vacancy, unless a board change newer than the deletion set it', async () => {
+      const companyId = await world().company();
+      const columnsOf = (vacancyId: string) => [...world().database.boards.values()].find((board) => board.companyId === companyId && board.vacancyId === vacancyId)?.columns;
+      const defaults = ['NEW', 'AI_DIALOG', 'INTERVIEW', 'OFFER', 'ONBOARDING', 'REJECTION'];
+      for (const id of ['vac-1', 'vac-2']) {
+        await feed(companyId, id, 1, upserted('Бэкенд'), at(0));
+        expect(await feed(companyId, id, 2, { type: 'board.columns-set', columns: [...defaults, 'Резерв'] }, at(2))).to.equal('applied');
+        // On the platform: deleted at 9:10 (version 3), made again at 9:20 (version 4); the deletion comes last.
+        expect(await feed(companyId, id, 4, upserted('Снова'), at(20))).to.equal('applied');
+      }
+      expect(await feed(companyId, 'vac-2', 5, { type: 'board.columns-set', columns: [...defaults, 'Новая'] }, at(25))).to.equal('applied');
+      expect(await feed(companyId, 'vac-1', 3, vacancyDeleted, at(10))).to.equal('applied');
+      expect(await feed(companyId, 'vac-2', 3, vacancyDeleted, at(10)), 'nothing of the deleted vacancy left').to.equal('stale');
+      expect(columnsOf('vac-1')).to.deep.equal(defaults);
+      expect(columnsOf('vac-2')).to.deep.equal([...defaults, 'Новая']);
+    });
+
     it('takes off the technical card of a transfer made before it, and keeps the one of a transfer made after it', async () => {
       const companyId = await aVacancyWithACard();
       await feed(companyId, 'vac-2', 1, upserted('Фронтенд'), at(0));
