@@ -200,11 +200,13 @@ export class ApplyPlatformEvent {
       return 'applied';
     }
     const outcome = await this.apply(command, batch, now).catch(notYetWhenMissing);
-    if (outcome !== 'applied') return outcome;
+    if (outcome !== 'applied' && outcome !== 'repeated') return outcome;
     if (versions.deletedAt !== null) batch.record({ type: 'versions', entity, aspects: [REVIVED_AFTER], version: versions.deletedAt, time: versions.deletedTime });
-    // With the event's time, which tells later when a card was placed on its vacancy (placementTimes).
-    batch.record({ type: 'versions', entity, aspects, version: command.version, time });
-    return outcome;
+    // With the event's time, which tells later when a card was placed on its vacancy (placementTimes); a repeated
+    // transfer's technical card was placed by the earlier one, whose time it keeps (none when it had none).
+    const placed = outcome === 'repeated' ? (versions.times.get(aspects[0] as string) ?? null) : time;
+    batch.record({ type: 'versions', entity, aspects, version: command.version, time: placed });
+    return 'applied';
   }
 
   /**
@@ -216,12 +218,15 @@ export class ApplyPlatformEvent {
    * floor (REVIVED_AFTER, unless a later deletion's already is): a change made before it, still on its way,
    * stays stale, and a card or an application made before it goes without a vacancy (madeBeforeDeletion).
    * Stale, changing nothing, when a later deletion of it is recorded (it took those cards off already), or when
-   * the times cannot tell (no time of the deletion's; a card without one stays).
+   * the times cannot tell (no time of the deletion's; a card without one stays). Cards are only taken off while
+   * the times are known and the upsert that made the vacancy again came before the deletion's wait was over.
    */
   private async lateVacancyDeletion(command: PlatformEventCommand, versions: FeedEntityVersions, batch: FeedBatchVersions, now: Date): Promise<PlatformEventOutcome> {
     const { companyId, subject: id, version } = command;
     const time = command.time ?? null;
-    if (versions.deletedAt !== null || time === null) return 'stale';
+    // A later deletion of it was applied (its tombstone, or the floor it left when the vacancy was made again):
+    // that one took the cards off and gave the vacancy its new board already.
+    if (versions.deletedAt !== null || (versions.aspects.get(REVIVED_AFTER) ?? -Infinity) >= version || time === null) return 'stale';
     const before = (await this.placementTimes(batch, companyId, id)).filter((placed) => placed.time !== null && placed.time < time).map((placed) => placed.id);
     batch.record({ type: 'versions', entity: { companyId, kind: 'vacancy', id }, aspects: [REVIVED_AFTER], version, time });
     // Made again, the vacancy got the board of a new vacancy, and what board changes after that set: a board
@@ -267,7 +272,8 @@ export class ApplyPlatformEvent {
     });
   }
 
-  private async apply({ companyId, subject: id, change, revivalWaitOver, time }: PlatformEventCommand, batch: FeedBatchVersions, now: Date): Promise<PlatformEventOutcome> {
+  /** The change carried out: its outcome, or `repeated` for a transfer that found the card's technical card there already (applied). */
+  private async apply({ companyId, subject: id, change, revivalWaitOver, time }: PlatformEventCommand, batch: FeedBatchVersions, now: Date): Promise<PlatformEventOutcome | 'repeated'> {
     const h = this.handlers;
     switch (change.type) {
       case 'vacancy.upserted':
@@ -294,8 +300,8 @@ export class ApplyPlatformEvent {
           if (revivalWaitOver === true) return 'stale';
           throw new ChangeNotYetApplicableError(`Vacancy ${change.vacancyId} of the transfer was deleted; it may be made again by an upsert on its way.`);
         }
-        await h.transferCandidate.execute({ companyId, id, vacancyId: change.vacancyId });
-        return 'applied';
+        // A repeat leaves the technical card there as it was (applyIn keeps the time it was placed at).
+        return (await h.transferCandidate.apply({ companyId, id, vacancyId: change.vacancyId })) === 'repeated' ? 'repeated' : 'applied';
       case 'candidate.resume-updated':
         await h.updateResume.apply({ companyId, id, resume: change.resume });
         return 'applied';

@@ -31,15 +31,25 @@ export class TransferCandidate {
   ) {}
 
   async execute(command: TransferCandidateCommand): Promise<{ technicalCardId: string }> {
-    return this.unitOfWork.run(command.companyId, 'write', async ({ now }) => {
-      const card = await requireCard(this.candidates, command.companyId, command.id);
-      const target = await this.vacancies.findById(command.companyId, command.vacancyId);
-      if (target === null) throw new NotFoundError('vacancy', `Vacancy ${command.vacancyId} not found.`);
-      if (card.vacancyId === target.id) throw new TransferToOwnVacancyError(card.id, target.id);
-      const board = await boardOf(this.boards, command.companyId, target.id);
-      const technical = card.technicalCopy({ id: this.ids.newId(), vacancyId: target.id, stage: board.firstColumn, now });
-      const earlier = await this.candidates.insertTechnicalCard(technical);
-      return { technicalCardId: (earlier ?? technical).id };
-    });
+    return this.unitOfWork.run(command.companyId, 'write', async ({ now }) => ({ technicalCardId: (await this.transfer(command, now)).technicalCardId }));
+  }
+
+  /**
+   * The transfer for a caller that needs to know whether it made a technical card (the platform feed, which keeps
+   * the time a technical card was placed): `transferred`, or `repeated` when the card already had one there.
+   */
+  async apply(command: TransferCandidateCommand): Promise<'transferred' | 'repeated'> {
+    return this.unitOfWork.run(command.companyId, 'write', async ({ now }) => ((await this.transfer(command, now)).repeated ? 'repeated' : 'transferred'));
+  }
+
+  private async transfer(command: TransferCandidateCommand, now: Date): Promise<{ technicalCardId: string; repeated: boolean }> {
+    const card = await requireCard(this.candidates, command.companyId, command.id);
+    const target = await this.vacancies.findById(command.companyId, command.vacancyId);
+    if (target === null) throw new NotFoundError('vacancy', `Vacancy ${command.vacancyId} not found.`);
+    if (card.vacancyId === target.id) throw new TransferToOwnVacancyError(card.id, target.id);
+    const board = await boardOf(this.boards, command.companyId, target.id);
+    const technical = card.technicalCopy({ id: this.ids.newId(), vacancyId: target.id, stage: board.firstColumn, now });
+    const earlier = await this.candidates.insertTechnicalCard(technical);
+    return { technicalCardId: (earlier ?? technical).id, repeated: earlier !== null };
   }
 }

@@ -366,13 +366,17 @@ class Tx {
     const stored = new Map<string, Map<string, number>>();
     for (const aspect of ['card', transfer]) {
       const ids = [...new Set(keepers.filter((keeper) => keeper.aspect === aspect && !this.versions.has(entityKey('candidate', keeper.id))).map((keeper) => keeper.id))];
-      if (ids.length === 0) continue;
-      const rows = await this.rows(
-        `select v.entity_id, ${OCCURRED_AT_MS} from feed_entity_versions as v
-          where v.company_id = ${lit(this.companyId)} and v.entity_kind = 'candidate' and v.aspect = ${lit(aspect)} and v.occurred_at is not null
-            and v.entity_id = any(array(select jsonb_array_elements_text(${json(ids)}::jsonb)))`,
-      );
-      stored.set(aspect, new Map(rows.map((row) => [row.entity_id as string, Number(row.occurred_at_ms)])));
+      const times = new Map<string, number>();
+      // The ledger's TIMES_CHUNK ids a statement.
+      for (let start = 0; start < ids.length; start += 1_000) {
+        const rows = await this.rows(
+          `select v.entity_id, ${OCCURRED_AT_MS} from feed_entity_versions as v
+            where v.company_id = ${lit(this.companyId)} and v.entity_kind = 'candidate' and v.aspect = ${lit(aspect)} and v.occurred_at is not null
+              and v.entity_id = any(array(select jsonb_array_elements_text(${json(ids.slice(start, start + 1_000))}::jsonb)))`,
+        );
+        for (const row of rows) times.set(row.entity_id as string, Number(row.occurred_at_ms));
+      }
+      stored.set(aspect, times);
     }
     return placed.map((card, index) => {
       const { id, aspect } = keepers[index] as { id: string; aspect: string };
@@ -533,7 +537,7 @@ async function versioned(tx: Tx, event: CeilingEvent, claimed: Versions): Promis
  * recorded or the deletion has no time.
  */
 async function lateVacancyDeletion(tx: Tx, id: string, version: number, versions: Versions, time: number | null): Promise<Outcome> {
-  if (versions.deletedAt !== null || time === null) return 'stale';
+  if (versions.deletedAt !== null || (versions.aspects.get(REVIVED_AFTER) ?? -Infinity) >= version || time === null) return 'stale';
   const before = (await tx.placementTimes(id)).filter((placed) => placed.time !== null && placed.time < time).map((placed) => placed.id);
   tx.recordVersions('vacancy', id, [REVIVED_AFTER], version, time);
   // A board older than the deletion goes back to a new vacancy's (the repository's find, then its save).
@@ -549,7 +553,9 @@ async function lateVacancyDeletion(tx: Tx, id: string, version: number, versions
   }
   if (before.length > 0) {
     tx.forget();
-    await detachCards(tx, id, before);
+    // The repository's DETACH_BATCH ids at a time.
+    const unique = [...new Set(before)];
+    for (let start = 0; start < unique.length; start += DETACH_BATCH) await detachCards(tx, id, unique.slice(start, start + DETACH_BATCH));
   }
   return oldBoard || before.length > 0 ? 'applied' : 'stale';
 }
@@ -666,7 +672,7 @@ async function deleteVacancy(tx: Tx, id: string): Promise<void> {
 
 /** As the repository's detachVacancy: the vacancy's cards (or `only` those) read and locked a batch at a time, each written back with its rendering. */
 async function detachCards(tx: Tx, vacancyId: string, only?: readonly string[]): Promise<void> {
-  const onlyThose = only === undefined ? '' : ` and id = any(array[${[...new Set(only)].map(lit).join(', ')}]::text[])`;
+  const onlyThose = only === undefined ? '' : ` and id = any(array[${only.map(lit).join(', ')}]::text[])`;
   const ms = Date.parse(tx.now);
   const hours = Math.floor(ms / 3_600_000);
   const now = `((timestamp 'epoch' + ${hours} * interval '1 hour' + ${ms - hours * 3_600_000} * interval '1 millisecond') at time zone 'UTC')`;

@@ -208,6 +208,16 @@ export function candidateRepositoryContract(factory: AdapterFactory): void {
       expect(listed.map((row) => [row.id, row.vacancyId])).to.deep.equal([[gone.id, null]]);
     });
 
+    it('detaches only the cards given however many they are (more than one statement\'s worth)', async () => {
+      const { companyId, vacancyId } = await aCompanyWithVacancy();
+      const cards = Array.from({ length: 1_205 }, () => aManualCard({ companyId, vacancyId, now: at(0) }));
+      await adapters().candidates.insertMany(cards);
+      const given = cards.slice(0, 1_203).map((card) => card.id);
+      expect(await adapters().candidates.detachVacancy(companyId, vacancyId, at(5), [...given, ...given.slice(0, 10)])).to.equal(1_203);
+      const left = await adapters().candidates.cardsOnVacancy(companyId, vacancyId);
+      expect(left.map((card) => card.id).sort()).to.deep.equal(cards.slice(1_203).map((card) => card.id).sort());
+    });
+
     it('names every card standing on a vacancy, technical ones with the card they were transferred from', async () => {
       const { companyId, vacancyId } = await aCompanyWithVacancy();
       const other = aVacancy({ companyId });

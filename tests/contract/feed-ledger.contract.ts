@@ -467,6 +467,15 @@ export function feedLedgerContract(factory: AdapterFactory): void {
         });
       });
 
+      it('reads the times of however many entities (more than one statement\'s worth)', async () => {
+        const companyId = nextId('co');
+        const entities = Array.from({ length: 1_205 }, () => card(companyId));
+        await ledger().recordAll(entities.map((entity, n) => ({ type: 'versions', entity, aspects: ['card'], version: 1, time: at(n) })), T0);
+        const read = await ledger().timesOf(companyId, 'candidate', 'card', entities.map((entity) => entity.id));
+        expect(read.size).to.equal(1_205);
+        expect(read.get(entities[1_204]!.id)?.toISOString()).to.equal(at(1_204).toISOString());
+      });
+
       it('keeps the later of two deletions\' versions', async () => {
         const entity = card();
         await ledger().recordDeletion(entity, 8, T0);

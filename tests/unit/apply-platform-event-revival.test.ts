@@ -356,6 +356,54 @@ describe('ApplyPlatformEvent: a card, a transfer or an application to a deleted 
       expect(await feed(companyId, 'vac-1', 2, vacancyDeleted, at(10)), 'after a later deletion').to.equal('stale');
     });
 
+    it('is stale once a later deletion of the vacancy was applied, leaving what came after that one as it is', async () => {
+      const companyId = await aVacancyWithACard();
+      // On the platform: deleted at 9:10 (version 2), made again at 9:20 (3), deleted at 9:30 (4), made again at 9:40 (5).
+      expect(await feed(companyId, 'vac-1', 4, vacancyDeleted, at(30))).to.equal('applied');
+      expect(await feed(companyId, 'vac-1', 5, upserted('В третий раз'), at(40))).to.equal('applied');
+      const columns = ['NEW', 'AI_DIALOG', 'INTERVIEW', 'OFFER', 'ONBOARDING', 'REJECTION', 'API'];
+      await world().use('setBoardColumns').execute({ companyId, vacancyId: 'vac-1', columns });
+      expect(await feed(companyId, 'card-new', 1, added('vac-1'), at(45))).to.equal('applied');
+      expect(await feed(companyId, 'vac-1', 2, vacancyDeleted, at(10))).to.equal('stale');
+      expect([...world().database.boards.values()].find((board) => board.companyId === companyId && board.vacancyId === 'vac-1')?.columns).to.deep.equal(columns);
+      expect([await placeOf(companyId, 'card-old'), await placeOf(companyId, 'card-new')]).to.deep.equal([{ vacancyId: null, stage: null }, { vacancyId: 'vac-1', stage: 'NEW' }]);
+    });
+
+    it('takes a repeated transfer\'s technical card as placed by the first transfer: a late deletion between the two takes it off', async () => {
+      const companyId = await aVacancyWithACard();
+      await feed(companyId, 'vac-2', 1, upserted('Фронтенд'), at(0));
+      await feed(companyId, 'card-a', 1, added('vac-2'), at(1));
+      const transfer: PlatformChange = { type: 'candidate.transferred', vacancyId: 'vac-1' };
+      expect(await feed(companyId, 'card-a', 2, transfer, at(6))).to.equal('applied');
+      // Transferred again at 9:22, after the vacancy was made again; the store finds its technical card there.
+      expect(await feed(companyId, 'card-a', 3, transfer, at(22))).to.equal('applied');
+      expect(await feed(companyId, 'vac-1', 3, upserted('Снова'), at(20))).to.equal('applied');
+      expect(await feed(companyId, 'vac-1', 2, vacancyDeleted, at(10))).to.equal('applied');
+      const technical = [...world().database.candidates.values()].filter((card) => card.technical).map((card) => [card.originCardId, card.vacancyId]);
+      expect(technical).to.deep.equal([['card-a', null]]);
+    });
+
+    it('waits also for a technical card placed after it, by a transfer made after the vacancy was made again', async () => {
+      const companyId = await aVacancyWithACard();
+      await feed(companyId, 'vac-2', 1, upserted('Фронтенд'), at(0));
+      await feed(companyId, 'card-b', 1, added('vac-2'), at(1));
+      expect(await feed(companyId, 'card-b', 2, { type: 'candidate.transferred', vacancyId: 'vac-1' }, at(22))).to.equal('applied');
+      expect(await rejectionOf(feed(companyId, 'vac-1', 2, vacancyDeleted, at(10)))).to.be.instanceOf(ChangeNotYetApplicableError);
+    });
+
+    it('takes the cards off when it comes late in the same batch as the upsert that made the vacancy again', async () => {
+      const companyId = await aVacancyWithACard();
+      const outcomes = await world().use('applyPlatformEvent').executeAll([
+        command(companyId, 'vac-1', 3, upserted('Снова'), at(20)),
+        command(companyId, 'card-new', 1, added('vac-1'), at(25)),
+        command(companyId, 'vac-1', 2, vacancyDeleted, at(10)),
+      ]);
+      expect(outcomes.map((outcome) => ('value' in outcome ? outcome.value : outcome.error))).to.deep.equal(['applied', 'applied', 'applied']);
+      expect([await placeOf(companyId, 'card-old'), await placeOf(companyId, 'card-new')]).to.deep.equal([{ vacancyId: null, stage: null }, { vacancyId: 'vac-1', stage: 'NEW' }]);
+      expect(await feed(companyId, 'card-late', 1, added('vac-1'), at(8)), 'the floor it recorded, read by the next batch').to.equal('applied');
+      expect(await placeOf(companyId, 'card-late')).to.deep.equal({ vacancyId: null, stage: null });
+    });
+
     it('tells by a card placed earlier in the same batch', async () => {
       const companyId = await aVacancyWithACard();
       const outcomes = await world().use('applyPlatformEvent').executeAll([

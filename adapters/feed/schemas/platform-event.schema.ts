@@ -44,7 +44,9 @@ export const PLATFORM_EVENT_TYPES: Readonly<Record<PlatformChangeType, PlatformE
     data: vacancyUpsertedDataSchema, dataRequired: true, subject: vacancySubject, versioned: true,
   },
   'vacancy.deleted': {
-    name: 'VacancyDeleted', summary: 'A vacancy was deleted; its cards stay, without a vacancy.',
+    name: 'VacancyDeleted',
+    summary:
+      'A vacancy was deleted; its cards stay, without a vacancy. While it holds a card placed after the deletion (by `time`: the vacancy was made again, the upsert still on its way) it waits; coming after that upsert, it takes off only the cards placed before it.',
     data: noData, dataRequired: false, subject: vacancySubject, versioned: true,
   },
   'board.columns-set': {
@@ -119,7 +121,7 @@ export function platformEventSchema(type: PlatformChangeType, data: Schema): Sch
         format: 'date-time',
         pattern: SINCE_DATE_TIME_PATTERN,
         description:
-          "When the change was made on the platform (RFC 3339, with a time zone). Measures the delay, and tells a card, a transfer or an application made before its vacancy's deletion from one made after the vacancy was made again; the service stamps its own time.",
+          "When the change was made on the platform (RFC 3339, with a time zone). Measures the delay, and orders a change against a vacancy's deletion: a card, a transfer or an application made before it or after the vacancy was made again, and the cards the deletion takes off; the service stamps its own time.",
       },
       subject: spec.subject,
       datacontenttype: { type: 'string', pattern: JSON_MEDIA_TYPE_PATTERN, description: 'application/json when given.' },
@@ -129,7 +131,7 @@ export function platformEventSchema(type: PlatformChangeType, data: Schema): Sch
         minimum: 1,
         maximum: Number.MAX_SAFE_INTEGER,
         description: spec.versioned
-          ? 'The version of the entity after the change; the platform increases it at every change. An event not newer than what is stored changes nothing.'
+          ? 'The version of the entity after the change; the platform increases it at every change. An event not newer than what is stored changes nothing, but for a vacancy.deleted that comes after the vacancy was made again (its summary says what it does).'
           : 'Not used: applications are settled by their externalId.',
       },
       data,

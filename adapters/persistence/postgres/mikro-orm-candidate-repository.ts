@@ -240,21 +240,28 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
    * The cards change in JS, as every other write of a card does, and go back with their new renderings (ADR 18):
    * one statement per batch of them, locked as they are read, so that nothing changes a card between its
    * read and its write. A written card leaves `vacancy_id = ?`, so the next read finds the next batch; the
-   * batches bound the memory and the statement that a vacancy with many thousands of cards would take.
+   * batches bound the memory and the statement that a vacancy with many thousands of cards would take. With
+   * `only`, the ids go DETACH_BATCH at a time, so that a statement names no more ids than it writes cards.
    */
   detachVacancy(companyId: string, vacancyId: string, now: Date, only?: readonly string[]): Promise<number> {
     if (only?.length === 0) return Promise.resolve(0);
     this.forget();
-    // With `only`, its ids as one array parameter (inlined as array['a', 'b']).
-    const onlyThose = only === undefined ? '' : ' and id = any(array[?]::text[])';
-    const onlyIds = only === undefined ? [] : [[...new Set(only)]];
+    // With `only`, its ids DETACH_BATCH at a time, each chunk an array parameter (inlined as array['a', 'b']).
+    const unique = [...new Set(only ?? [])];
+    const chunks = only === undefined ? [null] : Array.from({ length: Math.ceil(unique.length / DETACH_BATCH) }, (_, n) => unique.slice(n * DETACH_BATCH, (n + 1) * DETACH_BATCH));
     const detach = async (em: EntityManager): Promise<number> => {
+      let detached = 0;
+      for (const chunk of chunks) detached += await detachSome(em, chunk);
+      return detached;
+    };
+    const detachSome = async (em: EntityManager, ids: readonly string[] | null): Promise<number> => {
+      const onlyThose = ids === null ? '' : ' and id = any(array[?]::text[])';
       let detached = 0;
       for (;;) {
         const stored = await executeInlined<Record<string, unknown>>(
           em,
           `select ${CANDIDATE_ROW_SELECT} from candidates where company_id = ? and vacancy_id = ?${onlyThose} limit ? for update`,
-          [companyId, vacancyId, ...onlyIds, DETACH_BATCH],
+          [companyId, vacancyId, ...(ids === null ? [] : [ids]), DETACH_BATCH],
         );
         if (stored.length === 0) return detached;
         const rows = stored.map((columns) => {

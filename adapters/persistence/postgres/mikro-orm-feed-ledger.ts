@@ -15,6 +15,9 @@ const PURGE_CHUNK = 10_000;
 
 const ENTITY = 'company_id = ? and entity_kind = ? and entity_id = ?';
 
+/** Ids one statement of timesOf reads the times of at most. */
+const TIMES_CHUNK = 1_000;
+
 /**
  * One claim as claimEvents sends it: `n`, its index in the call; `kind` and `entity_id` null for an event of no
  * entity; `vacancy_id`, the vacancy its change names, null when none.
@@ -132,19 +135,26 @@ export class MikroOrmFeedLedger implements FeedLedger {
     return versionsFrom(rows);
   }
 
-  /** The ids as one jsonb array: one text whatever their number, so the statement is prepared once (executeReusable). */
+  /**
+   * The ids as one jsonb array, TIMES_CHUNK at a time: one text whatever their number, so the statement is
+   * prepared once (executeReusable), and bounded for a vacancy with many thousands of cards.
+   */
   async timesOf(companyId: string, kind: FeedEntityKind, aspect: string, ids: readonly string[]): Promise<ReadonlyMap<string, Date>> {
-    if (ids.length === 0) return new Map();
-    const rows = await withEntityManager(this.orm, (em) =>
-      executeReusable<{ entity_id: string; occurred_at_ms: number }>(
-        em,
-        `select v.entity_id, ${OCCURRED_AT_MS} from feed_entity_versions as v
-          where v.company_id = ? and v.entity_kind = ? and v.aspect = ? and v.occurred_at is not null
-            and v.entity_id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
-        [companyId, kind, aspect, jsonb([...new Set(ids)])],
-      ),
-    );
-    return new Map(rows.map((row) => [row.entity_id, new Date(Number(row.occurred_at_ms))]));
+    const unique = [...new Set(ids)];
+    const times = new Map<string, Date>();
+    for (let start = 0; start < unique.length; start += TIMES_CHUNK) {
+      const rows = await withEntityManager(this.orm, (em) =>
+        executeReusable<{ entity_id: string; occurred_at_ms: number }>(
+          em,
+          `select v.entity_id, ${OCCURRED_AT_MS} from feed_entity_versions as v
+            where v.company_id = ? and v.entity_kind = ? and v.aspect = ? and v.occurred_at is not null
+              and v.entity_id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
+          [companyId, kind, aspect, jsonb(unique.slice(start, start + TIMES_CHUNK))],
+        ),
+      );
+      for (const row of rows) times.set(row.entity_id, new Date(Number(row.occurred_at_ms)));
+    }
+    return times;
   }
 
   /**
