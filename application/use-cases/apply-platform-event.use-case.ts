@@ -30,6 +30,12 @@ import type { UpsertVacancies } from './upsert-vacancies.use-case.js';
  */
 const REVIVED_AFTER = 'revived-after';
 
+/**
+ * The version an application's card is recorded with (its `card` aspect, with the event's time): below every
+ * version the platform gives (entityversion is at least 1), so that none of the card's own events is stale by it.
+ */
+const PLACED_VERSION = 0;
+
 /** The use cases a fed change is carried out by: the same ones the admin CLI and the API call. */
 export interface PlatformChangeHandlers {
   readonly upsertVacancies: UpsertVacancies;
@@ -176,7 +182,10 @@ export class ApplyPlatformEvent {
         }
         return notYetWhenMissing(error);
       });
-      return result.status === 'created' ? 'applied' : 'duplicate';
+      if (result.status !== 'created') return 'duplicate';
+      // The time its card was placed on the vacancy, for a deletion of the vacancy to tell (placementTimes).
+      if (command.time != null) batch.record({ type: 'versions', entity: { companyId, kind: 'candidate', id: result.id }, aspects: ['card'], version: PLACED_VERSION, time: command.time });
+      return 'applied';
     }
     const entity = entityOf(command);
     const versions = batch.current(entity, claimed);
@@ -241,9 +250,10 @@ export class ApplyPlatformEvent {
 
   /**
    * The platform's time at which each card standing on the vacancy was placed there: a card's, its creation's
-   * (the time recorded with its `card` aspect); a technical card's, the transfer's that left it there (its
-   * origin's `transfer:<vacancy>` aspect). Null where none was recorded: a card the feed did not make (an
-   * application, a card of the API or the admin CLI), or one of an event without a time. As the batch knows them.
+   * (the time recorded with its `card` aspect; an application's card, its event's, recorded at PLACED_VERSION); a
+   * technical card's, the transfer's that left it there (its origin's `transfer:<vacancy>` aspect). Null where none
+   * was recorded: a card of POST /applications, the API or the admin CLI, or one of an event without a time. As the
+   * batch knows them.
    */
   private async placementTimes(batch: FeedBatchVersions, companyId: string, vacancyId: string): Promise<{ readonly id: string; readonly time: Date | null }[]> {
     const placed = await this.candidates.cardsOnVacancy(companyId, vacancyId);

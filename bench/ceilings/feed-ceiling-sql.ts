@@ -709,7 +709,10 @@ async function submitApplication(tx: Tx, data: any, time: number | null): Promis
   };
   tx.forget(card.id);
   const inserted = (await tx.client.query(INSERT_APPLICATION_SQL, cardParameters(card, tx.now, tx.now, tx.now))).rows;
-  return inserted.length > 0 ? 'applied' : 'duplicate';
+  if (inserted.length === 0) return 'duplicate';
+  // Its card's placing time (the service's PLACED_VERSION record), in the COMMIT's message.
+  if (time !== null) tx.recordVersions('candidate', card.id, ['card'], 0, time);
+  return 'applied';
 }
 
 /** Events of one company in one transaction at most: the service's FEED_BATCH_MAX (adapters/feed/platform-event-handler.ts). */

@@ -404,6 +404,21 @@ describe('ApplyPlatformEvent: a card, a transfer or an application to a deleted 
       expect(await placeOf(companyId, 'card-late')).to.deep.equal({ vacancyId: null, stage: null });
     });
 
+    it('tells an application\'s card by its event\'s time: one made before it is taken off late, one made after it makes it wait', async () => {
+      const companyId = await aVacancyWithACard();
+      const before = anApplication({ vacancyId: 'vac-1' });
+      const after = anApplication({ vacancyId: 'vac-1' });
+      const submit = (application: typeof before, minutes: number) => feed(companyId, application.externalId, 0, { type: 'application.submitted', application }, at(minutes));
+      expect(await submit(before, 7)).to.equal('applied');
+      expect(await submit(after, 25)).to.equal('applied');
+      const eventId = nextId('ev');
+      expect(await rejectionOf(feed(companyId, 'vac-1', 2, vacancyDeleted, at(10), { eventId }))).to.be.instanceOf(ChangeNotYetApplicableError);
+      expect(await feed(companyId, 'vac-1', 3, upserted('Снова'), at(20))).to.equal('applied');
+      expect(await feed(companyId, 'vac-1', 2, vacancyDeleted, at(10), { eventId })).to.equal('applied');
+      const placed = (await world().allCandidates(companyId)).map((card) => [card.externalId ?? card.id, card.vacancyId]);
+      expect(placed).to.have.deep.members([['card-old', null], [before.externalId, null], [after.externalId, 'vac-1']]);
+    });
+
     it('tells by a card placed earlier in the same batch', async () => {
       const companyId = await aVacancyWithACard();
       const outcomes = await world().use('applyPlatformEvent').executeAll([
