@@ -49,8 +49,11 @@ describe('The platform feed under shuffled, repeated delivery and a consumer kil
             [delivered[i], delivered[j]] = [delivered[j] as PlatformEvent, delivered[i] as PlatformEvent];
           }
 
-          const first = await world.startConsumer();
+          // All published before the consumer starts: an event that waits for another (a card for its vacancy, a
+          // deletion for the upsert that made its vacancy again) goes back behind every event published, so the one it
+          // waits for is taken before its next take, however fast the publisher is.
           await world.publish(...delivered);
+          const first = await world.startConsumer();
           await new Promise((wake) => setTimeout(wake, killAfterMs));
           await first.kill();
           const second = await world.startConsumer();
