@@ -19,14 +19,30 @@ export interface PostgresTestDatabase {
   drop(): Promise<void>;
 }
 
+/** Set by postgres-global-fixture.ts (`npm test`): the run's id, in the name of every database the run creates. */
+export const TEST_RUN_ENV = 'TEST_POSTGRES_RUN';
+/** Set by postgres-global-fixture.ts in the main process: the run's migrated template, for every worker. */
+export const TEMPLATE_ENV = 'TEST_POSTGRES_TEMPLATE';
+
+/** The global fixture ends the run (drops its databases, stops the server); else this module's root hook does. */
+const UNDER_GLOBAL_FIXTURE = process.env[TEST_RUN_ENV] !== undefined;
+const RUN = process.env[TEST_RUN_ENV] ?? String(process.pid);
+
 let template: Promise<string> | undefined;
 const created = new Set<string>();
 
 /** A database with every migration applied, copied for each test database (much faster than migrating each). */
 function migratedTemplate(): Promise<string> {
+  const shared = process.env[TEMPLATE_ENV];
+  if (shared) return Promise.resolve(shared);
+  return sharedMigratedTemplate();
+}
+
+/** Creates the template (once per process); the global fixture creates the run's one in mocha's main process. */
+export function sharedMigratedTemplate(): Promise<string> {
   template ??= (async () => {
     const server = await postgresTestServer();
-    const name = `itest_template_${process.pid}_${randomBytes(3).toString('hex')}`;
+    const name = `itest_${RUN}_template_${randomBytes(3).toString('hex')}`;
     await onServer((client) => client.query(`create database ${name}`));
     created.add(name);
     // Direct, never through a pooler: its server connections would stay open to the template (see postgres-test-server.ts).
@@ -39,7 +55,7 @@ function migratedTemplate(): Promise<string> {
 async function createDatabase(): Promise<string> {
   const server = await postgresTestServer();
   const source = await migratedTemplate();
-  const name = `itest_${process.pid}_${randomBytes(5).toString('hex')}`;
+  const name = `itest_${RUN}_${randomBytes(5).toString('hex')}`;
   const strategy = server.fileCopy ? ' strategy file_copy' : '';
   await onServer((client) => client.query(`create database ${name} template ${source}${strategy}`));
   created.add(name);
@@ -105,7 +121,10 @@ export function usePostgresTestDatabase(options: PostgresTestDatabaseOptions = {
     this.timeout(60_000);
     database = await createPostgresTestDatabase(options);
   });
-  after(async () => {
+  // As long as the creation may take: closing the pools and dropping the database wait on the server, which
+  // a parallel run's other files keep busy (seen over 20 s with three workers, while other files ran initdb and started servers).
+  after(async function () {
+    this.timeout(60_000);
     await database?.drop();
     database = undefined;
   });
@@ -134,8 +153,17 @@ export async function cleanUpPostgresTests(): Promise<void> {
   }
 }
 
-// A root-level hook (this module is imported while mocha loads the test files): after the last test.
-if (typeof after === 'function') {
+/** Drops every database whose name has this run's id: those a test left behind, and the template. */
+export async function dropRunDatabases(): Promise<void> {
+  const prefix = `itest_${RUN}_`;
+  const rows = await onServer((client) => client.query<{ name: string }>('select datname as name from pg_database where left(datname, $1) = $2', [prefix.length, prefix]));
+  for (const { name } of rows.rows) await dropDatabase(name);
+  template = undefined;
+}
+
+// A root-level hook (this module is imported while mocha loads the test files): after the last test. Not
+// under the global fixture: in parallel mode mocha would run it after a worker's first file only.
+if (typeof after === 'function' && !UNDER_GLOBAL_FIXTURE) {
   after(async function () {
     this.timeout(60_000);
     await cleanUpPostgresTests();

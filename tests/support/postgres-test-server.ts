@@ -17,6 +17,9 @@ export interface PostgresTestServer {
   readonly fileCopy: boolean;
 }
 
+/** Set by postgres-global-fixture.ts in mocha's main process: the run's server, for every worker. */
+export const SERVER_ENV = 'TEST_POSTGRES_URL';
+
 let server: Promise<PostgresTestServer> | undefined;
 let shutdown: (() => Promise<void>) | undefined;
 
@@ -31,7 +34,8 @@ const POOLER_URL = process.env.TEST_POOLER_URL?.trim() || null;
 
 /**
  * DATABASE_URL set: that server. Unset: one embedded PostgreSQL for the whole test run, in a temporary
- * directory, fast and unsafe (no fsync), stopped and removed after the last test.
+ * directory, fast and unsafe (no fsync), stopped and removed after the last test. In a worker of a parallel
+ * run, the server the global fixture started (postgres-global-fixture.ts).
  */
 export function postgresTestServer(): Promise<PostgresTestServer> {
   server ??= start();
@@ -41,6 +45,8 @@ export function postgresTestServer(): Promise<PostgresTestServer> {
 async function start(): Promise<PostgresTestServer> {
   const external = process.env.DATABASE_URL?.trim();
   if (external) return describeServer(external);
+  const shared = process.env[SERVER_ENV]?.trim();
+  if (shared) return describeServer(shared);
   const dataDir = await mkdtemp(join(tmpdir(), 'integration-api-test-pg-'));
   // mkdtemp makes the directory 0700; the postgres user (we may be root) must be able to enter it.
   await chmod(dataDir, 0o755);
