@@ -75,7 +75,7 @@ export const PLATFORM_EVENT_TYPES: Readonly<Record<PlatformChangeType, PlatformE
   },
   'application.submitted': {
     name: 'ApplicationSubmitted',
-    summary: 'An application taken by another channel: the body of POST /applications, idempotent on its externalId.',
+    summary: 'An application taken by another channel: the body of POST /applications, idempotent on its externalId. Sent again under a new id, it keeps the first one\'s `time` (when the platform took it), by which a deletion of its vacancy tells whether it came before.',
     data: applicationRequestSchema, dataRequired: true,
     subject: id(L.EXTERNAL_ID_MAX_LENGTH, 'The externalId of the application: equal to data.externalId.'),
     versioned: false,

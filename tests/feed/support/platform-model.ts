@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eventsOf, type PlatformEvent } from './platform-events.js';
 
 /** How many kinds of intent playPlatform tells apart (`kind` modulo this). */
@@ -24,19 +25,26 @@ export interface ModelCard {
   readonly role: string;
 }
 
+/** An application's card, by its externalId. */
+export interface ModelApplication {
+  readonly externalId: string;
+  readonly vacancyId: string | null;
+  readonly stage: string | null;
+}
+
 /** What integrators must see once every event has been applied, in whatever order they arrived. */
 export interface ModelState {
   readonly vacancies: ModelVacancy[];
   readonly cards: ModelCard[];
-  /** externalIds of applications: one card each, on the applications' vacancy, in its first column. */
-  readonly applications: string[];
+  /** One card per externalId: in its vacancy's first column, or without a vacancy when that was deleted before it or since. */
+  readonly applications: ModelApplication[];
 }
 
 const VACANCIES = ['vac-0', 'vac-1', 'vac-2'];
 /** The board a vacancy is made with (DESIGN 3): again when it is made again after a deletion. */
 const DEFAULT_COLUMNS = ['NEW', 'AI_DIALOG', 'INTERVIEW', 'OFFER', 'ONBOARDING', 'REJECTION'];
 const CARDS = ['card-0', 'card-1', 'card-2', 'card-3'];
-/** Applications go to a vacancy that is never deleted (one to a vacancy deleted since is stored without a vacancy: tests/unit/apply-platform-event-revival.test.ts). */
+/** A vacancy that is never deleted, among those applications go to. */
 export const APPLICATION_VACANCY = 'vac-applications';
 
 interface VacancyState {
@@ -45,6 +53,13 @@ interface VacancyState {
   status: string;
   columns: string[];
   deleted: boolean;
+}
+
+interface ApplicationState {
+  /** The event that took it, sent again under new ids. */
+  readonly event: PlatformEvent;
+  vacancyId: string | null;
+  stage: string | null;
 }
 
 interface CardState {
@@ -70,7 +85,7 @@ export function playPlatform(companyId: string, intents: readonly Intent[]): { e
   const events: PlatformEvent[] = [];
   const vacancies = new Map<string, VacancyState>();
   const cards = new Map<string, CardState>();
-  const applications: string[] = [];
+  const applications = new Map<string, ApplicationState>();
   const live = (id: string) => {
     const v = vacancies.get(id);
     return v !== undefined && !v.deleted ? v : undefined;
@@ -106,13 +121,29 @@ export function playPlatform(companyId: string, intents: readonly Intent[]): { e
     const v = live(vacancyId) as VacancyState;
     v.version++;
     v.deleted = true;
-    for (const other of cards.values()) {
-      if (other.vacancyId === vacancyId && !other.deleted) {
+    for (const other of [...cards.values(), ...applications.values()]) {
+      if (other.vacancyId === vacancyId && !('deleted' in other && other.deleted)) {
         other.vacancyId = null;
         other.stage = null;
       }
     }
     events.push(e.vacancyDeleted(vacancyId, v.version));
+  };
+  // An application taken by another channel, to a vacancy the platform has (live or deleted): on it, in its first
+  // column, while it lives (boards only gain columns at the end); without a vacancy once it is deleted, as the
+  // vacancy's other cards. An externalId taken before: the platform sending that application again under a new
+  // event id, the same occurrence, so the same body and `time` (when the platform took it).
+  const submitApplication = (externalId: string, vacancyId: string) => {
+    const taken = applications.get(externalId);
+    if (taken !== undefined) {
+      events.push({ ...taken.event, id: randomUUID() });
+      return;
+    }
+    if (vacancyId !== APPLICATION_VACANCY && !vacancies.has(vacancyId)) return;
+    const placed = vacancyId === APPLICATION_VACANCY || live(vacancyId) !== undefined;
+    const event = e.applicationSubmitted(externalId, vacancyId, `Applicant ${externalId}`);
+    applications.set(externalId, { event, vacancyId: placed ? vacancyId : null, stage: placed ? (DEFAULT_COLUMNS[0] as string) : null });
+    events.push(event);
   };
   events.push(e.vacancyUpserted(APPLICATION_VACANCY, 1, { title: 'Applications' }));
   for (const { kind, a, b, c } of intents) {
@@ -160,27 +191,27 @@ export function playPlatform(companyId: string, intents: readonly Intent[]): { e
       case 6:
         if (live(vacancyId) !== undefined && b % 3 === 0) deleteVacancy(vacancyId);
         break;
-      case 7: {
-        const externalId = `ext-${b % 3}`;
-        // A repeat has the same body: the platform sending one application again under a new event id.
-        if (!applications.includes(externalId)) applications.push(externalId);
-        events.push(e.applicationSubmitted(externalId, APPLICATION_VACANCY, `Applicant ${externalId}`));
+      case 7:
+        submitApplication(`ext-${b % 3}`, [APPLICATION_VACANCY, ...VACANCIES][c % (VACANCIES.length + 1)] as string);
         break;
-      }
       case 8: {
         // A deleted vacancy made again (the first from `a` on): the cards made around its deletion and the
         // deletion itself are the events whose order of arrival the times decide.
         const deleted = [...VACANCIES.slice(a % VACANCIES.length), ...VACANCIES].find((id) => vacancies.get(id)?.deleted === true);
         if (deleted === undefined) break;
         upsertVacancy(deleted, b, c);
-        // And a card placed on it, when the card of `a` is free: one made after the vacancy was made again.
-        addCard(cardId, deleted, c);
+        // And a card placed on it, one made after the vacancy was made again: the card of `a` when it is free, or
+        // an application (of externalIds of their own, so that most are new).
+        if (c % 2 === 0) addCard(cardId, deleted, c);
+        else submitApplication(`ext-again-${b % 3}`, deleted);
         break;
       }
       case 9: {
-        // The vacancy of a card (the first from `a` on that stands on one) deleted.
+        // The vacancy of a card (the first from `a` on that stands on one) or, for odd `b`, of an application deleted.
         const holder = [...CARDS.slice(a % CARDS.length), ...CARDS].map((id) => cards.get(id)).find((held) => held !== undefined && !held.deleted && held.vacancyId !== null);
-        if (holder !== undefined) deleteVacancy(holder.vacancyId as string);
+        const applied = [...applications.values()].find((held) => held.vacancyId !== null && held.vacancyId !== APPLICATION_VACANCY);
+        const vacancyId = b % 2 === 1 ? (applied?.vacancyId ?? holder?.vacancyId) : (holder?.vacancyId ?? applied?.vacancyId);
+        if (vacancyId != null) deleteVacancy(vacancyId);
         break;
       }
     }
@@ -193,7 +224,7 @@ export function playPlatform(companyId: string, intents: readonly Intent[]): { e
         ...[...vacancies].filter(([, v]) => !v.deleted).map(([id, v]) => ({ id, title: v.title, status: v.status })),
       ],
       cards: [...cards].filter(([, card]) => !card.deleted).map(([id, card]) => ({ id, vacancyId: card.vacancyId, stage: card.stage, role: card.role })),
-      applications,
+      applications: [...applications].map(([externalId, { vacancyId, stage }]) => ({ externalId, vacancyId, stage })),
     },
   };
 }
