@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
+import { runDatabaseName } from '../support/postgres-test-database.js';
 import { onServer, postgresTestServer } from '../support/postgres-test-server.js';
 import { ISO_MS, useAdminDatabase } from './support/admin-database.js';
 import { errorOf, jsonOf, runAdmin } from './support/run-admin.js';
@@ -17,7 +17,7 @@ describe('admin CLI: migrate, companies and keys (processes on PostgreSQL)', fun
   const admin = useAdminDatabase();
 
   it('migrate applies every migration to an empty database once, then finds nothing to do', async () => {
-    const name = `itest_migrate_${randomBytes(4).toString('hex')}`;
+    const name = runDatabaseName('migrate');
     await onServer((client) => client.query(`create database ${name}`));
     try {
       const url = (await postgresTestServer()).urlOf(name);

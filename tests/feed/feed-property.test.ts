@@ -76,7 +76,12 @@ describe('The platform feed under shuffled, repeated delivery and a consumer kil
           }
         },
       ),
-      { numRuns: Number(process.env.FEED_PROPERTY_RUNS ?? 4), endOnFailure: true },
+      {
+        numRuns: Number(process.env.FEED_PROPERTY_RUNS ?? 4),
+        endOnFailure: true,
+        // A failure's seed and path (in its report), to replay it: FEED_PROPERTY_SEED=... FEED_PROPERTY_PATH=...
+        ...(process.env.FEED_PROPERTY_SEED ? { seed: Number(process.env.FEED_PROPERTY_SEED), path: process.env.FEED_PROPERTY_PATH ?? '0' } : {}),
+      },
     );
   });
 

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import pg from 'pg';
 import { BUSINESS_MIGRATIONS, REGISTRY_MIGRATIONS } from '../../adapters/persistence/postgres/migrations/migration-sets.js';
 import { migrateDatabases } from '../../infrastructure/database/migrate-databases.js';
+import { runDatabaseName } from '../support/postgres-test-database.js';
 import { onServer, postgresTestServer } from '../support/postgres-test-server.js';
 import { PoolerStandIn } from './support/pooler-stand-in.js';
 
@@ -71,7 +71,7 @@ describe('Migrations behind a transaction pooler (a stand-in that keeps idle ser
   after(async () => relay.close());
 
   beforeEach(async () => {
-    database = `itest_migrate_${process.pid}_${randomBytes(4).toString('hex')}`;
+    database = runDatabaseName('migrate');
     await onServer((client) => client.query(`create database ${database}`));
     url = relay.urlOf((await postgresTestServer()).urlOf(database));
   });

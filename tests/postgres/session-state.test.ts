@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { jsonOf, runAdmin } from '../cli/support/run-admin.js';
+import { runDatabaseName } from '../support/postgres-test-database.js';
 import { onServer, postgresTestServer } from '../support/postgres-test-server.js';
 import { POOLER_STARTUP_PARAMETERS, PoolerStandIn } from './support/pooler-stand-in.js';
 import { startServiceOn } from './support/service-on-postgres.js';
@@ -31,7 +31,7 @@ describe('Connections behind a transaction pooler: only the startup parameters i
     const target = new URL(server.urlOf('postgres'));
     relay = await PoolerStandIn.start({ host: target.hostname, port: Number(target.port || 5432) });
     // Empty: the service's start migrates it through the relay as well.
-    database = `itest_session_${process.pid}_${randomBytes(4).toString('hex')}`;
+    database = runDatabaseName('session');
     await onServer((client) => client.query(`create database ${database}`));
     url = relay.urlOf(server.urlOf(database));
   });

@@ -83,7 +83,8 @@ class CandidateWriteHold {
     for (;;) {
       const { rows } = await this.client.query<{ n: number; ms: number }>(
         `select count(*)::int as n, floor(extract(epoch from clock_timestamp()) * 1000)::float8 as ms
-           from pg_locks where locktype = 'relation' and relation = 'candidates'::regclass and not granted`,
+           from pg_locks where locktype = 'relation' and relation = 'candidates'::regclass and not granted
+            and database = (select oid from pg_database where datname = current_database())`,
       );
       if ((rows[0]?.n ?? 0) > 0) return new Date(rows[0]!.ms);
       await new Promise((resolve) => setTimeout(resolve, 5));

@@ -102,7 +102,7 @@ describe('SIGTERM (the real server process)', function () {
         return request;
       });
       const waiting = async () => {
-        const { rows } = await holder.query<{ n: number }>(`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`);
+        const { rows } = await holder.query<{ n: number }>(`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`);
         return (rows[0]?.n ?? 0) > 0;
       };
       expect(await eventually(waiting, 10_000, 20), 'an application waits for the company lock').to.equal(true);

@@ -1,4 +1,4 @@
-import { sharedMigratedTemplate, dropRunDatabases, TEST_RUN_ENV, TEMPLATE_ENV } from './postgres-test-database.js';
+import { dropRunDatabases, newTestRunId, sharedMigratedTemplate, TEMPLATE_ENV, TEST_RUN_ENV } from './postgres-test-database.js';
 import { postgresTestServer, SERVER_ENV, stopPostgresTestServer } from './postgres-test-server.js';
 
 /**
@@ -7,16 +7,19 @@ import { postgresTestServer, SERVER_ENV, stopPostgresTestServer } from './postgr
  * and handed to the workers in environment variables, which they inherit. Without this, each worker would
  * start its own embedded server and migrate its own template, and stop them after its first file only (mocha
  * runs a test module's root hooks with the first file that loads it in a worker).
- *
- * Set while this module loads (in the main process before the spec files, in each worker before its first
- * file), so that postgres-test-database.ts sees that the run's end is taken care of here.
  */
-process.env[TEST_RUN_ENV] ??= String(process.pid);
-
 export async function mochaGlobalSetup(): Promise<void> {
-  const server = await postgresTestServer();
-  process.env[SERVER_ENV] = server.adminUrl;
-  process.env[TEMPLATE_ENV] = await sharedMigratedTemplate();
+  // Before the first test (the files are loaded, no test has run) and before any worker starts.
+  process.env[TEST_RUN_ENV] = newTestRunId();
+  try {
+    const server = await postgresTestServer();
+    process.env[SERVER_ENV] = server.adminUrl;
+    process.env[TEMPLATE_ENV] = await sharedMigratedTemplate();
+  } catch (error) {
+    // mocha skips the teardown when the setup fails: take down what was made so far.
+    await mochaGlobalTeardown().catch(() => undefined);
+    throw error;
+  }
 }
 
 /** Drops every database of the run a test left behind (on a server given by DATABASE_URL), then the embedded server. */

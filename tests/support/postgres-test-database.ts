@@ -19,14 +19,28 @@ export interface PostgresTestDatabase {
   drop(): Promise<void>;
 }
 
-/** Set by postgres-global-fixture.ts (`npm test`): the run's id, in the name of every database the run creates. */
+/**
+ * Set by postgres-global-fixture.ts (`npm test`) in mocha's main process before any test, and inherited by the
+ * workers: the run's id, in the name of every database the run creates. Its presence also says that the fixture
+ * ends the run (drops its databases, stops the server), not this module's root hook. Read when used, never while
+ * modules load: the fixture's own imports load before it sets the variable.
+ */
 export const TEST_RUN_ENV = 'TEST_POSTGRES_RUN';
 /** Set by postgres-global-fixture.ts in the main process: the run's migrated template, for every worker. */
 export const TEMPLATE_ENV = 'TEST_POSTGRES_TEMPLATE';
 
-/** The global fixture ends the run (drops its databases, stops the server); else this module's root hook does. */
-const UNDER_GLOBAL_FIXTURE = process.env[TEST_RUN_ENV] !== undefined;
-const RUN = process.env[TEST_RUN_ENV] ?? String(process.pid);
+/** A new run's id: the process and a random part, so that runs on one server (even from other hosts) never share one. */
+export function newTestRunId(): string {
+  return `${process.pid}_${randomBytes(2).toString('hex')}`;
+}
+
+const OWN_RUN = newTestRunId();
+const runId = () => process.env[TEST_RUN_ENV] ?? OWN_RUN;
+
+/** A name for a database of this run (`itest_<run>_<what>_<random>`), which the fixture drops if a test leaves it behind. */
+export function runDatabaseName(what: string): string {
+  return `itest_${runId()}_${what}_${randomBytes(4).toString('hex')}`;
+}
 
 let template: Promise<string> | undefined;
 const created = new Set<string>();
@@ -42,7 +56,7 @@ function migratedTemplate(): Promise<string> {
 export function sharedMigratedTemplate(): Promise<string> {
   template ??= (async () => {
     const server = await postgresTestServer();
-    const name = `itest_${RUN}_template_${randomBytes(3).toString('hex')}`;
+    const name = runDatabaseName('template');
     await onServer((client) => client.query(`create database ${name}`));
     created.add(name);
     // Direct, never through a pooler: its server connections would stay open to the template (see postgres-test-server.ts).
@@ -55,7 +69,7 @@ export function sharedMigratedTemplate(): Promise<string> {
 async function createDatabase(): Promise<string> {
   const server = await postgresTestServer();
   const source = await migratedTemplate();
-  const name = `itest_${RUN}_${randomBytes(5).toString('hex')}`;
+  const name = runDatabaseName('db');
   const strategy = server.fileCopy ? ' strategy file_copy' : '';
   await onServer((client) => client.query(`create database ${name} template ${source}${strategy}`));
   created.add(name);
@@ -155,17 +169,19 @@ export async function cleanUpPostgresTests(): Promise<void> {
 
 /** Drops every database whose name has this run's id: those a test left behind, and the template. */
 export async function dropRunDatabases(): Promise<void> {
-  const prefix = `itest_${RUN}_`;
+  const prefix = `itest_${runId()}_`;
   const rows = await onServer((client) => client.query<{ name: string }>('select datname as name from pg_database where left(datname, $1) = $2', [prefix.length, prefix]));
   for (const { name } of rows.rows) await dropDatabase(name);
   template = undefined;
 }
 
-// A root-level hook (this module is imported while mocha loads the test files): after the last test. Not
-// under the global fixture: in parallel mode mocha would run it after a worker's first file only.
-if (typeof after === 'function' && !UNDER_GLOBAL_FIXTURE) {
+// A root-level hook (this module is imported while mocha loads the test files): after the last test. Idle
+// under the global fixture, which ends the run: in parallel mode mocha runs this hook after a worker's first
+// file only.
+if (typeof after === 'function') {
   after(async function () {
     this.timeout(60_000);
+    if (process.env[TEST_RUN_ENV] !== undefined) return;
     await cleanUpPostgresTests();
   });
 }

@@ -60,6 +60,8 @@ interface ApplicationState {
   readonly event: PlatformEvent;
   vacancyId: string | null;
   stage: string | null;
+  /** Taken while its vacancy was deleted: placed on it when the vacancy is made again (see submitApplication). */
+  waitingFor: string | null;
 }
 
 interface CardState {
@@ -97,6 +99,12 @@ export function playPlatform(companyId: string, intents: readonly Intent[]): { e
     if (next.deleted) {
       next.deleted = false;
       next.columns = [...DEFAULT_COLUMNS];
+      for (const waiting of applications.values()) {
+        if (waiting.waitingFor !== vacancyId) continue;
+        waiting.vacancyId = vacancyId;
+        waiting.stage = DEFAULT_COLUMNS[0] as string;
+        waiting.waitingFor = null;
+      }
     }
     next.version++;
     next.title = `Title ${b}`;
@@ -131,8 +139,11 @@ export function playPlatform(companyId: string, intents: readonly Intent[]): { e
   };
   // An application taken by another channel, to a vacancy the platform has (live or deleted): on it, in its first
   // column, while it lives (boards only gain columns at the end); without a vacancy once it is deleted, as the
-  // vacancy's other cards. An externalId taken before: the platform sending that application again under a new
-  // event id, the same occurrence, so the same body and `time` (when the platform took it).
+  // vacancy's other cards. Taken while its vacancy is deleted: without a vacancy, and on the vacancy once it is
+  // made again (the service's rule, README: such an application waits, as the upsert that made the vacancy again
+  // may be on its way, and is placed once that comes; it does not compare the two times). An externalId taken
+  // before: the platform sending that application again under a new event id, the same occurrence, so the same
+  // body and `time` (when the platform took it).
   const submitApplication = (externalId: string, vacancyId: string) => {
     const taken = applications.get(externalId);
     if (taken !== undefined) {
@@ -142,7 +153,7 @@ export function playPlatform(companyId: string, intents: readonly Intent[]): { e
     if (vacancyId !== APPLICATION_VACANCY && !vacancies.has(vacancyId)) return;
     const placed = vacancyId === APPLICATION_VACANCY || live(vacancyId) !== undefined;
     const event = e.applicationSubmitted(externalId, vacancyId, `Applicant ${externalId}`);
-    applications.set(externalId, { event, vacancyId: placed ? vacancyId : null, stage: placed ? (DEFAULT_COLUMNS[0] as string) : null });
+    applications.set(externalId, { event, vacancyId: placed ? vacancyId : null, stage: placed ? (DEFAULT_COLUMNS[0] as string) : null, waitingFor: placed ? null : vacancyId });
     events.push(event);
   };
   events.push(e.vacancyUpserted(APPLICATION_VACANCY, 1, { title: 'Applications' }));
