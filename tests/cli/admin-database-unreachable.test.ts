@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { REGISTRY_MIGRATIONS } from '../../adapters/persistence/postgres/migrations/migration-sets.js';
 import { MIGRATION_LOCK_NAMESPACE } from '../../infrastructure/database/migrate-databases.js';
-import { closedPort } from '../support/closed-port.js';
+import { stablePort } from '../support/stable-port.js';
 import { createThrowawayDatabaseUrl } from '../support/postgres-test-database.js';
 import { runAdmin } from './support/run-admin.js';
 
@@ -10,7 +10,7 @@ describe('admin CLI without its database (processes)', function () {
   this.timeout(60_000);
 
   it('says on one line that it cannot open the database, where it looked (never the password) and why, and exits 1', async () => {
-    const port = await closedPort();
+    const port = await stablePort();
     for (const args of [['key', 'list', '--company', 'x'], ['company', 'create', '--name', 'x'], ['migrate']]) {
       const run = await runAdmin(args, { env: { DATABASE_URL: `postgresql://postgres:s3cret-pw@127.0.0.1:${port}/crm`, DB_CONNECT_TIMEOUT_MS: '2000' } });
       expect(run.status, args.join(' ')).to.equal(1);

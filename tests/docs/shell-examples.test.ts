@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
-import { freePort } from '../../infrastructure/database/embedded-postgres-process.js';
+import { stablePort } from '../support/stable-port.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 import { cleanEnv } from '../lifecycle/support/npm-start.js';
 import { shellExamplesOf, type ShellExample } from './support/shell-examples.js';
@@ -64,10 +64,10 @@ describe('Shell examples in the README and docs/', function () {
     const shims = join(workspace, '.shims');
     mkdirSync(shims);
     writeFileSync(join(shims, 'curl'), `#!/bin/sh\nexec ${realCurl()} --fail-with-body "$@"\n`, { mode: 0o755 });
-    apiPort = await freePort();
-    portalPort = await freePort();
-    managementPort = await freePort();
-    serviceKeysPort = await freePort();
+    apiPort = await stablePort();
+    portalPort = await stablePort();
+    managementPort = await stablePort();
+    serviceKeysPort = await stablePort();
     env = {
       ...cleanEnv({ DATABASE_URL: database().businessUrl, DATA_DIR: join(workspace, 'var'), PORT: String(apiPort) }),
       MANAGEMENT_PORT: String(managementPort),

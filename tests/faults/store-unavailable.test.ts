@@ -7,7 +7,7 @@ import { isStalePreparedStatement, markConnectionDiscarded } from '../../adapter
 import { unavailabilityReason } from '../../adapters/persistence/postgres/store-errors.js';
 import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
 import { ListVacancies } from '../../application/use-cases/list-vacancies.use-case.js';
-import { freePort } from '../../infrastructure/database/embedded-postgres-process.js';
+import { stablePort } from '../support/stable-port.js';
 import { openDatabases, type Databases } from '../../infrastructure/database/open-databases.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 import { sleep } from '../rate-limit/support/stores.js';
@@ -60,7 +60,7 @@ describe('StoreUnavailableError: the PostgreSQL adapters when the database does 
   });
 
   it('name ECONNREFUSED when nothing listens at the address, for the registry and for a unit of work alike', async () => {
-    const port = await freePort();
+    const port = await stablePort();
     const databases = await open(throughPort(database().businessUrl, port));
     try {
       const calls = callsOn(databases);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
-import { freePort } from '../../infrastructure/database/embedded-postgres-process.js';
+import { stablePort } from '../support/stable-port.js';
 import { startServerProcess, type ServerProcess } from '../scale/support/server-process.js';
 
 /** The TCP ports a process listens on (Linux: its socket descriptors matched with /proc/net/tcp's LISTEN rows). */
@@ -44,7 +44,7 @@ describe('The management listener (the real server process)', function () {
   afterEach(async () => server?.stop());
 
   it('serves the management API on MANAGEMENT_PORT beside the public port, never on it, and stops with it (exit 0)', async () => {
-    const port = await freePort();
+    const port = await stablePort();
     server = await startServerProcess({ STORE: 'memory', MANAGEMENT_PORT: String(port) });
     expect(server.managementUrl).to.equal(`http://127.0.0.1:${port}/internal/v1`);
     expect(listeningPorts(server.child.pid!).sort()).to.deep.equal([port, server.port].sort());
@@ -68,7 +68,7 @@ describe('The management listener (the real server process)', function () {
   });
 
   it('drains on SIGTERM: a management request in flight is answered (Connection: close), then the process exits 0', async () => {
-    const port = await freePort();
+    const port = await stablePort();
     server = await startServerProcess({ STORE: 'memory', MANAGEMENT_PORT: String(port) });
     const token = String(server.logs().find((line) => typeof line.developmentPlatformToken === 'string')?.developmentPlatformToken);
     const body = JSON.stringify({ name: 'ТОО «Во время остановки»' });
@@ -105,7 +105,7 @@ describe('The management listener (the real server process)', function () {
   it('refuses to start, naming the variable, on a bad MANAGEMENT_PORT or MANAGEMENT_HOST, on the public port, or on a port that is taken', async () => {
     expect(await failedStart({ MANAGEMENT_PORT: '70000' })).to.match(/exited \(1\) before it listened/).and.contain('MANAGEMENT_PORT must be a whole number from 0 to 65535 (0 turns the management API off); got "70000"');
     expect(await failedStart({ MANAGEMENT_HOST: 'two words' })).to.contain('MANAGEMENT_HOST must be a host name or an IP address');
-    const port = await freePort();
+    const port = await stablePort();
     expect(await failedStart({ PORT: String(port), MANAGEMENT_PORT: String(port) })).to.contain(`MANAGEMENT_PORT must differ from PORT`);
     const holder = createServer();
     await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', listening));

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { closedPort } from '../support/closed-port.js';
+import { stablePort } from '../support/stable-port.js';
 import { DatabaseProbe } from '../../adapters/persistence/postgres/database-probe.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 
@@ -13,7 +13,7 @@ describe('DatabaseProbe (readiness\'s own connection)', () => {
     await probe.close();
     expect(await probe.answers(), 'closed').to.equal(false);
     const nowhere = new URL(database().businessUrl);
-    nowhere.port = String(await closedPort());
+    nowhere.port = String(await stablePort());
     const unreachable = new DatabaseProbe(nowhere.toString(), { connectTimeoutMs: 2_000 });
     expect(await unreachable.answers()).to.equal(false);
     await unreachable.close();

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,12 +59,51 @@ async function start(): Promise<PostgresTestServer> {
     if (isAlive(postmasterPid)) process.kill(postmasterPid as number, 'SIGQUIT');
   };
   process.once('exit', onExit);
-  shutdown = async () => {
+  // A signal's default action ends the process without an 'exit' event: Ctrl-C of `npm test` (mocha's own
+  // SIGINT listener ends the run by raising SIGINT again) left the server running and its directory behind.
+  const onSignal = (signal: NodeJS.Signals) => {
+    removeListeners();
+    takeDownAtOnce(postmasterPid, dataDir);
+    // Die of the signal as the process would have, unless another listener (mocha's) ends the run itself.
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  const removeListeners = () => {
     process.removeListener('exit', onExit);
+    for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  shutdown = async () => {
+    removeListeners();
     await embedded.stop({ force: true });
     await rm(dataDir, { recursive: true, force: true });
   };
   return describeServer(embedded.serverUrl);
+}
+
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * Immediate shutdown of the embedded server (SIGQUIT), waited for up to 5 s, then its directory removed:
+ * all synchronous, inside a signal's listener, since the process ends right after it.
+ */
+function takeDownAtOnce(postmasterPid: number | undefined, dataDir: string): void {
+  if (isAlive(postmasterPid)) {
+    process.kill(postmasterPid as number, 'SIGQUIT');
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    const deadline = Date.now() + 5_000;
+    while (isRunning(postmasterPid as number) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 20);
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Whether the process runs: not gone, and not a zombie (a child of ours that exited, not yet reaped). */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return isAlive(pid) && !existsSync('/proc/self'); // no /proc: alive is all there is to know
+  }
 }
 
 async function describeServer(adminUrl: string): Promise<PostgresTestServer> {

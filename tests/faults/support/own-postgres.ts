@@ -2,13 +2,14 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isAlive, readState } from '../../../infrastructure/database/embedded-postgres-files.js';
-import { freePort } from '../../../infrastructure/database/embedded-postgres-process.js';
+import { stablePort } from '../../support/stable-port.js';
 import { startEmbeddedPostgres, type RunningEmbeddedPostgres } from '../../../infrastructure/database/embedded-postgres.js';
 
 /**
  * A PostgreSQL cluster that one test owns, to stop and start under a running service: the embedded
  * server of the production launcher, in a temporary directory, on a port fixed at creation so that it
- * comes back at the address its clients know. Never the shared test server, which other suites use.
+ * comes back at the address its clients know (below the system's ephemeral range, so that no other process
+ * is given it while the server is stopped). Never the shared test server, which other suites use.
  */
 export class OwnPostgres {
   private running: RunningEmbeddedPostgres | null = null;
@@ -26,7 +27,7 @@ export class OwnPostgres {
     const dataDir = await mkdtemp(join(tmpdir(), 'integration-api-own-pg-'));
     // The postgres user (the tests may run as root) must be able to enter the directory.
     await chmod(dataDir, 0o755);
-    const port = await freePort();
+    const port = await stablePort();
     const first = await startEmbeddedPostgres({ dataDir, ephemeral: true, port });
     const own = new OwnPostgres(dataDir, port, first.url);
     own.running = first;

@@ -5,7 +5,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort, postgresUser } from '../../../infrastructure/database/embedded-postgres-process.js';
+import { postgresUser } from '../../../infrastructure/database/embedded-postgres-process.js';
+import { stablePort } from '../../support/stable-port.js';
 
 /** Debian's package (`apt-get install -y pgbouncer`); nothing of PgBouncer comes from npm. */
 export const PGBOUNCER_BINARY = '/usr/sbin/pgbouncer';
@@ -83,7 +84,7 @@ export async function startPgBouncer(options: PgBouncerOptions): Promise<Running
   const user = decodeURIComponent(server.username) || 'postgres';
   const password = decodeURIComponent(server.password);
   const dir = await mkdtemp(join(tmpdir(), 'integration-api-pgbouncer-'));
-  const port = await freePort();
+  const port = await stablePort();
   const ini = join(dir, 'pgbouncer.ini');
   const logFile = join(dir, 'pgbouncer.log');
   const ids = await unprivilegedIds();
