@@ -69,6 +69,8 @@ export const CONFIG_SCHEMA = {
     // The management API's own listener (DESIGN 4b), for the platform's services only: never the public port.
     MANAGEMENT_HOST: { type: 'string', pattern: '^\\S+$', description: 'must be a host name or an IP address, without spaces' },
     MANAGEMENT_PORT: { ...wholeNumber(0, 65_535), description: 'must be a whole number from 0 to 65535 (0 turns the management API off)' },
+    // After SIGTERM, how long the service goes on serving (with /readyz 503) before it drains; a minute at most.
+    SHUTDOWN_DELAY_MS: wholeNumber(0, 60_000),
     // The number of proxies in front, whose X-Forwarded-For entries are trusted (off = 0, on = 1).
     TRUST_PROXY: {
       anyOf: [{ type: 'string', enum: ['on', 'off'] }, { type: 'integer', minimum: 0, maximum: 10 }],

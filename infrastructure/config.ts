@@ -58,6 +58,13 @@ export interface AppConfig {
   readonly managementHost: string;
   readonly managementPort: number;
   /**
+   * SHUTDOWN_DELAY_MS (default 0, at most 60000): after SIGTERM or SIGINT, how long the service goes on
+   * serving, `/readyz` answering 503, before it stops listening and drains. Behind a balancer that learns of a
+   * stopping instance late (Kubernetes removes a pod's endpoints while its SIGTERM is on the way), a few
+   * seconds let it take the instance out of rotation before new connections would be refused.
+   */
+  readonly shutdownDelayMs: number;
+  /**
    * TRUST_PROXY: how many proxies stand in front (off = 0, on = 1). The client address is the entry of
    * X-Forwarded-For that many hops from the right: the ones further left were written by the client itself.
    */
@@ -158,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsPort: integer('METRICS_PORT', 9464),
     managementHost: text('MANAGEMENT_HOST', '127.0.0.1'),
     managementPort,
+    shutdownDelayMs: integer('SHUTDOWN_DELAY_MS', 0),
     trustProxy: proxyHops(settings.TRUST_PROXY),
     jobBoardLabel: text('JOB_BOARD_LABEL', 'hh'),
     feedUrl: (settings.FEED_URL as string | undefined) ?? null,

@@ -1,6 +1,6 @@
 import type { Container } from 'inversify';
 import type { HttpDependencies } from '../adapters/http/http-dependencies.js';
-import { CONFIG, LOGGER, READINESS } from './container/infrastructure.tokens.js';
+import { CONFIG, LOGGER, READINESS, STOP_REQUEST } from './container/infrastructure.tokens.js';
 import { RATE_LIMIT_STORE } from './container/rate-limit.module.js';
 import { resolve } from './container/typed-binding.js';
 import { USE_CASES } from './container/use-case.tokens.js';
@@ -12,6 +12,7 @@ import { httpMetricsFor } from './http-metrics.js';
  */
 export function httpDependencies(container: Container): HttpDependencies {
   const config = resolve(container, CONFIG);
+  const stopRequest = resolve(container, STOP_REQUEST);
   return {
     listVacancies: resolve(container, USE_CASES.listVacancies),
     listCandidates: resolve(container, USE_CASES.listCandidates),
@@ -20,6 +21,7 @@ export function httpDependencies(container: Container): HttpDependencies {
     rateLimiter: resolve(container, RATE_LIMIT_STORE).limiter,
     logger: resolve(container, LOGGER),
     readiness: resolve(container, READINESS),
+    stopping: () => stopRequest.isRequested,
     metrics: httpMetricsFor(container),
     settings: {
       rateLimitPoints: config.rateLimitPoints,

@@ -1,8 +1,9 @@
 // First: V8's heap growth is set before anything else is loaded (heap-growth.ts).
 import './heap-growth.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from './config.js';
 import { buildContainer, disposeContainer } from './container/build-container.js';
-import { LOGGER } from './container/infrastructure.tokens.js';
+import { LOGGER, STOP_REQUEST } from './container/infrastructure.tokens.js';
 import { RATE_LIMIT_STORE } from './container/rate-limit.module.js';
 import { resolve } from './container/typed-binding.js';
 import { USE_CASES } from './container/use-case.tokens.js';
@@ -22,8 +23,9 @@ const USAGE = `usage: npm start   (or: node bin/start.js)
 Runs the integration API (compiled JavaScript in dist/, built first when missing or older than the sources).
 Configured by environment variables only: PORT, HOST, STORE, DATABASE_URL, DATA_DIR, KEYS_DATABASE_URL, REGION,
 PUBLIC_BASE_URL, DB_*, RATE_LIMIT_*, REDIS_URL, KEY_CACHE_TTL_MS, LOG_LEVEL, METRICS,
-METRICS_HOST, METRICS_PORT, MANAGEMENT_HOST, MANAGEMENT_PORT (0: no management API), TRUST_PROXY, JOB_BOARD_LABEL
-(see the README's "Configuration"). SIGTERM or SIGINT (Ctrl-C): drain the requests in flight, stop, exit 0.
+METRICS_HOST, METRICS_PORT, MANAGEMENT_HOST, MANAGEMENT_PORT (0: no management API), SHUTDOWN_DELAY_MS, TRUST_PROXY,
+JOB_BOARD_LABEL (see the README's "Configuration"). SIGTERM or SIGINT (Ctrl-C): /readyz answers 503, the service
+serves on for SHUTDOWN_DELAY_MS (default 0), then drains the requests in flight, stops and exits 0.
 `;
 
 /** Signals are taken from the first line on (stop-signals.ts). */
@@ -72,6 +74,12 @@ async function main(): Promise<void> {
   );
 
   const stop = async (signal: string) => {
+    // /readyz answers 503 from now on; with SHUTDOWN_DELAY_MS, everything else is served as before meanwhile.
+    resolve(container, STOP_REQUEST).request();
+    if (config.shutdownDelayMs > 0) {
+      logger.info({ signal, shutdownDelayMs: config.shutdownDelayMs }, 'stopping: /readyz answers 503, serving on until the delay is over, then draining');
+      await sleep(config.shutdownDelayMs);
+    }
     logger.info({ signal }, 'draining requests in flight, then stopping');
     await stopThenExit(logger, async () => {
       // Order matters: no new connections and every request answered (on both listeners), then the background

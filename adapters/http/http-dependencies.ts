@@ -28,6 +28,8 @@ export interface HttpDependencies {
   readonly logger: Logger;
   /** Whether the stores answer; /readyz reports it. */
   readonly readiness: () => Promise<boolean>;
+  /** Whether the process is stopping (SIGTERM): /readyz answers 503 from then on, while requests are still served. */
+  readonly stopping: () => boolean;
   /** Present when metrics are on (METRICS=on): requests are counted, for the metrics listener's GET /metrics. */
   readonly metrics?: HttpMetrics | undefined;
   readonly settings: HttpSettings;

@@ -31,7 +31,7 @@ describe('loadConfig: every variable, validated as a whole', () => {
         rateLimitWindowS: 60, rateLimitStore: 'memory', redisUrl: 'redis://127.0.0.1:6379', keyCacheTtlMs: 5000,
         logLevel: 'info', metrics: false, trustProxy: 0, jobBoardLabel: 'hh', feedUrl: null,
         feedQueue: 'integration.platform-events', feedPrefetch: 256, feedTombstoneDays: 7, feedMaxAttempts: 10,
-        feedRetryDelaysMs: [1000, 5000, 30000, 120000, 600000], metricsPort: 9464, feedMetricsPort: 9465,
+        feedRetryDelaysMs: [1000, 5000, 30000, 120000, 600000], metricsPort: 9464, feedMetricsPort: 9465, shutdownDelayMs: 0,
       });
     }
   });
@@ -44,7 +44,7 @@ describe('loadConfig: every variable, validated as a whole', () => {
       RATE_LIMIT_STORE: 'redis', REDIS_URL: 'rediss://:pw@cache.internal:6380/2', KEY_CACHE_TTL_MS: '0', LOG_LEVEL: 'warn',
       METRICS: 'on', TRUST_PROXY: 'on', JOB_BOARD_LABEL: 'hh.kz', FEED_URL: 'amqps://feed:pw@mq.internal:5671/platform',
       FEED_QUEUE: 'kz.platform-events_2', FEED_PREFETCH: '100', FEED_TOMBSTONE_DAYS: '30', FEED_MAX_ATTEMPTS: '3',
-      FEED_RETRY_DELAYS_MS: ' 50, 100,2000 ', METRICS_PORT: '9999', DB_PREPARED_STATEMENTS: ' on ',
+      FEED_RETRY_DELAYS_MS: ' 50, 100,2000 ', METRICS_PORT: '9999', DB_PREPARED_STATEMENTS: ' on ', SHUTDOWN_DELAY_MS: ' 5000 ',
     });
     expect(config).to.deep.include({
       port: 9000, host: '0.0.0.0', store: 'memory', databaseUrl: 'postgresql://app:pw@db.internal:5432/kz',
@@ -53,7 +53,7 @@ describe('loadConfig: every variable, validated as a whole', () => {
       redisUrl: 'rediss://:pw@cache.internal:6380/2', keyCacheTtlMs: 0, logLevel: 'warn', metrics: true, trustProxy: 1,
       jobBoardLabel: 'hh.kz', feedUrl: 'amqps://feed:pw@mq.internal:5671/platform', feedQueue: 'kz.platform-events_2',
       feedPrefetch: 100, feedTombstoneDays: 30, feedMaxAttempts: 3, feedRetryDelaysMs: [50, 100, 2000],
-      metricsPort: 9999, feedMetricsPort: 9999, dbPreparedStatements: true,
+      metricsPort: 9999, feedMetricsPort: 9999, dbPreparedStatements: true, shutdownDelayMs: 5000,
     });
   });
 
@@ -74,6 +74,7 @@ describe('loadConfig: every variable, validated as a whole', () => {
     ['FEED_PREFETCH', 'must be a whole number from 1 to 1000'],
     ['FEED_TOMBSTONE_DAYS', 'must be a whole number from 1 to 3650'],
     ['FEED_MAX_ATTEMPTS', 'must be a whole number from 1 to 1000'],
+    ['SHUTDOWN_DELAY_MS', 'must be a whole number from 0 to 60000'],
   ];
   for (const [name, rule] of wholeNumbers) {
     it(`refuses ${name} that is not a whole number in range, naming it and echoing the value`, () => {

@@ -36,4 +36,28 @@ describe('GET /healthz and GET /readyz', () => {
       }
     });
   }
+
+  it('answers /readyz with 503 not_ready from the moment the process is asked to stop, without asking the stores, while /healthz and the API still answer', async () => {
+    let asked = 0;
+    let stopping = false;
+    const readiness = async () => {
+      asked += 1;
+      return true;
+    };
+    const server = await startTestServer({ overrides: { readiness, stopping: () => stopping } });
+    try {
+      const probe = new ApiClient(server.origin);
+      expect((await probe.get('/readyz')).status).to.equal(200);
+      stopping = true;
+      const ready = await probe.get('/readyz');
+      expect(ready.status).to.equal(503);
+      expect(ready.body).to.include({ status: 503, code: 'not_ready' });
+      expect(String(ready.body.detail)).to.match(/stopping/);
+      expect(asked, 'the stores were asked before the stop only').to.equal(1);
+      expect((await probe.get('/healthz')).status).to.equal(200);
+      expect((await probe.get('/api/integration/v1/openapi.json')).status).to.equal(200);
+    } finally {
+      await server.close();
+    }
+  });
 });
