@@ -28,7 +28,8 @@ Configured by environment variables only:
   FEED_TOMBSTONE_DAYS   days applied event ids and deletions' tombstones are kept (default 7)
   METRICS, METRICS_HOST, METRICS_PORT
                         METRICS=on serves GET /metrics on METRICS_HOST:METRICS_PORT; the feed's port is
-                        9465 when METRICS_PORT is unset (the API's is 9464), so both run on one host
+                        9465 when METRICS_PORT is unset (the API's is 9464), so both run on one host;
+                        GET /healthz and GET /readyz (200 while it takes messages) are served there too
   DATABASE_URL, KEYS_DATABASE_URL, DATA_DIR, DB_*, STORE, REGION, LOG_LEVEL
                         as for npm start (see the README's "Configuration")
 
@@ -53,10 +54,12 @@ async function main(): Promise<void> {
   if (config.store === 'memory') logger.warn('STORE=memory: the feed applies events to this process\'s own memory, which no API instance reads (development and tests only)');
   const metrics = config.metrics ? new PrometheusFeedMetrics({ defaultLabels: { region: config.region } }) : undefined;
   let metricsServer: RunningMetricsServer | null = null;
-  let consumer: RunningFeedConsumer;
+  let consumer: RunningFeedConsumer | undefined;
+  // GET /readyz of the metrics listener: 200 while the consumer takes messages (a rollout waits for it).
+  const probes = { notReadyBecause: () => (consumer === undefined ? 'The feed consumer is starting: it is not connected to the broker yet.' : consumer.notConsumingBecause) };
   try {
     if (metrics !== undefined) {
-      metricsServer = await listenForMetrics(metrics, config.feedMetricsPort, config.metricsHost).catch((error: unknown) => {
+      metricsServer = await listenForMetrics(metrics, config.feedMetricsPort, config.metricsHost, probes).catch((error: unknown) => {
         throw new Error(`METRICS=on, but GET /metrics cannot listen on ${config.metricsHost}:${config.feedMetricsPort} (METRICS_HOST, METRICS_PORT): ${(error as Error).message}`);
       });
     }
@@ -82,11 +85,12 @@ async function main(): Promise<void> {
     'feed consumer started',
   );
 
+  const running = consumer;
   const stop = async (signal: string) => {
-    logger.info({ signal, inFlight: consumer.inFlight }, 'feed consumer stopping: finishing the messages in flight');
+    logger.info({ signal, inFlight: running.inFlight }, 'feed consumer stopping: finishing the messages in flight');
     await stopThenExit(logger, async () => {
       // Messages first (their effects and acks need the database and the broker), then what serves them.
-      await consumer.stop();
+      await running.stop();
       await metricsServer?.close();
       await disposeContainer(container);
     });

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Container } from 'inversify';
-import { createMetricsApp } from '../adapters/http/metrics/metrics-app.js';
+import { createMetricsApp, type ListenerProbes } from '../adapters/http/metrics/metrics-app.js';
 import type { HttpMetrics } from '../adapters/http/metrics/http-metrics.js';
 import { CONFIG } from './container/infrastructure.tokens.js';
 import { resolve } from './container/typed-binding.js';
@@ -20,8 +20,9 @@ export async function startMetricsServer(container: Container, metrics: HttpMetr
   return listenForMetrics(metrics, config.metricsPort, config.metricsHost);
 }
 
-export async function listenForMetrics(metrics: Pick<HttpMetrics, 'render'>, port: number, host: string): Promise<RunningMetricsServer> {
-  const server: Server = createServer(createMetricsApp(metrics).callback());
+/** GET /metrics on its own listener; with `probes`, GET /healthz and GET /readyz too (the feed process's). */
+export async function listenForMetrics(metrics: Pick<HttpMetrics, 'render'>, port: number, host: string, probes?: ListenerProbes): Promise<RunningMetricsServer> {
+  const server: Server = createServer(createMetricsApp(metrics, probes).callback());
   server.requestTimeout = 10_000;
   server.headersTimeout = 5_000;
   await new Promise<void>((listening, failed) => {

@@ -111,6 +111,21 @@ export class FeedConsumer {
     return this.state === 'consuming' && this.connected;
   }
 
+  /** Null while it takes messages; else why not (the feed process's GET /readyz). */
+  get notConsumingBecause(): string | null {
+    switch (this.state) {
+      case 'idle':
+        return 'The feed consumer is starting: it is not registered with the broker yet.';
+      case 'paused':
+        return 'The feed consumer is paused: the database does not answer; it takes no messages until it does.';
+      case 'stopping':
+      case 'stopped':
+        return 'The feed consumer is stopping: it finishes the messages in flight and takes no more.';
+      case 'consuming':
+        return this.connected ? null : 'The feed consumer lost its broker connection; it consumes again once it has reconnected.';
+    }
+  }
+
   get inFlight(): number {
     return this.inFlightCount;
   }

@@ -32,8 +32,10 @@ export interface StartFeedConsumerOptions {
 
 export interface RunningFeedConsumer {
   readonly topology: FeedTopology;
-  /** False while paused for the database, and once stopping. */
+  /** False while paused for the database, while the broker connection is lost, and once stopping. */
   readonly consuming: boolean;
+  /** Null while consuming; else why not, one sentence. */
+  readonly notConsumingBecause: string | null;
   /** Messages taken and not yet acknowledged. */
   readonly inFlight: number;
   /** Takes no more messages, finishes and acknowledges those in flight, closes the channels and the connection. */
@@ -89,6 +91,9 @@ export async function startFeedConsumer(container: Container, config: FeedSettin
     topology,
     get consuming() {
       return consumer.consuming;
+    },
+    get notConsumingBecause() {
+      return consumer.notConsumingBecause;
     },
     get inFlight() {
       return consumer.inFlight;

@@ -447,10 +447,13 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
       return databaseUp;
     };
     const consumer = broker.consumer(handler, { logger: logs.logger, metrics, readiness, readinessPollMs: 100 });
+    expect(consumer.notConsumingBecause).to.match(/starting/);
     await consumer.start();
+    expect(consumer.notConsumingBecause).to.equal(null);
     await broker.publish('{"n":"a"}');
     await until('the pause', () => !consumer.consuming);
     expect((await metrics.render()).text).to.match(/^feed_consuming 0$/m);
+    expect(consumer.notConsumingBecause).to.match(/paused: the database does not answer/);
     await broker.publish('{"n":"b"}');
     // The retried copy comes back after 50 ms; neither it nor b is taken while paused.
     await sleep(600);
@@ -459,6 +462,7 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
     expect(readinessAsked).to.be.at.least(3);
     databaseUp = true;
     await until('the resume', () => consumer.consuming);
+    expect(consumer.notConsumingBecause).to.equal(null);
     await until('both applied', () => handler.takesOf('{"n":"a"}').length === 2 && handler.takesOf('{"n":"b"}').length === 1);
     // The take that found the database away was no attempt of the event.
     expect(handler.takesOf('{"n":"a"}').map((take) => take.attempt)).to.deep.equal([0, 0]);
@@ -466,6 +470,7 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
     expect(logs.said('feed resumed: the database answers')).to.have.length(1);
     expect((await metrics.render()).text).to.match(/^feed_consuming 1$/m);
     await consumer.stop();
+    expect(consumer.notConsumingBecause).to.match(/stopping/);
     expect(await broker.depth()).to.equal(0);
   });
 
@@ -526,8 +531,10 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
       proxy.cut();
       release();
       await until('not consuming', async () => (await gauge()) === '0' && !consumer.consuming);
+      expect(consumer.notConsumingBecause).to.match(/lost its broker connection/);
       proxy.restore();
       await until('consuming again', async () => (await gauge()) === '1' && consumer.consuming);
+      expect(consumer.notConsumingBecause).to.equal(null);
       await until('each message again', () => handler.takes.length === 32);
       const errors = logs.said('feed consumer error');
       const kinds = new Set(errors.map((line) => String(line.err?.code ?? line.err?.type)));
@@ -633,6 +640,7 @@ describe('startFeedConsumer (the consumer on a container, as npm run feed starts
     connection.on('error', () => undefined);
     try {
       expect(running.consuming).to.equal(true);
+      expect(running.notConsumingBecause).to.equal(null);
       expect(running.topology.retryQueues.map((retry) => retry.queue)).to.deep.equal([`${queue}.retry.50`, `${queue}.retry.100`]);
       for (const name of [queue, `${queue}.dead`, `${queue}.retry.50`, `${queue}.retry.100`]) await connection.queueDeclare({ queue: name, passive: true });
       const publisher = connection.createPublisher({ confirm: true });
@@ -643,6 +651,7 @@ describe('startFeedConsumer (the consumer on a container, as npm run feed starts
       expect(logs.said('feed records purged')[0]).to.include({ retentionDays: 7 });
       await running.stop();
       expect(running.consuming).to.equal(false);
+      expect(running.notConsumingBecause).to.match(/stopping/);
       expect((await connection.queueDeclare({ queue, passive: true })).messageCount).to.equal(0);
     } finally {
       await running.stop();

@@ -85,6 +85,13 @@ describe('npm run feed (infrastructure/feed-main.ts as a process)', function () 
       await until('"feed consumer started"', () => run.logs().some((line) => line.msg === 'feed consumer started'), run);
       const started = run.logs().find((line) => line.msg === 'feed consumer started') as Record<string, any>;
       expect(started).to.include({ queue, prefetch: 5, deadLetterQueue: `${queue}.dead` });
+      // Beside its metrics, the probes of an orchestrator: the process answers, and it consumes.
+      const origin = new URL(started.metrics as string).origin;
+      const health = await fetch(`${origin}/healthz`);
+      expect([health.status, await health.json()]).to.deep.equal([200, { status: 'ok' }]);
+      const ready = await fetch(`${origin}/readyz`);
+      expect([ready.status, await ready.json()]).to.deep.equal([200, { status: 'ready' }]);
+      expect((await fetch(`${origin}/other`)).status).to.equal(404);
       const publisher = connection.createPublisher({ confirm: true });
       await publisher.send({ routingKey: queue, contentType: 'application/cloudevents+json', messageId: 'poison-1' }, Buffer.from('{"not": "an event"'));
       await publisher.close();
