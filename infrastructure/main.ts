@@ -15,7 +15,10 @@ import { seedMemoryDemo } from './memory-demo.js';
 import { stopThenExit, takeStopSignals } from './stop-signals.js';
 import { helpAsked } from './process-arguments.js';
 
-/** Requests still running this long after SIGTERM are cut off, within the usual 30 s grace of an orchestrator. */
+/**
+ * Requests still running this long after the drain began (SIGTERM, plus SHUTDOWN_DELAY_MS) are cut off: within
+ * the usual 30 s grace of an orchestrator when there is no delay; with one, the grace must cover both.
+ */
 const DRAIN_TIMEOUT_MS = 25_000;
 
 const USAGE = `usage: npm start   (or: node bin/start.js)
@@ -73,10 +76,11 @@ async function main(): Promise<void> {
     'integration API listening',
   );
 
-  const stop = async (signal: string) => {
-    // /readyz answers 503 from now on; with SHUTDOWN_DELAY_MS, everything else is served as before meanwhile.
+  const stop = async (signal: string, duringStart: boolean) => {
+    // /readyz answers 503 from now on; with SHUTDOWN_DELAY_MS, everything else is served as before meanwhile
+    // (not after a signal during the start: never ready, the instance was in no balancer's rotation).
     resolve(container, STOP_REQUEST).request();
-    if (config.shutdownDelayMs > 0) {
+    if (config.shutdownDelayMs > 0 && !duringStart) {
       logger.info({ signal, shutdownDelayMs: config.shutdownDelayMs }, 'stopping: /readyz answers 503, serving on until the delay is over, then draining');
       await sleep(config.shutdownDelayMs);
     }
@@ -94,7 +98,7 @@ async function main(): Promise<void> {
       await lock?.release();
     });
   };
-  signals.whenStopped((signal) => void stop(signal));
+  signals.whenStopped((signal, duringStart) => void stop(signal, duringStart));
 }
 
 main().catch((error: unknown) => {

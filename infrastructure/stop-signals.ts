@@ -8,21 +8,24 @@ import { endLogs } from './logger.js';
  * ignored: Ctrl-C reaches the process twice (from the terminal's process group and from npm, which forwards
  * it), and a listener must stay installed so that no repeat falls back to Node's default (exit at once).
  */
-export function takeStopSignals(): { whenStopped(stop: (signal: string) => void): void } {
+export function takeStopSignals(): { whenStopped(stop: (signal: string, duringStart: boolean) => void): void } {
   let requested: string | null = null;
-  let onStop: ((signal: string) => void) | null = null;
+  let onStop: ((signal: string, duringStart: boolean) => void) | null = null;
   const request = (signal: string) => {
     if (requested !== null) return;
     requested = signal;
-    onStop?.(signal);
+    onStop?.(signal, false);
   };
   process.on('SIGINT', () => request('SIGINT'));
   process.on('SIGTERM', () => request('SIGTERM'));
   return {
-    /** Sets what stopping does, once the process has started; runs it at once for a signal that came earlier. */
+    /**
+     * Sets what stopping does, once the process has started; runs it at once for a signal that came earlier
+     * (`duringStart`: the process was never ready, so nothing needs the time a running one gives a balancer).
+     */
     whenStopped(stop) {
       onStop = stop;
-      if (requested !== null) stop(requested);
+      if (requested !== null) stop(requested, true);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { ConsumerStatus, type AsyncMessage, type Connection, type Consumer } from 'rabbitmq-client';
+import { AMQPChannelError, ConsumerStatus, type AsyncMessage, type Connection, type Consumer } from 'rabbitmq-client';
 import type { Logger } from 'pino';
 import type { FeedMetrics } from '../../adapters/feed/feed-metrics.js';
 import type { FeedDecision, FeedMessage } from '../../adapters/feed/platform-event-handler.js';
@@ -74,6 +74,14 @@ export class FeedConsumer {
   private pollTimer: NodeJS.Timeout | undefined;
   /** False from the connection's loss until the consumer is registered again on a new one. */
   private connected = true;
+  /**
+   * Whether the broker has the consumer registered: false until its first `ready`, from a resume until the
+   * next, and from an error that closed its channel or cancelled it (the queue deleted, a setup the broker
+   * refused) until the client has set it up again; the connection's loss is `connected`'s.
+   */
+  private registered = false;
+  /** Why the consumer is not registered, when an error said so: for GET /readyz. */
+  private unregisteredBy: string | null = null;
   /** Per kind of consumer error (its code or name): when it was last said, and how many were not said since. */
   private readonly errorsSaid = new Map<string, { at: number; unsaid: number }>();
   private readonly onConnectionLost = () => {
@@ -97,10 +105,19 @@ export class FeedConsumer {
       },
       (message) => this.take(message),
     );
-    this.consumer.on('error', (error: unknown) => this.sayError(error));
+    this.consumer.on('error', (error: unknown) => {
+      this.sayError(error);
+      if (!unregisters(error)) return;
+      this.registered = false;
+      this.unregisteredBy = String((error as { code?: unknown }).code ?? (error as Error).name);
+      this.showConsuming();
+    });
     this.consumer.on('ready', () => {
       if (!this.connected) this.sayUnsaidErrors('feed consumer registered again on the new connection');
+      else if (this.unregisteredBy !== null) this.sayUnsaidErrors('feed consumer registered again');
       this.connected = true;
+      this.registered = true;
+      this.unregisteredBy = null;
       this.showConsuming();
     });
     options.connection.on('error', this.onConnectionLost);
@@ -108,7 +125,7 @@ export class FeedConsumer {
 
   /** Taking messages: started, neither paused nor stopping, and on a connection the broker has. */
   get consuming(): boolean {
-    return this.state === 'consuming' && this.connected;
+    return this.state === 'consuming' && this.connected && this.registered;
   }
 
   /** Null while it takes messages; else why not (the feed process's GET /readyz). */
@@ -122,7 +139,9 @@ export class FeedConsumer {
       case 'stopped':
         return 'The feed consumer is stopping: it finishes the messages in flight and takes no more.';
       case 'consuming':
-        return this.connected ? null : 'The feed consumer lost its broker connection; it consumes again once it has reconnected.';
+        if (!this.connected) return 'The feed consumer lost its broker connection; it consumes again once it has reconnected.';
+        if (this.unregisteredBy !== null) return `The broker does not have the feed consumer registered (${this.unregisteredBy}); it is being set up again.`;
+        return this.registered ? null : 'The feed consumer is registering with the broker.';
     }
   }
 
@@ -285,10 +304,23 @@ export class FeedConsumer {
     await this.cancelling;
     if (this.state !== 'paused') return;
     this.state = 'consuming';
+    this.registered = false;
     this.consumer.start();
     this.showConsuming();
     this.options.logger.info({ queue: this.options.topology.queue }, 'feed resumed: the database answers');
   }
+}
+
+/**
+ * Whether a consumer error leaves the consumer unregistered until the client sets it up again: one that closed
+ * its channel (rabbitmq-client's AMQPChannelError, of which a connection error is one), the broker's cancel
+ * (the queue deleted), or a failed setup. An error of a message's handler or a refused acknowledgement alone
+ * does not.
+ */
+function unregisters(error: unknown): boolean {
+  if (error instanceof AMQPChannelError) return true;
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === 'CANCEL_FORCED' || (typeof message === 'string' && message.startsWith('consumer setup failed'));
 }
 
 /** The company header the platform (and `admin feed publish`) sets on a message, when it is text. */

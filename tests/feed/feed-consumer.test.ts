@@ -552,6 +552,32 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
     }
   });
 
+  it('is not consuming while the broker has cancelled it (its queue deleted), saying why, and consumes again once the client has set it up again', async () => {
+    broker = new Broker([50]);
+    const handler = new ScriptedHandler(() => applied());
+    // Each change of feed_consuming, with the reason the consumer gave at that moment (no timing involved).
+    const changes: { consuming: boolean; because: string | null }[] = [];
+    let consumer!: FeedConsumer;
+    const metrics = new (class extends PrometheusFeedMetrics {
+      override setConsuming(consuming: boolean): void {
+        super.setConsuming(consuming);
+        changes.push({ consuming, because: consumer?.notConsumingBecause ?? null });
+      }
+    })({ processMetrics: false });
+    consumer = broker.consumer(handler, { metrics });
+    await consumer.start();
+    expect(consumer.notConsumingBecause).to.equal(null);
+    changes.length = 0;
+    await broker.connection.queueDelete({ queue: broker.topology.queue });
+    await until('not consuming, then consuming again', () => changes.some((change) => !change.consuming) && consumer.consuming);
+    expect(changes.find((change) => !change.consuming)?.because).to.equal('The broker does not have the feed consumer registered (CANCEL_FORCED); it is being set up again.');
+    expect(changes.at(-1)).to.deep.equal({ consuming: true, because: null });
+    // Set up again, it declared its queue anew and takes from it.
+    await broker.publish('{"n":1}');
+    await until('the take', () => handler.takes.length === 1);
+    await consumer.stop();
+  });
+
   it('at stop, takes no more messages, and finishes and acknowledges those in flight before it resolves', async () => {
     broker = new Broker([50]);
     let release!: () => void;

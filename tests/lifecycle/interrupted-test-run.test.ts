@@ -1,59 +1,66 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { readdirSync, readFileSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { isAlive, readState } from '../../infrastructure/database/embedded-postgres-files.js';
+import { isAlive } from '../../infrastructure/database/embedded-postgres-files.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
 const SPEC = 'tests/lifecycle/fixtures/interrupted-run.spec.ts';
 
 interface Interrupted {
-  /** The embedded server's port, as the run's worker saw it. */
-  readonly port: number;
-  /** Whether the server still answered on it after the run ended. */
-  readonly answered: boolean;
-  /** The test servers' directories that appeared during the run. */
-  readonly newDirectories: string[];
+  /** The embedded server's postmaster, read from its data directory once the run's file ran. */
+  readonly postmasterPid: number;
+  /** Whether it still ran after the run ended. */
+  readonly postmasterLeft: boolean;
+  /** The test servers' directories left in the run's temporary directory. */
+  readonly directoriesLeft: string[];
   readonly signal: NodeJS.Signals | null;
   readonly output: string;
 }
 
-function testServerDirectories(): Set<string> {
-  return new Set(readdirSync(tmpdir()).filter((name) => name.startsWith('integration-api-test-pg-')));
+/** Whether the process runs: a zombie (exited, not reaped yet: a container's init may never reap it) does not. */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
+  } catch {
+    return false;
+  }
 }
 
-function refuses(port: number): Promise<boolean> {
-  return new Promise((answer) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      answer(false);
-    });
-    socket.once('error', () => answer(true));
-  });
+function serverDirectories(tmp: string): string[] {
+  return readdirSync(tmp).filter((name) => name.startsWith('integration-api-test-pg-'));
 }
 
-/** Stops a server a run left behind, and removes its directory. */
+function postmasterPidIn(dataDir: string): number | null {
+  try {
+    return Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]) || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Stops what a failing run left, by its postmaster.pid, and waits for it to go (up to 5 s). */
 async function takeDown(dataDir: string): Promise<void> {
-  const pid = (await readState(dataDir))?.postmasterPid;
-  if (isAlive(pid)) process.kill(pid as number, 'SIGQUIT');
-  for (let waited = 0; isAlive(pid) && waited < 5_000; waited += 100) await sleep(100);
-  await rm(dataDir, { recursive: true, force: true });
+  const pid = postmasterPidIn(dataDir);
+  if (pid !== null && isAlive(pid)) process.kill(pid, 'SIGQUIT');
+  for (let waited = 0; pid !== null && running(pid) && waited < 5_000; waited += 100) await sleep(100);
 }
 
 /**
  * Runs mocha as `npm test` does (the global fixture starting an embedded PostgreSQL of its own) on a file that
- * waits, and sends SIGINT to its process group once the file runs, as Ctrl-C in a terminal does.
+ * waits, with a temporary directory of its own (TMPDIR), so that only what this run made is looked at and
+ * cleaned up, and sends SIGINT to its process group once the file runs, as Ctrl-C in a terminal does.
  */
 async function interruptedRun(mode: string[]): Promise<Interrupted> {
-  const before = testServerDirectories();
-  const env = { ...process.env };
+  const tmp = await mkdtemp(join(tmpdir(), 'interrupted-run-'));
+  // The postgres user (the tests may run as root) must be able to reach the data directory inside.
+  await chmod(tmp, 0o755);
+  const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp };
   for (const name of ['DATABASE_URL', 'TEST_POSTGRES_URL', 'TEST_POSTGRES_TEMPLATE', 'TEST_POSTGRES_RUN', 'TEST_POOLER_URL']) delete env[name];
   const mocha = join(REPO_ROOT, 'node_modules', '.bin', 'mocha');
   const args = ['--no-config', '--require', 'tsx', '--require', 'tests/support/postgres-global-fixture.ts', '--timeout', '0', ...mode, SPEC];
@@ -63,27 +70,27 @@ async function interruptedRun(mode: string[]): Promise<Interrupted> {
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   const ended = new Promise<NodeJS.Signals | null>((done) => child.once('exit', (_code, signal) => done(signal)));
   try {
-    const deadline = Date.now() + 60_000;
-    let port: number | null = null;
-    while (port === null) {
-      port = Number(/SERVER postgres(?:ql)?:\/\/[^\s]*:(\d+)\//.exec(output)?.[1]) || null;
+    const deadline = Date.now() + 90_000;
+    while (!/^SERVER postgres/m.test(output)) {
       if (child.exitCode !== null || Date.now() > deadline) throw new Error(`The run never reached its file:\n${output}`);
       await sleep(100);
     }
+    const [dataDir] = serverDirectories(tmp);
+    const postmasterPid = dataDir === undefined ? null : postmasterPidIn(join(tmp, dataDir));
+    if (postmasterPid === null) throw new Error(`No embedded server found in ${tmp}:\n${output}`);
     process.kill(-child.pid!, 'SIGINT');
     const signal = await Promise.race([ended, sleep(20_000).then(() => 'timeout' as const)]);
     if (signal === 'timeout') throw new Error(`The run did not end within 20 s of SIGINT:\n${output}`);
-    const newDirectories = [...testServerDirectories()].filter((name) => !before.has(name) && existsSync(join(tmpdir(), name)));
-    const answered = !(await refuses(port));
-    for (const name of newDirectories) await takeDown(join(tmpdir(), name)); // what a failing run left
-    return { port, answered, newDirectories, signal, output };
+    return { postmasterPid, postmasterLeft: running(postmasterPid), directoriesLeft: serverDirectories(tmp), signal, output };
   } finally {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+    for (const name of serverDirectories(tmp)) await takeDown(join(tmp, name)); // what a failing run left
+    await rm(tmp, { recursive: true, force: true });
   }
 }
 
 describe('A test run interrupted by Ctrl-C (mocha with the global fixture, as npm test runs it)', function () {
-  this.timeout(120_000);
+  this.timeout(180_000);
 
   for (const [name, mode] of [
     ['in worker processes (npm test)', ['--parallel', '--jobs', '1']],
@@ -92,8 +99,8 @@ describe('A test run interrupted by Ctrl-C (mocha with the global fixture, as np
     it(`stops the embedded PostgreSQL it started and removes its directory, ${name}`, async () => {
       const run = await interruptedRun([...mode]);
       expect(run.signal, run.output).to.equal('SIGINT');
-      expect(run.answered, `port ${run.port} still answered:\n${run.output}`).to.equal(false);
-      expect(run.newDirectories, run.output).to.deep.equal([]);
+      expect(run.postmasterLeft, `postmaster ${run.postmasterPid} still runs:\n${run.output}`).to.equal(false);
+      expect(run.directoriesLeft, run.output).to.deep.equal([]);
     });
   }
 });

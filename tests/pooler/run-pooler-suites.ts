@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { serverAnswers } from '../../infrastructure/database/embedded-postgres-probes.js';
-import { postgresTestServer, stopPostgresTestServer } from '../support/postgres-test-server.js';
+import { leaveSignalsToCaller, postgresTestServer, stopPostgresTestServer } from '../support/postgres-test-server.js';
 import { POOLER_SUITES } from './pooler-suites.js';
 import { assertPgBouncerInstalled, PgBouncerMissingError, startPgBouncer, type RunningPgBouncer } from './support/pgbouncer.js';
 
@@ -64,6 +64,8 @@ async function main(): Promise<number> {
   const specs = process.argv.length > 2 ? process.argv.slice(2) : POOLER_SUITES;
   // Before any server is started or waited for: a missing binary is a message, not a hang.
   assertPgBouncerInstalled();
+  // Ctrl-C stops the suites, then PgBouncer, then an embedded server, in that order (runMocha).
+  leaveSignalsToCaller();
   const server = await target();
   let bouncer: RunningPgBouncer;
   try {

@@ -1,9 +1,9 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../../infrastructure/database/embedded-postgres.js';
+import { startEmbeddedPostgres, type RunningEmbeddedPostgres } from '../../infrastructure/database/embedded-postgres.js';
 import { isAlive, readState } from '../../infrastructure/database/embedded-postgres-files.js';
 
 /** The PostgreSQL server that throwaway test databases are created on. */
@@ -49,60 +49,110 @@ async function start(): Promise<PostgresTestServer> {
   const shared = process.env[SERVER_ENV]?.trim();
   if (shared) return describeServer(shared);
   const dataDir = await mkdtemp(join(tmpdir(), 'integration-api-test-pg-'));
-  // mkdtemp makes the directory 0700; the postgres user (we may be root) must be able to enter it.
-  await chmod(dataDir, 0o755);
-  const embedded = await startEmbeddedPostgres({ dataDir, ephemeral: true });
-  const postmasterPid = (await readState(dataDir))?.postmasterPid;
-  // Should the run end without the last hook (a crash, mocha's exit), still take the server down: an
-  // orphan in a temporary directory would never be reused.
-  const onExit = () => {
-    if (isAlive(postmasterPid)) process.kill(postmasterPid as number, 'SIGQUIT');
-  };
-  process.once('exit', onExit);
-  // A signal's default action ends the process without an 'exit' event: Ctrl-C of `npm test` (mocha's own
-  // SIGINT listener ends the run by raising SIGINT again) left the server running and its directory behind.
-  const onSignal = (signal: NodeJS.Signals) => {
-    removeListeners();
-    takeDownAtOnce(postmasterPid, dataDir);
-    // Die of the signal as the process would have, unless another listener (mocha's) ends the run itself.
-    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-  };
-  const removeListeners = () => {
-    process.removeListener('exit', onExit);
-    for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
-  };
-  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
-  shutdown = async () => {
-    removeListeners();
-    await embedded.stop({ force: true });
-    await rm(dataDir, { recursive: true, force: true });
-  };
-  return describeServer(embedded.serverUrl);
+  // From here on a signal that ends the process takes down what is there (initdb and the start take seconds).
+  const guard = signalsHandledHere ? new SignalGuard(dataDir) : null;
+  let embedded: RunningEmbeddedPostgres | undefined;
+  try {
+    // mkdtemp makes the directory 0700; the postgres user (we may be root) must be able to enter it.
+    await chmod(dataDir, 0o755);
+    embedded = await startEmbeddedPostgres({ dataDir, ephemeral: true });
+    const started = embedded;
+    const postmasterPid = (await readState(dataDir))?.postmasterPid;
+    // Should the run end without the last hook (a crash, mocha's exit), still take the server down: an
+    // orphan in a temporary directory would never be reused.
+    const onExit = () => {
+      if (isAlive(postmasterPid)) process.kill(postmasterPid as number, 'SIGQUIT');
+    };
+    process.once('exit', onExit);
+    shutdown = async () => {
+      process.removeListener('exit', onExit);
+      if (guard?.tookDown) return;
+      await started.stop({ force: true });
+      await rm(dataDir, { recursive: true, force: true });
+      guard?.remove();
+    };
+    return await describeServer(started.serverUrl);
+  } catch (error) {
+    guard?.remove();
+    await embedded?.stop({ force: true }).catch(() => undefined);
+    await rm(dataDir, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Whether this module answers the signals that end a run (see SignalGuard); leaveSignalsToCaller() turns it off. */
+let signalsHandledHere = true;
+
+/**
+ * For a runner that stops the embedded server itself, in order, on the signals that end it (npm run
+ * test:pooler: the suites first, then PgBouncer, then the server): the server is then not taken down at once.
+ * Call before the first postgresTestServer().
+ */
+export function leaveSignalsToCaller(): void {
+  signalsHandledHere = false;
 }
 
 const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
- * Immediate shutdown of the embedded server (SIGQUIT), waited for up to 5 s, then its directory removed:
- * all synchronous, inside a signal's listener, since the process ends right after it.
+ * A signal's default action ends the process without an 'exit' event: Ctrl-C of `npm test` (mocha's own
+ * SIGINT listener ends the run by raising SIGINT again) left the embedded server running, detached, and its
+ * directory behind. From the moment the directory exists until the server's stop has finished, a SIGINT,
+ * SIGTERM or SIGHUP takes the server down at once (SIGQUIT, waited for up to 5 s) and removes the directory,
+ * synchronously, since the process ends right after; then the process dies of the signal, unless another
+ * listener (mocha's) ends the run itself.
  */
-function takeDownAtOnce(postmasterPid: number | undefined, dataDir: string): void {
-  if (isAlive(postmasterPid)) {
-    process.kill(postmasterPid as number, 'SIGQUIT');
+class SignalGuard {
+  private done = false;
+  private readonly onSignal = (signal: NodeJS.Signals) => {
+    this.remove();
+    this.done = true;
+    takeDownAtOnce(this.dataDir);
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+
+  constructor(private readonly dataDir: string) {
+    for (const signal of STOP_SIGNALS) process.on(signal, this.onSignal);
+  }
+
+  /** Whether a signal took the server down (nothing is left to stop). */
+  get tookDown(): boolean {
+    return this.done;
+  }
+
+  remove(): void {
+    for (const signal of STOP_SIGNALS) process.removeListener(signal, this.onSignal);
+  }
+}
+
+/** The postmaster's pid as its own postmaster.pid says, read at the moment asked: it may be starting. */
+function postmasterPidIn(dataDir: string): number | null {
+  try {
+    const pid = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+function takeDownAtOnce(dataDir: string): void {
+  const pid = postmasterPidIn(dataDir);
+  if (pid !== null && isAlive(pid)) {
+    process.kill(pid, 'SIGQUIT');
     const pause = new Int32Array(new SharedArrayBuffer(4));
     const deadline = Date.now() + 5_000;
-    while (isRunning(postmasterPid as number) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 20);
+    while (isRunning(pid) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 20);
   }
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-/** Whether the process runs: not gone, and not a zombie (a child of ours that exited, not yet reaped). */
+/** Whether the process runs: not gone, and not a zombie (a child of ours that exited, not yet reaped). Without /proc: not known, so no. */
 function isRunning(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
   } catch {
-    return isAlive(pid) && !existsSync('/proc/self'); // no /proc: alive is all there is to know
+    return false;
   }
 }
 

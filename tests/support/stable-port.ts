@@ -13,7 +13,7 @@ const LOWEST = 20_000;
  * of this function can meet it, one chance in thousands, and only if both are drawn at the same moment.
  */
 export async function stablePort(): Promise<number> {
-  const [low, high] = drawRange();
+  const { low, high } = stablePortRange();
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = low + Math.floor(Math.random() * (high - low));
     if (await isFree(port)) return port;
@@ -21,12 +21,25 @@ export async function stablePort(): Promise<number> {
   throw new Error(`No free port found in ${low}..${high - 1} after 50 tries`);
 }
 
-/** The draw's bounds, [low, high): below the ephemeral range when it leaves at least 1,000 ports there. */
-function drawRange(): [number, number] {
+export interface StablePortRange {
+  /** The draw's bounds, [low, high). */
+  readonly low: number;
+  readonly high: number;
+  /** False when the ephemeral range leaves no room below it (or cannot be read): the draw is then inside it. */
+  readonly belowEphemeral: boolean;
+}
+
+let warned = false;
+
+/** Below the ephemeral range when it leaves at least 1,000 ports there; else a band tests rarely meet, said once. */
+export function stablePortRange(): StablePortRange {
   const ephemeralStart = ephemeralRangeStart();
-  if (ephemeralStart !== null && ephemeralStart - LOWEST >= 1_000) return [LOWEST, ephemeralStart];
-  // An unusual range, or no /proc: a band that servers and tests rarely use.
-  return [LOWEST, 30_000];
+  if (ephemeralStart !== null && ephemeralStart - LOWEST >= 1_000) return { low: LOWEST, high: ephemeralStart, belowEphemeral: true };
+  if (!warned) {
+    warned = true;
+    process.stderr.write(`stablePort: the ephemeral port range (net.ipv4.ip_local_port_range) starts at ${ephemeralStart ?? 'an unknown port'}, leaving no room below it; ports are drawn from ${LOWEST}..29999, where another process may be given one meanwhile\n`);
+  }
+  return { low: LOWEST, high: 30_000, belowEphemeral: false };
 }
 
 function ephemeralRangeStart(): number | null {
