@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { get } from 'node:http';
-import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startServerProcess, type ServerProcess } from '../scale/support/server-process.js';
+import { connectionRefused } from '../support/connection-refused.js';
 
 /** A GET on a connection of its own (no keep-alive pool), as a balancer's probe or a new client makes it. */
 function freshGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
@@ -13,17 +13,6 @@ function freshGet(url: string, headers: Record<string, string> = {}): Promise<{ 
       response.on('end', () => answered({ status: response.statusCode ?? 0, body }));
     });
     request.once('error', failed);
-  });
-}
-
-function refused(port: number): Promise<boolean> {
-  return new Promise((answer) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      answer(false);
-    });
-    socket.once('error', () => answer(true));
   });
 }
 
@@ -57,7 +46,7 @@ describe('SHUTDOWN_DELAY_MS: the service process after SIGTERM', function () {
 
     const { code } = await service.exited;
     expect(code, service.output()).to.equal(0);
-    expect(await refused(service.port)).to.equal(true);
+    expect(await connectionRefused(service.port)).to.equal(true);
     const messages = service.logs().map((line) => String(line.msg));
     const waiting = service.logs().find((line) => String(line.msg).startsWith('stopping: /readyz answers 503'));
     expect(waiting, service.output()).to.include({ signal: 'SIGTERM', shutdownDelayMs: 8000 });

@@ -1,25 +1,14 @@
 import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
 import { expect } from 'chai';
 import pg from 'pg';
 import { COMPANY_LOCK_NAMESPACE } from '../../adapters/persistence/postgres/company-lock.js';
+import { connectionRefused } from '../support/connection-refused.js';
 import { aMinimalApplicationBody } from '../support/http-fixtures.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 import { eventually } from '../rate-limit/support/stores.js';
 import { adminOn } from './support/registry.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
-
-function connectionRefused(port: number): Promise<boolean> {
-  return new Promise((answer) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      answer(false);
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => answer(error.code === 'ECONNREFUSED'));
-  });
-}
 
 describe('SIGTERM (the real server process)', function () {
   this.timeout(90_000);
