@@ -123,7 +123,7 @@ export class FeedConsumer {
     options.connection.on('error', this.onConnectionLost);
   }
 
-  /** Taking messages: started, neither paused nor stopping, and on a connection the broker has. */
+  /** Taking messages: started, neither paused nor stopping, on a connection the broker has, and registered on it. */
   get consuming(): boolean {
     return this.state === 'consuming' && this.connected && this.registered;
   }

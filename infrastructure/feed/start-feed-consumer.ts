@@ -32,7 +32,7 @@ export interface StartFeedConsumerOptions {
 
 export interface RunningFeedConsumer {
   readonly topology: FeedTopology;
-  /** False while paused for the database, while the broker connection is lost, and once stopping. */
+  /** False while paused for the database, while the broker connection is lost or the consumer not registered, and once stopping. */
   readonly consuming: boolean;
   /** Null while consuming; else why not, one sentence. */
   readonly notConsumingBecause: string | null;
