@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { isAlive } from '../../infrastructure/database/embedded-postgres-files.js';
+import { isRunning, postmasterPidIn } from '../support/postgres-test-server.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SPEC = 'tests/lifecycle/fixtures/interrupted-run.spec.ts';
@@ -22,33 +23,15 @@ interface Interrupted {
   readonly output: string;
 }
 
-/** Whether the process runs: a zombie (exited, not reaped yet: a container's init may never reap it) does not. */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
 function serverDirectories(tmp: string): string[] {
   return readdirSync(tmp).filter((name) => name.startsWith('integration-api-test-pg-'));
-}
-
-function postmasterPidIn(dataDir: string): number | null {
-  try {
-    return Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]) || null;
-  } catch {
-    return null;
-  }
 }
 
 /** Stops what a failing run left, by its postmaster.pid, and waits for it to go (up to 5 s). */
 async function takeDown(dataDir: string): Promise<void> {
   const pid = postmasterPidIn(dataDir);
   if (pid !== null && isAlive(pid)) process.kill(pid, 'SIGQUIT');
-  for (let waited = 0; pid !== null && running(pid) && waited < 5_000; waited += 100) await sleep(100);
+  for (let waited = 0; pid !== null && isRunning(pid) && waited < 5_000; waited += 100) await sleep(100);
 }
 
 /**
@@ -81,7 +64,7 @@ async function interruptedRun(mode: string[]): Promise<Interrupted> {
     process.kill(-child.pid!, 'SIGINT');
     const signal = await Promise.race([ended, sleep(20_000).then(() => 'timeout' as const)]);
     if (signal === 'timeout') throw new Error(`The run did not end within 20 s of SIGINT:\n${output}`);
-    return { postmasterPid, postmasterLeft: running(postmasterPid), directoriesLeft: serverDirectories(tmp), signal, output };
+    return { postmasterPid, postmasterLeft: isRunning(postmasterPid), directoriesLeft: serverDirectories(tmp), signal, output };
   } finally {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
     for (const name of serverDirectories(tmp)) await takeDown(join(tmp, name)); // what a failing run left

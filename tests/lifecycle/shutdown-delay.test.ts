@@ -53,5 +53,4 @@ describe('SHUTDOWN_DELAY_MS: the service process after SIGTERM', function () {
     expect(messages.indexOf(String(waiting?.msg))).to.be.below(messages.indexOf('draining requests in flight, then stopping'));
     expect(messages.at(-1)).to.equal('stopped');
   });
-
 });

@@ -126,7 +126,7 @@ class SignalGuard {
 }
 
 /** The postmaster's pid as its own postmaster.pid says, read at the moment asked: it may be starting. */
-function postmasterPidIn(dataDir: string): number | null {
+export function postmasterPidIn(dataDir: string): number | null {
   try {
     const pid = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
     return Number.isInteger(pid) && pid > 0 ? pid : null;
@@ -146,8 +146,11 @@ function takeDownAtOnce(dataDir: string): void {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-/** Whether the process runs: not gone, and not a zombie (a child of ours that exited, not yet reaped). Without /proc: not known, so no. */
-function isRunning(pid: number): boolean {
+/**
+ * Whether the process runs: not gone, and not a zombie (exited, not yet reaped: a child of ours, or one a
+ * container's init never reaps). Without /proc: not known, so no.
+ */
+export function isRunning(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
