@@ -179,7 +179,7 @@ export class FeedConsumer {
     this.showConsuming();
     try {
       await this.cancelling;
-      await this.consumer.close();
+      await this.closeConsumer();
       await this.routing.close();
     } finally {
       this.options.connection.off('error', this.onConnectionLost);
@@ -260,8 +260,24 @@ export class FeedConsumer {
     this.state = 'paused';
     this.showConsuming();
     this.options.logger.warn({ queue: this.options.topology.queue }, 'feed paused: the database does not answer; taking no messages until it does');
-    this.cancelling = this.consumer.close().catch((error: unknown) => this.options.logger.warn({ err: error }, 'feed consumer could not be cancelled'));
+    this.cancelling = this.closeConsumer().catch((error: unknown) => this.options.logger.error({ err: error }, 'feed consumer could not be closed'));
     this.schedulePoll();
+  }
+
+  /**
+   * The client's close, seen through to its end. rabbitmq-client 5.0.8 marks its consumer closing before it
+   * cancels it; a cancel that fails (the connection lost before the broker answered) leaves it closing for good,
+   * where it neither takes messages nor can be started again: a pause would never resume. A second close, with
+   * nothing left to cancel, waits for the handlers in flight and closes the channel, after which the client's
+   * consumer can start again.
+   */
+  private async closeConsumer(): Promise<void> {
+    try {
+      await this.consumer.close();
+    } catch (error) {
+      this.options.logger.warn({ err: error, queue: this.options.topology.queue }, 'feed consumer could not be cancelled; closing its channel');
+      await this.consumer.close();
+    }
   }
 
   private showConsuming(): void {

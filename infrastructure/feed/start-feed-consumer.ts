@@ -100,7 +100,9 @@ export async function startFeedConsumer(container: Container, config: FeedSettin
     },
     stop() {
       stopping ??= (async () => {
-        await purge.stop();
+        // No purge starts from now on; one that runs (minutes of chunks on a large ledger) ends by itself, after
+        // the consumer has stopped taking messages: the stop does not wait for it to take none.
+        const purged = purge.stop();
         // The connection lost (now or during the stop), nothing taken can be acknowledged any more: the broker
         // gives it to the next consumer, which the ledger makes harmless. Closing the connection first lets the
         // handlers in flight finish and the consumer end at once, where it would wait up to the client's 20 s
@@ -113,6 +115,7 @@ export async function startFeedConsumer(container: Container, config: FeedSettin
         } finally {
           connection.off('error', closeOnLoss);
         }
+        await purged;
         await close();
       })();
       return stopping;

@@ -13,6 +13,7 @@ import { declareFeedTopology, deleteFeedTopology, FEED_HEADERS, feedTopology, re
 import { startFeedConsumer } from '../../infrastructure/feed/start-feed-consumer.js';
 import { USE_CASES } from '../../infrastructure/container/use-case.tokens.js';
 import type { ApplyPlatformEvent } from '../../application/use-cases/apply-platform-event.use-case.js';
+import type { PurgeFeedRecords } from '../../application/use-cases/purge-feed-records.use-case.js';
 import { createLogger } from '../../infrastructure/logger.js';
 import { eventsOf } from './support/platform-events.js';
 import { TcpProxy } from '../rate-limit/support/tcp-proxy.js';
@@ -474,6 +475,44 @@ describe('Feed consumer runtime (real RabbitMQ, a scripted handler)', function (
     expect(await broker.depth()).to.equal(0);
   });
 
+  it('resumes after a pause whose cancel the broker connection, lost meanwhile, failed: takes messages again once both are back', async () => {
+    // A network failure of this host puts the database and the broker out of reach at once. The pause cancels
+    // the client's consumer; the cancel is sent, and the connection is lost before the broker answers it.
+    broker = new Broker([50]);
+    const { url, proxy } = await relayToBroker();
+    const connection = new Connection({ url, retryLow: 100, retryHigh: 300 });
+    connection.on('error', () => undefined);
+    let databaseUp = false;
+    const handler = new ScriptedHandler(() => {
+      if (databaseUp) return applied();
+      proxy.cut();
+      return { action: 'retry', reason: 'store_unavailable', detail: 'connection refused', event: EVENT };
+    });
+    const logs = capturedLogger();
+    const consumer = new FeedConsumer({ connection, topology: broker.topology, handler, prefetch: 4, readiness: async () => databaseUp, readinessPollMs: 100, logger: logs.logger });
+    try {
+      await consumer.start();
+      await broker.publish('{"n":"a"}');
+      await until('the pause', () => /paused/.test(consumer.notConsumingBecause ?? ''));
+      await until('the cancel failed', () => logs.lines.some((line) => line.level >= 40 && /cancel/.test(String(line.msg))));
+      proxy.restore();
+      databaseUp = true;
+      await until('consuming again', () => consumer.consuming, 15_000);
+      await broker.publish('{"n":"b"}');
+      // a was never acknowledged on the lost connection: it comes again, with b (and its retry copy may come too,
+      // should the client publish it again once connected: the ledger makes such a repeat harmless).
+      await until('a and b applied', () => handler.takesOf('{"n":"b"}').length === 1 && handler.takesOf('{"n":"a"}').length >= 2, 15_000);
+      expect(logs.said('feed consumer could not be cancelled; closing its channel')).to.have.length(1);
+      expect(logs.said('feed consumer could not be closed')).to.have.length(0);
+      await consumer.stop();
+    } finally {
+      databaseUp = true;
+      await consumer.stop();
+      await connection.close();
+      await proxy.close();
+    }
+  });
+
   it('goes on after the broker connection is lost: what was in flight comes again and is acknowledged', async () => {
     broker = new Broker([50]);
     const { url, proxy } = await relayToBroker();
@@ -680,6 +719,47 @@ describe('startFeedConsumer (the consumer on a container, as npm run feed starts
       expect(running.notConsumingBecause).to.match(/stopping/);
       expect((await connection.queueDeclare({ queue, passive: true })).messageCount).to.equal(0);
     } finally {
+      await running.stop();
+      await deleteFeedTopology(connection, running.topology);
+      await connection.close();
+      await disposeContainer(container);
+    }
+  });
+
+  it('at stop, takes no more messages at once, even while a purge of the ledger runs, and ends after the purge', async () => {
+    const container = await buildContainer({ profile: 'memory', config: { store: 'memory' } });
+    // A purge of a large ledger (minutes of chunks) stands in: it ends when the test says so.
+    let endPurge!: () => void;
+    const purgeEnded = new Promise<void>((resolve) => (endPurge = resolve));
+    let purges = 0;
+    const purge = {
+      execute: async () => {
+        purges++;
+        await purgeEnded;
+        return { events: 0, tombstones: 0 };
+      },
+    };
+    container.rebind(USE_CASES.purgeFeedRecords).toConstantValue(purge as unknown as PurgeFeedRecords);
+    const queue = `test.feed.${process.pid}.${randomBytes(4).toString('hex')}`;
+    const config = loadConfig({ FEED_URL: AMQP_URL, FEED_QUEUE: queue, FEED_RETRY_DELAYS_MS: '50' });
+    const handler = new ScriptedHandler(() => applied());
+    const running = await startFeedConsumer(container, config, capturedLogger().logger, { handler });
+    const connection = new Connection(AMQP_URL);
+    connection.on('error', () => undefined);
+    try {
+      await until('the purge at start running', () => purges === 1);
+      let stopped = false;
+      const stopping = running.stop().then(() => (stopped = true));
+      // The broker no longer lists the consumer while the purge still runs: nothing more is taken.
+      await until('no consumer on the queue', async () => (await connection.queueDeclare({ queue, passive: true })).consumerCount === 0);
+      expect(running.consuming).to.equal(false);
+      expect(running.notConsumingBecause).to.match(/stopping/);
+      expect(stopped, 'the stop waits for the purge').to.equal(false);
+      endPurge();
+      await stopping;
+      expect(purges).to.equal(1);
+    } finally {
+      endPurge();
       await running.stop();
       await deleteFeedTopology(connection, running.topology);
       await connection.close();
