@@ -103,7 +103,11 @@ export const applicationRequestSchema = {
   properties: {
     externalId: id(L.EXTERNAL_ID_MIN_LENGTH, L.EXTERNAL_ID_MAX_LENGTH, "The client's own identifier; unique within the company."),
     vacancyId: id(L.VACANCY_ID_MIN_LENGTH, L.VACANCY_ID_MAX_LENGTH, 'The id of a vacancy of the company (any status); another id is a 404.'),
-    source: text(L.SOURCE_MAX_LENGTH, `The client's label, returned as the candidate's source. Absent or empty: "${L.DEFAULT_APPLICATION_SOURCE}".`),
+    source: text(
+      L.SOURCE_MAX_LENGTH,
+      `The client's label, returned as the candidate's source. Absent or empty: "${L.DEFAULT_APPLICATION_SOURCE}". ` +
+        `Not "${L.MANUAL_SOURCE}" nor the job board's label ("hh" unless JOB_BOARD_LABEL sets another), which mark the platform's own cards (400).`,
+    ),
     candidate: candidateInputSchema,
     coverLetter: text(L.COVER_LETTER_MAX_LENGTH),
     resume: resumeInputSchema,

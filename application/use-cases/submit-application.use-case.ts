@@ -1,5 +1,6 @@
 import { DEFAULT_APPLICATION_SOURCE } from '../../domain/inbound-application/application-limits.js';
-import { canonicalApplication, checkApplicationKeys, type InboundApplication } from '../../domain/inbound-application/inbound-application.js';
+import { canonicalApplication, checkApplicationKeys, checkApplicationSource, type InboundApplication } from '../../domain/inbound-application/inbound-application.js';
+import { MANUAL_SOURCE } from '../../domain/inbound-application/application-limits.js';
 import { Board } from '../../domain/board/board.js';
 import { CandidateCard } from '../../domain/candidate/candidate-card.js';
 import { NotFoundError } from '../../domain/shared/domain-error.js';
@@ -49,6 +50,8 @@ interface PendingApplication {
 export class SubmitApplication {
   private readonly batches: CompanyBatches<PendingApplication, SubmitApplicationResult>;
   private readonly lookups: CompanyBatches<string, StoredApplication | null>;
+  private readonly forecast: RepeatForecast;
+  private readonly reservedSources: ReadonlySet<string>;
 
   constructor(
     private readonly boards: BoardRepository,
@@ -56,8 +59,15 @@ export class SubmitApplication {
     private readonly unitOfWork: UnitOfWork,
     private readonly ids: IdGenerator,
     private readonly secrets: Secrets,
-    private readonly forecast: RepeatForecast = new RepeatForecast(),
+    options: {
+      /** Whether repeats are looked up first (ADR 21); a forecast of its own by default. */
+      readonly forecast?: RepeatForecast;
+      /** The labels an application's `source` may not be (reservedApplicationSources); `manual` alone by default. */
+      readonly reservedSources?: ReadonlySet<string>;
+    } = {},
   ) {
+    this.forecast = options.forecast ?? new RepeatForecast();
+    this.reservedSources = options.reservedSources ?? new Set([MANUAL_SOURCE]);
     this.batches = new CompanyBatches((companyId, pending) => this.store(companyId, pending), { concurrency: CONCURRENT_BATCHES, maxItems: MAX_BATCH });
     this.lookups = new CompanyBatches((companyId, externalIds) => this.findStored(companyId, externalIds), { concurrency: CONCURRENT_LOOKUPS, maxItems: MAX_BATCH });
   }
@@ -71,6 +81,7 @@ export class SubmitApplication {
   async execute(command: SubmitApplicationCommand): Promise<SubmitApplicationResult> {
     const { companyId, application } = command;
     checkApplicationKeys(application);
+    checkApplicationSource(application, this.reservedSources);
     const fingerprint = this.secrets.sha256(canonicalApplication(application));
     // While the company's applications are often repeats, answer a repeat from a lookup, without taking the
     // company's lock at all (a stored card does not stop being the answer); concurrent lookups of a company
@@ -95,6 +106,7 @@ export class SubmitApplication {
   async executeNow(command: SubmitApplicationCommand): Promise<SubmitApplicationResult> {
     const { companyId, application } = command;
     checkApplicationKeys(application);
+    checkApplicationSource(application, this.reservedSources);
     const [outcome] = await this.store(companyId, [{ application, fingerprint: this.secrets.sha256(canonicalApplication(application)) }]);
     if (outcome === undefined) throw new Error('A batch of one application was answered with no outcome.');
     if ('error' in outcome) throw outcome.error;
@@ -110,6 +122,7 @@ export class SubmitApplication {
   async executeDetachedNow(command: SubmitApplicationCommand): Promise<SubmitApplicationResult> {
     const { companyId, application } = command;
     checkApplicationKeys(application);
+    checkApplicationSource(application, this.reservedSources);
     const fingerprint = this.secrets.sha256(canonicalApplication(application));
     return this.unitOfWork.run(companyId, 'append', async ({ now }) => {
       const card = this.cardOf(companyId, application.vacancyId, '', application, fingerprint, now);

@@ -1,6 +1,6 @@
-import { ProblemCollector } from '../shared/domain-error.js';
+import { ProblemCollector, ValidationError } from '../shared/domain-error.js';
 import { canonicalJson, checkText } from '../shared/text-rules.js';
-import { EXTERNAL_ID_MAX_LENGTH, EXTERNAL_ID_MIN_LENGTH, VACANCY_ID_MAX_LENGTH, VACANCY_ID_MIN_LENGTH } from './application-limits.js';
+import { EXTERNAL_ID_MAX_LENGTH, EXTERNAL_ID_MIN_LENGTH, MANUAL_SOURCE, VACANCY_ID_MAX_LENGTH, VACANCY_ID_MIN_LENGTH } from './application-limits.js';
 import type { Person, Referral } from '../candidate/person.js';
 import type { Resume } from '../candidate/resume.js';
 
@@ -27,4 +27,25 @@ export function checkApplicationKeys(application: Pick<InboundApplication, 'exte
   checkText(problems, '/externalId', application.externalId, { min: EXTERNAL_ID_MIN_LENGTH, max: EXTERNAL_ID_MAX_LENGTH, required: true });
   checkText(problems, '/vacancyId', application.vacancyId, { min: VACANCY_ID_MIN_LENGTH, max: VACANCY_ID_MAX_LENGTH, required: true });
   problems.throwIfAny('The application is invalid.');
+}
+
+/**
+ * The `source` labels the platform gives its own cards (spec 2.2.1): `manual` for a recruiter's card and the job
+ * board's label for an import. An application's `source` is the client's label, any other text.
+ */
+export function reservedApplicationSources(jobBoardLabel: string): ReadonlySet<string> {
+  return new Set([MANUAL_SOURCE, jobBoardLabel]);
+}
+
+/**
+ * An application may not carry a label the platform reserves (compared exactly): its card would read as a
+ * recruiter's or as an import from the job board. Checked once the body has its shape, like the keys.
+ */
+export function checkApplicationSource(application: Pick<InboundApplication, 'source'>, reserved: ReadonlySet<string>): void {
+  if (application.source === null || !reserved.has(application.source)) return;
+  const labels = [...reserved].map((label) => `"${label}"`).join(', ');
+  throw new ValidationError(
+    [{ pointer: '/source', message: `must not be a label the platform gives its own cards (${labels}): those mark a recruiter's card and an import from the job board` }],
+    'The application is invalid.',
+  );
 }

@@ -38,6 +38,7 @@ import { RevokePlatformToken } from '../../application/use-cases/revoke-platform
 import { RollKey } from '../../application/use-cases/roll-key.use-case.js';
 import { SetBoardColumns } from '../../application/use-cases/set-board-columns.use-case.js';
 import { SubmitApplication } from '../../application/use-cases/submit-application.use-case.js';
+import { reservedApplicationSources } from '../../domain/inbound-application/inbound-application.js';
 import { TransferCandidate } from '../../application/use-cases/transfer-candidate.use-case.js';
 import { UpdateResume } from '../../application/use-cases/update-resume.use-case.js';
 import { UpsertVacancies } from '../../application/use-cases/upsert-vacancies.use-case.js';
@@ -54,7 +55,12 @@ const [V, B, C, K, CO, U, I, S, T, PT] = [
 export const useCasesModule = new ContainerModule(({ bind }) => {
   bindPort(bind, USE_CASES.listVacancies).toDynamicValue((ctx) => new ListVacancies(resolve(ctx, V), resolve(ctx, U)));
   bindPort(bind, USE_CASES.listCandidates).toDynamicValue((ctx) => new ListCandidates(resolve(ctx, C), resolve(ctx, U)));
-  bindPort(bind, USE_CASES.submitApplication).toDynamicValue((ctx) => new SubmitApplication(resolve(ctx, B), resolve(ctx, C), resolve(ctx, U), resolve(ctx, I), resolve(ctx, S)));
+  bindPort(bind, USE_CASES.submitApplication).toDynamicValue(
+    (ctx) =>
+      new SubmitApplication(resolve(ctx, B), resolve(ctx, C), resolve(ctx, U), resolve(ctx, I), resolve(ctx, S), {
+        reservedSources: reservedApplicationSources(resolve(ctx, CONFIG).jobBoardLabel),
+      }),
+  );
   bindPort(bind, USE_CASES.authenticateKey).toDynamicValue((ctx) => {
     const logger = resolve(ctx, LOGGER);
     return new AuthenticateKey(resolve(ctx, K), resolve(ctx, S), resolve(ctx, I), resolve(ctx, T), {

@@ -133,6 +133,34 @@ describe('POST /applications', () => {
     expect(await candidatesOf()).to.deep.equal(before);
   });
 
+  it('answers 400 at /source for a label the platform gives its own cards (spec 2.2.1), and creates nothing', async () => {
+    const before = await candidatesOf();
+    for (const source of ['manual', 'hh']) {
+      const response = await tenant.api.post('/applications', { ...aMinimalApplicationBody(vacancyId), externalId: `reserved-${source}`, source });
+      expect(response.status, source).to.equal(400);
+      expect(response.headers.get('content-type')).to.match(/^application\/problem\+json/);
+      expect(response.body).to.include({ status: 400, code: 'validation_failed' });
+      expect(response.body.errors.map((e: any) => e.pointer)).to.deep.equal(['/source']);
+    }
+    expect(await candidatesOf()).to.deep.equal(before);
+  });
+
+  it('reserves the job board\'s label as JOB_BOARD_LABEL sets it', async () => {
+    const other = await startTestServer({ config: { jobBoardLabel: 'olx' } });
+    try {
+      const t = await aTenant(other);
+      const vacancy = (await t.addVacancy({ title: 'Оператор' })).id;
+      const refused = await t.api.post('/applications', { ...aMinimalApplicationBody(vacancy), externalId: 'olx-1', source: 'olx' });
+      expect(refused.status).to.equal(400);
+      expect(refused.body.errors.map((e: any) => e.pointer)).to.deep.equal(['/source']);
+      const taken = await t.api.post('/applications', { ...aMinimalApplicationBody(vacancy), externalId: 'hh-1', source: 'hh' });
+      expect(taken.status).to.equal(201);
+      expect((await candidatesOf(t)).map((c) => c.source)).to.deep.equal(['hh']);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('creates a new resume for every application, even from a person already known by e-mail (rule 7, spec 2.6.1)', async () => {
     const second = await tenant.addVacancy({ title: 'Второй' });
     const person = { name: 'Сабина Ахмедова', email: 'sabina@example.kz' };

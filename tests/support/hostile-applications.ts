@@ -17,7 +17,8 @@ export function validApplication(vacancyId: string, externalIds: fc.Arbitrary<st
     {
       externalId: externalIds,
       vacancyId: fc.constant(vacancyId),
-      source: hostileText(L.SOURCE_MAX_LENGTH),
+      // Not a label the platform gives its own cards (manual, and the job board's: hh by default), which is refused.
+      source: hostileText(L.SOURCE_MAX_LENGTH).filter((source) => source !== L.MANUAL_SOURCE && source !== 'hh'),
       candidate: fc.record(
         { name: hostileName(L.PERSON_NAME_MAX_LENGTH), email: emails, phone: hostileText(L.PHONE_MAX_LENGTH), location: hostileText(L.LOCATION_MAX_LENGTH), birthDate: birthDates },
         { requiredKeys: ['name'] },

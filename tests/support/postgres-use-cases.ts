@@ -26,7 +26,7 @@ export function postgresUseCases(database: PostgresTestDatabase, unitOfWork: Mik
     lookups: () => lookups,
     createCompany: new CreateCompany(a.companies, ids, new SystemClock()),
     upsertVacancies: new UpsertVacancies(a.companies, a.vacancies, a.boards, a.unitOfWork, ids),
-    submitApplication: new SubmitApplication(a.boards, candidates, a.unitOfWork, ids, new NodeCryptoSecrets(), forecast),
+    submitApplication: new SubmitApplication(a.boards, candidates, a.unitOfWork, ids, new NodeCryptoSecrets(), { forecast }),
     moveCandidate: new MoveCandidate(a.vacancies, a.boards, a.candidates, a.unitOfWork),
     listCandidates: new ListCandidates(a.candidates, a.unitOfWork),
     listVacancies: new ListVacancies(a.vacancies, a.unitOfWork),

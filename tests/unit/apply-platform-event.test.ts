@@ -97,6 +97,16 @@ describe('ApplyPlatformEvent (the platform feed)', () => {
       const cards = await world().allCandidates(companyId);
       expect(cards.map((c) => [c.externalId, c.vacancyId, c.stage, c.source])).to.deep.equal([[application.externalId, 'vac-1', 'NEW', 'hh.kz']]);
     });
+
+    it('application.submitted with a source the platform gives its own cards is refused, as POST /applications refuses it', async () => {
+      const companyId = await world().company();
+      await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
+      const application = anApplication({ vacancyId: 'vac-1', source: 'manual' });
+      const error = await rejectionOf(feed(companyId, application.externalId, 0, { type: 'application.submitted', application }));
+      expect(error).to.be.instanceOf(ValidationError);
+      expect((error as ValidationError).problems.map((problem) => problem.pointer)).to.deep.equal(['/source']);
+      expect(await world().allCandidates(companyId)).to.deep.equal([]);
+    });
   });
 
   describe('exactly once', () => {

@@ -85,7 +85,7 @@ describe('SubmitApplication with the repeat forecast (ADR 21)', () => {
         return unitOfWork.run(...args);
       },
     } as typeof unitOfWork;
-    const use = new SubmitApplication(resolve(container, BOARD_REPOSITORY), countedCandidates, countedUnitOfWork, resolve(container, ID_GENERATOR), resolve(container, SECRETS), forecast);
+    const use = new SubmitApplication(resolve(container, BOARD_REPOSITORY), countedCandidates, countedUnitOfWork, resolve(container, ID_GENERATOR), resolve(container, SECRETS), { forecast });
     return { use, counts };
   }
 

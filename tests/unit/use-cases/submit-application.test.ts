@@ -131,6 +131,22 @@ describe('SubmitApplication (POST /applications)', () => {
     expect((await world().candidate(companyId, id))?.source).to.equal('api');
   });
 
+  it('refuses a source the platform gives its own cards (manual, the job board\'s label) at /source, creating nothing; any other label is the client\'s (spec 2.2.1)', async () => {
+    const companyId = await world().company();
+    const vacancyId = (await world().vacancy(companyId)).id;
+    for (const source of ['manual', 'hh']) {
+      const error = await rejectionOf(world().apply(companyId, { vacancyId, externalId: `reserved-${source}`, source }));
+      expect(pointersOf(error), source).to.deep.equal(['/source']);
+      expect((error as ValidationError).problems[0]?.message).to.match(/"manual", "hh"/);
+    }
+    expect(await world().allCandidates(companyId)).to.deep.equal([]);
+    // Compared exactly: another spelling is a label of the client's.
+    for (const source of ['Manual', 'HH', 'hh.kz', 'manual ']) {
+      const { id } = await world().apply(companyId, { vacancyId, externalId: `label-${source}`, source });
+      expect((await world().candidate(companyId, id))?.source).to.equal(source);
+    }
+  });
+
   it('makes two cards for one person who applies twice, never merging by e-mail', async () => {
     const companyId = await world().company();
     const first = await world().vacancy(companyId);
