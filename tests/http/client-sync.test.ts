@@ -177,6 +177,28 @@ describe('IntegrationClient.sync() against the service (memory and PostgreSQL st
     expect(sorted(candidates.records)).to.deep.equal(sorted(truth.candidates));
   });
 
+  it('makes a run asked to be full a full pass even when an incremental pass stopped before it, finding the deletions', async () => {
+    const client = syncingClient();
+    const stateFile = path.join(dir, 'state.json');
+    const vacancies = new MemorySyncTarget<Vacancy>();
+    const candidates = new MemorySyncTarget<Candidate>();
+    await client.sync({ state: new FileSyncStateStore(stateFile), vacancies, candidates, pageSize: 6 });
+    await writer.write(20);
+    const lostCard = writer.candidateIds[3]!;
+    await server.seed.deleteCandidate.execute({ companyId: tenant.companyId, id: lostCard });
+    const crash = (event: SyncPageEvent) => {
+      if (event.resource === 'candidates' && event.page === 1) throw new Error('killed');
+    };
+    await client.sync({ state: new FileSyncStateStore(stateFile), vacancies, candidates, pageSize: 6, onPage: crash }).catch(() => undefined);
+    expect(JSON.parse(await readFile(stateFile, 'utf8')).resources.candidates.pass).to.include({ mode: 'incremental', complete: false });
+
+    const full = await client.sync({ state: new FileSyncStateStore(stateFile), vacancies, candidates, pageSize: 6, full: true });
+    expect(full.candidates).to.include({ mode: 'full', resumed: false, since: null });
+    expect(full.candidates!.deleted).to.include(lostCard);
+    const truth = await serviceState(reader());
+    expect(sorted(candidates.records)).to.deep.equal(sorted(truth.candidates));
+  });
+
   it('reports the ids a full pass no longer finds, and only those', async () => {
     const client = syncingClient();
     const state = new FileSyncStateStore(path.join(dir, 'state.json'));

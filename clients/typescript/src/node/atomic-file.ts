@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -11,7 +11,7 @@ export async function writeFileAtomic(file: string, chunks: Iterable<string> | s
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await open(temporary, 'w');
   try {
-    for (const chunk of typeof chunks === 'string' ? [chunks] : chunks) await handle.write(chunk);
+    for (const chunk of typeof chunks === 'string' ? [chunks] : chunks) await writeAll(handle, chunk);
     await handle.sync();
   } catch (error) {
     await handle.close();
@@ -23,15 +23,61 @@ export async function writeFileAtomic(file: string, chunks: Iterable<string> | s
   await syncDirectory(path.dirname(file));
 }
 
-/** Appends text and flushes it to disk before resolving. */
+/**
+ * Appends text and flushes it to disk before resolving. A last line that a crash (or a full disk) cut before its
+ * newline is cut off first: appended after it, the text would join it in a line that is no longer JSON, which
+ * every later reading of the file would stumble on.
+ */
 export async function appendDurably(file: string, text: string): Promise<void> {
-  const handle = await open(file, 'a');
+  const handle = await open(file, 'a+');
   try {
-    await handle.write(text);
+    await dropTornLine(handle);
+    await writeAll(handle, text);
     await handle.sync();
   } finally {
     await handle.close();
   }
+}
+
+/** The part of a write that a file handle takes at most (what the write's buffer holds). */
+export interface Writable {
+  write(buffer: Uint8Array, offset: number, length: number): Promise<{ bytesWritten: number }>;
+}
+
+/**
+ * Writes every byte of the text. One write may take only part of it (a disk that fills up takes what fits and
+ * says how much): the rest is written again, and a disk with no room left then fails the write with ENOSPC.
+ */
+export async function writeAll(handle: Writable, text: string): Promise<void> {
+  const bytes = Buffer.from(text, 'utf8');
+  let offset = 0;
+  while (offset < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
+    if (bytesWritten <= 0) throw new Error(`A write took none of the ${bytes.length - offset} bytes left.`);
+    offset += bytesWritten;
+  }
+}
+
+const NEWLINE = 0x0a;
+const TAIL_BLOCK = 64 * 1024;
+
+/** Cuts the file after its last newline (to nothing when it has none), unless it already ends with one. */
+async function dropTornLine(handle: FileHandle): Promise<void> {
+  const { size } = await handle.stat();
+  if (size === 0) return;
+  const block = Buffer.alloc(Math.min(TAIL_BLOCK, size));
+  let end = size;
+  while (end > 0) {
+    const start = Math.max(0, end - block.length);
+    const { bytesRead } = await handle.read(block, 0, end - start, start);
+    const at = block.subarray(0, bytesRead).lastIndexOf(NEWLINE);
+    if (at !== -1) {
+      if (start + at + 1 < size) await handle.truncate(start + at + 1);
+      return;
+    }
+    end = start;
+  }
+  await handle.truncate(0);
 }
 
 /** Flushes a directory entry (a rename, a new file), where the platform allows it. */

@@ -15,7 +15,7 @@ export interface SyncOptions {
   readonly fullPassEvery?: number;
   /** Also make a pass full when the last full pass is older than this. */
   readonly fullPassAfterMs?: number;
-  /** Make this run's new passes full. */
+  /** Make this run's passes full: a stopped incremental pass begins again as a full one; a stopped full pass goes on. */
   readonly full?: boolean;
   /** Page size. Default 500, the largest the API gives. */
   readonly pageSize?: number;
@@ -94,6 +94,9 @@ interface PassContext {
 
 async function runPass(ctx: PassContext): Promise<ResourceReport> {
   const { resource, target, store, state, resourceState: rs, options } = ctx;
+  // A full pass asked for replaces a stopped incremental one: what that one applied stays, and the full pass
+  // reads everything again from nothing.
+  if (options.full === true && rs.pass !== null && rs.pass.mode !== 'full') rs.pass = null;
   const resumed = rs.pass !== null;
   if (rs.pass === null) {
     const mode = fullPassDue(rs, options) ? 'full' : 'incremental';
