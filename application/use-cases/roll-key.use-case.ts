@@ -1,5 +1,5 @@
 import { ProblemCollector, NotFoundError } from '../../domain/shared/domain-error.js';
-import { checkActor, checkRollExpiry, ROLL_OVERLAP_DEFAULT_MS, type ServiceKeySnapshot } from '../../domain/service-key/service-key.js';
+import { checkActor, checkExpiry, checkRollExpiry, LATEST_EXPIRY_MS, ROLL_OVERLAP_DEFAULT_MS, type ServiceKeySnapshot } from '../../domain/service-key/service-key.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { Secrets } from '../ports/secrets.port.js';
@@ -80,7 +80,7 @@ export class RollKey {
 function checkCommand(command: RollKeyCommand, oldKeyExpiresAt: Date, now: Date): void {
   const problems = new ProblemCollector();
   checkRollExpiry(problems, oldKeyExpiresAt, now);
-  if (command.expiresAt instanceof Date && !(command.expiresAt.getTime() > now.getTime())) problems.add('/expiresAt', 'must be in the future');
+  if (command.expiresAt instanceof Date) checkExpiry(problems, command.expiresAt, now);
   checkActor(problems, '/actor', command.actor.name);
   problems.throwIfAny('The roll is invalid.');
 }
@@ -91,5 +91,6 @@ function checkCommand(command: RollKeyCommand, oldKeyExpiresAt: Date, now: Date)
  */
 function sameLifetime(old: ServiceKeySnapshot, now: Date): Date | null {
   if (old.expiresAt === null) return null;
-  return new Date(now.getTime() + (old.expiresAt.getTime() - old.createdAt.getTime()));
+  // No later than a key may expire at all (a key meant to last until year 9999, rolled, lasts until then).
+  return new Date(Math.min(now.getTime() + (old.expiresAt.getTime() - old.createdAt.getTime()), LATEST_EXPIRY_MS));
 }

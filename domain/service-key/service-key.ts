@@ -17,6 +17,12 @@ export const ROLL_OVERLAP_MAX_MS = 7 * 24 * 60 * 60 * 1000;
  * a caller whose clock runs a little ahead of ours and asks for exactly 7 days must not get a 400.
  */
 export const ROLL_OVERLAP_CLOCK_TOLERANCE_MS = 60_000;
+/**
+ * The latest expiry a key may have: the last millisecond of year 9999 (UTC), the last that PostgreSQL's
+ * timestamptz and the API's timestamps (`YYYY-MM-DDTHH:mm:ss.sssZ`) both hold. An offset can put a date-time
+ * written in year 9999 past it.
+ */
+export const LATEST_EXPIRY_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 export type KeyStatus = 'active' | 'expired' | 'revoked';
 
@@ -109,9 +115,7 @@ export class ServiceKey {
     params.scopes.forEach((scope, index) => {
       if (!isScope(scope)) problems.add(`/scopes/${index}`, `unknown scope "${scope}"; known scopes are ${SCOPES.join(', ')}`);
     });
-    if (params.expiresAt !== null && params.expiresAt.getTime() <= params.now.getTime()) {
-      problems.add('/expiresAt', 'must be in the future');
-    }
+    if (params.expiresAt !== null) checkExpiry(problems, params.expiresAt, params.now);
     problems.throwIfAny('The service key is invalid.');
     const scopes = SCOPES.filter((scope) => params.scopes.includes(scope));
     return new ServiceKey({
@@ -211,6 +215,12 @@ export class ServiceKey {
  * The old key's end in a roll: strictly in the future, and at most ROLL_OVERLAP_MAX_MS away give or take
  * ROLL_OVERLAP_CLOCK_TOLERANCE_MS (rollTo cuts what the tolerance lets through back to the maximum).
  */
+/** A key's expiry: in the future, and no later than LATEST_EXPIRY_MS. */
+export function checkExpiry(problems: ProblemCollector, expiresAt: Date, now: Date, pointer = '/expiresAt'): void {
+  if (!(expiresAt.getTime() > now.getTime())) problems.add(pointer, 'must be in the future');
+  else if (expiresAt.getTime() > LATEST_EXPIRY_MS) problems.add(pointer, 'must be at most 9999-12-31T23:59:59.999Z');
+}
+
 export function checkRollExpiry(problems: ProblemCollector, oldKeyExpiresAt: Date, now: Date, pointer = '/oldKeyExpiresAt'): void {
   const ms = oldKeyExpiresAt.getTime() - now.getTime();
   if (Number.isNaN(ms)) problems.add(pointer, 'must be a valid moment');

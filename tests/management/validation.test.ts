@@ -71,6 +71,23 @@ describe('The management API: 400s with pointers', () => {
     expect(key, 'nothing was rolled').to.include({ rolledTo: null, expiresAt: null });
   });
 
+  it('refuses a key expiry after the last millisecond of year 9999 (UTC), which an offset reaches from year 9999, and caps a default roll there', async () => {
+    const LATEST = '9999-12-31T23:59:59.999Z';
+    const issue = (expiresAt: string) => server.client.post(`/companies/${companyId}/keys`, { name: 'k', scopes: ['vacancies:read'], expiresAt });
+    expect(problemsOf(await issue('9999-12-31T23:59:59.999-23:59'))).to.deep.equal({ '/expiresAt': `must be at most ${LATEST}` });
+    expect(problemsOf(await server.client.post(`/companies/${companyId}/keys/${keyId}/roll`, { expiresAt: '9999-12-31T23:59:59-00:01' }))).to.deep.equal({
+      '/expiresAt': `must be at most ${LATEST}`,
+    });
+    const latest = await issue(LATEST);
+    expect(latest.status, latest.text).to.equal(201);
+    expect(latest.body.expiresAt).to.equal(LATEST);
+    // Rolled later with no expiry given, its successor would live as long again from now: past year 9999.
+    server.clock.advance(DAY_MS);
+    const rolled = await server.client.post(`/companies/${companyId}/keys/${latest.body.id}/roll`, {});
+    expect(rolled.status, rolled.text).to.equal(201);
+    expect(rolled.body.issued.expiresAt).to.equal(LATEST);
+  });
+
   it('requires X-Actor on every route but the document, naming the header, before the query and the body are read', async () => {
     const routes: [string, string][] = [
       ['POST', '/companies'], ['GET', `/companies/${companyId}`], ['GET', `/companies/${companyId}/keys`], ['POST', `/companies/${companyId}/keys`],
