@@ -65,6 +65,10 @@ const TAIL_BLOCK = 64 * 1024;
 async function dropTornLine(handle: FileHandle): Promise<void> {
   const { size } = await handle.stat();
   if (size === 0) return;
+  // The usual case, a file that ends with its newline, costs one byte read.
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  if (last[0] === NEWLINE) return;
   const block = Buffer.alloc(Math.min(TAIL_BLOCK, size));
   let end = size;
   while (end > 0) {
