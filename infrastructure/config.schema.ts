@@ -31,7 +31,7 @@ const POSTGRES_URL: VariableSchema = {
 };
 
 /**
- * Every environment variable the service and the admin CLI read (README, Configuration), as loadConfig
+ * Every environment variable the service and the admin CLI read (docs/configuration.md), as loadConfig
  * hands them over: trimmed, unset or blank ones left out, whole numbers already numbers when they are
  * digits only. Unknown variables are none of our business: the environment holds many.
  */

@@ -31,7 +31,7 @@ Configured by environment variables only:
                         9465 when METRICS_PORT is unset (the API's is 9464), so both run on one host;
                         GET /healthz and GET /readyz (200 while it takes messages) are served there too
   DATABASE_URL, KEYS_DATABASE_URL, DATA_DIR, DB_*, STORE, REGION, LOG_LEVEL
-                        as for npm start (see the README's "Configuration")
+                        as for npm start (see docs/configuration.md)
 
 SIGTERM or SIGINT (Ctrl-C): take no more messages, finish and acknowledge those in flight, close, exit 0.
 `;
