@@ -106,7 +106,7 @@ export const applicationRequestSchema = {
     source: text(
       L.SOURCE_MAX_LENGTH,
       `The client's label, returned as the candidate's source. Absent or empty: "${L.DEFAULT_APPLICATION_SOURCE}". ` +
-        `Not "${L.MANUAL_SOURCE}" nor the job board's label ("hh" unless JOB_BOARD_LABEL sets another), which mark the platform's own cards (400).`,
+        `Not "${L.MANUAL_SOURCE}" nor the job board's label ("hh" unless JOB_BOARD_LABEL sets another), which mark the platform's own cards (400), in any case and with spaces around ignored.`,
     ),
     candidate: candidateInputSchema,
     coverLetter: text(L.COVER_LETTER_MAX_LENGTH),

@@ -38,14 +38,33 @@ export function reservedApplicationSources(jobBoardLabel: string): ReadonlySet<s
 }
 
 /**
- * An application may not carry a label the platform reserves (compared exactly): its card would read as a
- * recruiter's or as an import from the job board. Checked once the body has its shape, like the keys.
+ * An application may not carry a label the platform reserves, in any spelling that reads as one: its card would
+ * read as a recruiter's or as an import from the job board. Checked once the body has its shape, like the keys.
  */
 export function checkApplicationSource(application: Pick<InboundApplication, 'source'>, reserved: ReadonlySet<string>): void {
-  if (application.source === null || !reserved.has(application.source)) return;
+  if (application.source === null) return;
+  const folded = foldedLabel(application.source);
+  if (![...reserved].some((label) => foldedLabel(label) === folded)) return;
   const labels = [...reserved].map((label) => `"${label}"`).join(', ');
   throw new ValidationError(
-    [{ pointer: '/source', message: `must not be a label the platform gives its own cards (${labels}): those mark a recruiter's card and an import from the job board` }],
+    [
+      {
+        pointer: '/source',
+        message: `must not be a label the platform gives its own cards (${labels}, in any case, spaces around ignored): those mark a recruiter's card and an import from the job board`,
+      },
+    ],
     'The application is invalid.',
   );
+}
+
+/** Characters that show nothing (zero-width spaces and joiners, soft hyphens, ...). */
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
+
+/**
+ * A label as a reader sees it: compatibility forms unified (fullwidth "ＨＨ" is "HH"), invisible characters
+ * dropped, trimmed, case-folded. Upper then lower case folds what lower case alone keeps apart ("ſ" and "s",
+ * "ß" and "ss"); neither depends on the process's locale.
+ */
+function foldedLabel(label: string): string {
+  return label.normalize('NFKC').replace(INVISIBLE, '').trim().toUpperCase().toLowerCase();
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ApiError, IntegrationClient, type Candidate, type Vacancy } from '../../clients/typescript/src/index.js';
+import { ApiError, IntegrationClient, MemorySyncStateStore, MemorySyncTarget, SyncAccessError, type Candidate, type Vacancy } from '../../clients/typescript/src/index.js';
 import { aFullApplicationBody, aTenant, type Tenant } from '../support/http-fixtures.js';
 import { startTestServer, type TestServer } from '../support/http-test-server.js';
 import { OpenApiConformance } from '../support/openapi-conformance.js';
@@ -78,5 +78,25 @@ describe('IntegrationClient against the service', () => {
     const forbidden = (await readOnly.listCandidates().catch((e: unknown) => e)) as ApiError;
     expect(forbidden).to.include({ status: 403, code: 'forbidden' });
     expect(forbidden.message).to.contain('candidates:read');
+  });
+
+  it('sync() checks the key may read every resource it mirrors before it applies anything (SyncAccessError)', async () => {
+    const vacancy = await tenant.addVacancy();
+    await tenant.addManualCandidate(vacancy.id);
+    const narrow = await tenant.issueKey(['vacancies:read']);
+    const api = new IntegrationClient({ baseUrl: `${server.origin}/api`, apiKey: narrow.key });
+    const state = new MemorySyncStateStore();
+    const vacancies = new MemorySyncTarget<Vacancy>();
+    const error = await api.sync({ state, vacancies, candidates: new MemorySyncTarget<Candidate>() }).then(
+      () => null,
+      (failure: unknown) => failure,
+    );
+    expect(error).to.be.instanceOf(SyncAccessError);
+    expect((error as SyncAccessError).missingScopes).to.deep.equal(['candidates:read']);
+    expect(vacancies.records.size).to.equal(0);
+    expect(await state.load()).to.equal(null);
+    // What the key may read, it syncs.
+    expect(Object.keys(await api.sync({ state, vacancies }))).to.deep.equal(['vacancies']);
+    expect([...vacancies.records.keys()]).to.deep.equal([vacancy.id]);
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AdminCliDependencies } from '../../adapters/cli/admin-services.js';
@@ -43,6 +43,23 @@ const noDatabase: AdminCliDependencies = {
 async function lines<T>(file: string): Promise<T[]> {
   const text = await readFile(file, 'utf8');
   return text === '' ? [] : text.trimEnd().split('\n').map((line) => JSON.parse(line) as T);
+}
+
+async function expectNoDirectory(dir: string): Promise<void> {
+  const error = await stat(dir).then(
+    () => null,
+    (failure: NodeJS.ErrnoException) => failure,
+  );
+  expect(error?.code, `${dir} was made`).to.equal('ENOENT');
+}
+
+/** Every file under the directory, with its text. */
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) files[path.relative(dir, path.join(entry.parentPath, entry.name))] = await readFile(path.join(entry.parentPath, entry.name), 'utf8');
+  }
+  return files;
 }
 
 describe('admin sync --base-url URL (--key-file PATH | INTEGRATION_API_KEY | --key KEY) --out DIR', function () {
@@ -157,16 +174,46 @@ describe('admin sync --base-url URL (--key-file PATH | INTEGRATION_API_KEY | --k
   });
 
   it('fails on one line, naming the answer of the API and never the key, and refuses a directory another sync holds', async () => {
+    const good = tenant;
     tenant = { ...tenant, key: `${tenant.key.slice(0, -4)}AAAA` };
     const unauthorized = await sync();
     expect(unauthorized.status).to.equal(1);
     expect(unauthorized.io.stderr).to.match(/^error: the API at .* answered 401 unauthorized: A valid service key is required in the X-API-Key header\. \(request id [^)]+\)\n$/);
     expect(unauthorized.io.stderr).to.not.contain(tenant.key);
+    await expectNoDirectory(dir);
 
+    tenant = good;
+    await mkdir(path.join(dir, '.sync'), { recursive: true });
     await writeFile(path.join(dir, '.sync', 'lock'), String(process.ppid));
     const locked = await sync();
     expect(locked.status).to.equal(1);
     expect(locked.io.stderr).to.contain(`Another sync (process ${process.ppid})`);
+  });
+
+  it('checks the key\'s scopes before it writes anything: a key that may not read both resources leaves no file, and names every scope it lacks', async () => {
+    const vacancy = await tenant.addVacancy();
+    await tenant.addManualCandidate(vacancy.id);
+    for (const [scopes, missing] of [
+      [['vacancies:read'], 'the scope candidates:read'],
+      [['candidates:read'], 'the scope vacancies:read'],
+      [['applications:write'], 'the scopes vacancies:read and candidates:read'],
+    ] as const) {
+      const narrow = await tenant.issueKey(scopes);
+      const io = new TestIo();
+      expect(await runAdminCli(['sync', '--base-url', `${server.origin}/api`, '--key', narrow.key, '--out', dir], noDatabase, io), scopes.join()).to.equal(1);
+      expect(io.stderr).to.equal(
+        `error: The key lacks ${missing} (the API answered 403); nothing was written. ` +
+          'A sync of vacancies and candidates needs a key with vacancies:read and candidates:read.\n',
+      );
+      await expectNoDirectory(dir);
+    }
+    // A mirror already there is left as it was.
+    expect((await sync()).status).to.equal(0);
+    const before = await snapshot(dir);
+    const narrow = await tenant.issueKey(['vacancies:read']);
+    await tenant.addVacancy();
+    expect(await runAdminCli(['sync', '--base-url', `${server.origin}/api`, '--key', narrow.key, '--out', dir], noDatabase, new TestIo())).to.equal(1);
+    expect(await snapshot(dir)).to.deep.equal(before);
   });
 
   it('as a process, takes the key from INTEGRATION_API_KEY or --key-file, and prints plain progress lines with a rate', async () => {

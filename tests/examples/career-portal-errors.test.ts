@@ -84,6 +84,20 @@ describe('the career portal when the API fails', () => {
     expect(page).not.to.include('Вакансия закрыта');
   });
 
+  it('sends nothing while the list cannot be read (it cannot tell the vacancy is open), keeping the form as typed', async () => {
+    let sent = 0;
+    onList = (_request, response) => problem(response, 503, 'service_unavailable', { 'Retry-After': '120' });
+    onApplication = (_request, response) => {
+      sent += 1;
+      response.writeHead(201, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify({ id: 'card-1', status: 'created' }));
+    };
+    const response = await apply({ name: 'Айгерим', email: 'aigerim@example.kz' });
+    expect(response.status).to.equal(503);
+    expect(await response.text()).to.include('ещё раз через минуту').and.to.include('value="aigerim@example.kz"');
+    expect(sent).to.equal(0);
+  });
+
   it('offers to send a form changed after it was sent as a new application, with a new externalId', async () => {
     onApplication = (_request, response) => {
       response.writeHead(200, { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true', 'Idempotency-Conflict': 'body-differs' });

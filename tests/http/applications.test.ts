@@ -135,7 +135,7 @@ describe('POST /applications', () => {
 
   it('answers 400 at /source for a label the platform gives its own cards (spec 2.2.1), and creates nothing', async () => {
     const before = await candidatesOf();
-    for (const source of ['manual', 'hh']) {
+    for (const source of ['manual', 'hh', 'HH ', 'Manual']) {
       const response = await tenant.api.post('/applications', { ...aMinimalApplicationBody(vacancyId), externalId: `reserved-${source}`, source });
       expect(response.status, source).to.equal(400);
       expect(response.headers.get('content-type')).to.match(/^application\/problem\+json/);
@@ -153,6 +153,8 @@ describe('POST /applications', () => {
       const refused = await t.api.post('/applications', { ...aMinimalApplicationBody(vacancy), externalId: 'olx-1', source: 'olx' });
       expect(refused.status).to.equal(400);
       expect(refused.body.errors.map((e: any) => e.pointer)).to.deep.equal(['/source']);
+      const spelled = await t.api.post('/applications', { ...aMinimalApplicationBody(vacancy), externalId: 'olx-2', source: ' OLX' });
+      expect(spelled.status).to.equal(400);
       const taken = await t.api.post('/applications', { ...aMinimalApplicationBody(vacancy), externalId: 'hh-1', source: 'hh' });
       expect(taken.status).to.equal(201);
       expect((await candidatesOf(t)).map((c) => c.source)).to.deep.equal(['hh']);

@@ -101,10 +101,12 @@ describe('ApplyPlatformEvent (the platform feed)', () => {
     it('application.submitted with a source the platform gives its own cards is refused, as POST /applications refuses it', async () => {
       const companyId = await world().company();
       await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
-      const application = anApplication({ vacancyId: 'vac-1', source: 'manual' });
-      const error = await rejectionOf(feed(companyId, application.externalId, 0, { type: 'application.submitted', application }));
-      expect(error).to.be.instanceOf(ValidationError);
-      expect((error as ValidationError).problems.map((problem) => problem.pointer)).to.deep.equal(['/source']);
+      for (const source of ['manual', 'Manual ', 'HH']) {
+        const application = anApplication({ vacancyId: 'vac-1', source });
+        const error = await rejectionOf(feed(companyId, application.externalId, 0, { type: 'application.submitted', application }));
+        expect(error, source).to.be.instanceOf(ValidationError);
+        expect((error as ValidationError).problems.map((problem) => problem.pointer)).to.deep.equal(['/source']);
+      }
       expect(await world().allCandidates(companyId)).to.deep.equal([]);
     });
   });

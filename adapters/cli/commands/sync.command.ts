@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ApiError, NetworkError, SyncStateError } from '../../../clients/typescript/src/index.js';
+import { ApiError, NetworkError, SyncAccessError, SyncStateError } from '../../../clients/typescript/src/index.js';
 import { mirrorToDirectory } from '../../../clients/typescript/src/node.js';
 import type { AdminContext } from '../admin-context.js';
 import { CliFailure } from '../cli-failure.js';
@@ -26,7 +26,7 @@ export function registerSyncCommand(program: Command, ctx: AdminContext): void {
     .command('sync')
     .description(
       'mirror the vacancies (every status) and candidates of the key\'s company into DIR/vacancies.jsonl and DIR/candidates.jsonl, ' +
-        'one current record per id, through the integration API; incremental after the first run, with a full pass (which removes ' +
+        'one current record per id, through the integration API (the key\'s scopes are checked first: a key that may not read both writes nothing); incremental after the first run, with a full pass (which removes ' +
         'deleted records) every --full-every runs; a stopped run goes on where it stopped. Progress goes to stderr. Prints {"added","changed","deleted"}. ' +
         `The key comes from --key-file PATH or --key KEY (not both), either of which overrides the environment variable ${KEY_ENV}, used when neither is given`,
     )
@@ -64,7 +64,7 @@ function failureOf(error: unknown, baseUrl: string): unknown {
     return new CliFailure(`the API at ${baseUrl} answered ${detail}${error.requestId === null ? '' : ` (request id ${error.requestId})`}`);
   }
   if (error instanceof NetworkError) return new CliFailure(`the API at ${baseUrl} cannot be reached: ${error.message}`);
-  if (error instanceof SyncStateError) return new CliFailure(error.message);
+  if (error instanceof SyncStateError || error instanceof SyncAccessError) return new CliFailure(error.message);
   return error;
 }
 

@@ -12,7 +12,7 @@ export {
   type PageMeta,
 } from './integration-client.js';
 export type { RetryOptions } from './retry.js';
-export type { ResourceReport, SyncOptions, SyncPageEvent, SyncReport } from './sync/sync-engine.js';
+export { checkSyncAccess, SyncAccessError, type ResourceReport, type SyncOptions, type SyncPageEvent, type SyncReport } from './sync/sync-engine.js';
 export { MemorySyncStateStore, SyncStateError, type PassState, type ResourceState, type SyncResource, type SyncState, type SyncStateStore } from './sync/sync-state.js';
 export { MemorySyncTarget, type SyncRecord, type SyncTarget } from './sync/sync-target.js';
 export type * from './types.js';

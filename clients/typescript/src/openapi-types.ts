@@ -259,7 +259,7 @@ export interface components {
             externalId: string;
             /** @description The id of a vacancy of the company (any status); another id is a 404. */
             vacancyId: string;
-            /** @description The client's label, returned as the candidate's source. Absent or empty: "api". Not "manual" nor the job board's label ("hh" unless JOB_BOARD_LABEL sets another), which mark the platform's own cards (400). */
+            /** @description The client's label, returned as the candidate's source. Absent or empty: "api". Not "manual" nor the job board's label ("hh" unless JOB_BOARD_LABEL sets another), which mark the platform's own cards (400), in any case and with spaces around ignored. */
             source?: string;
             candidate: {
                 /** @description Must hold a character other than white space. */

@@ -113,6 +113,12 @@ export function createPortalApp(deps: PortalDependencies): Koa {
       return send(ctx, 429, applicationOnlyPage(vacancyId, { form, notice: { kind: 'warning', text: tooManyApplications(allowance.retryAfterS) } }));
     }
 
+    // Only to a vacancy the portal shows: the id of a draft or a closed one, typed into the URL, is answered as
+    // its page is. When the list cannot be read, nothing is sent: the visitor is asked to try again.
+    const shown = await deps.catalog.find(vacancyId).catch((error: unknown) => apiFailure(deps, 'find', error));
+    if (shown === null) return send(ctx, 404, VACANCY_GONE);
+    if (shown === undefined) return send(ctx, 503, applicationOnlyPage(vacancyId, { form, notice: { kind: 'warning', text: TRY_LATER } }));
+
     try {
       const result = await deps.client.submitApplication(applicationRequestOf(form, vacancyId, deps.source));
       deps.log('portal.application', { id: result.id, status: result.status, attempts: result.attempts, requestId: result.requestId });
@@ -120,8 +126,7 @@ export function createPortalApp(deps: PortalDependencies): Koa {
         // The visitor went back and changed a form already sent: the API kept the first version.
         return again(409, { form: { ...form, externalId: newExternalId() }, notice: { kind: 'warning', text: EDITED_AFTER_SENDING } });
       }
-      const title = (await vacancy())?.title ?? null;
-      send(ctx, result.status === 'created' ? 201 : 200, successPage({ name: form.values.name, vacancyTitle: title, applicationId: result.id, repeated: result.status === 'duplicate' }));
+      send(ctx, result.status === 'created' ? 201 : 200, successPage({ name: form.values.name, vacancyTitle: shown.title, applicationId: result.id, repeated: result.status === 'duplicate' }));
     } catch (error) {
       if (error instanceof ApiError && error.problem?.code === 'validation_failed') {
         // A vacancy id the API does not take (from a hand-edited URL) names no vacancy of ours.

@@ -140,11 +140,21 @@ describe('SubmitApplication (POST /applications)', () => {
       expect((error as ValidationError).problems[0]?.message).to.match(/"manual", "hh"/);
     }
     expect(await world().allCandidates(companyId)).to.deep.equal([]);
-    // Compared exactly: another spelling is a label of the client's.
-    for (const source of ['Manual', 'HH', 'hh.kz', 'manual ']) {
+    // Another label, even one that contains a reserved one, is the client's.
+    for (const source of ['hh.kz', 'manual-review', 'h h']) {
       const { id } = await world().apply(companyId, { vacancyId, externalId: `label-${source}`, source });
       expect((await world().candidate(companyId, id))?.source).to.equal(source);
     }
+  });
+
+  it('refuses a reserved label in any spelling that reads as it: another case, spaces around, invisible or fullwidth characters', async () => {
+    const companyId = await world().company();
+    const vacancyId = (await world().vacancy(companyId)).id;
+    for (const source of ['HH ', 'Manual', ' MANUAL\t', 'hH', 'h\u200bh', '\uFF28\uFF28', '\u00a0hh\u3000']) {
+      const error = await rejectionOf(world().apply(companyId, { vacancyId, externalId: `spelling-${source}`, source }));
+      expect(pointersOf(error), JSON.stringify(source)).to.deep.equal(['/source']);
+    }
+    expect(await world().allCandidates(companyId)).to.deep.equal([]);
   });
 
   it('makes two cards for one person who applies twice, never merging by e-mail', async () => {

@@ -1,7 +1,7 @@
 import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { IntegrationClient, type IntegrationClientOptions } from '../integration-client.js';
-import type { SyncOptions, SyncPageEvent, SyncReport } from '../sync/sync-engine.js';
+import { checkSyncAccess, type SyncOptions, type SyncPageEvent, type SyncReport } from '../sync/sync-engine.js';
 import { SyncStateError } from '../sync/sync-state.js';
 import type { Candidate, Vacancy } from '../types.js';
 import { FileSyncStateStore } from './file-sync-state.js';
@@ -29,6 +29,8 @@ export interface MirrorDirectoryResult extends MirrorChanges {
  */
 export async function mirrorToDirectory(options: MirrorDirectoryOptions): Promise<MirrorDirectoryResult> {
   const client = options.client instanceof IntegrationClient ? options.client : new IntegrationClient(options.client);
+  // Before the directory is made: a key that may not read both resources leaves no file behind.
+  await checkSyncAccess(client, ['vacancies', 'candidates'], options.signal);
   const work = path.join(options.directory, '.sync');
   await mkdir(work, { recursive: true });
   const unlock = await lockDirectory(path.join(work, 'lock'));
@@ -45,6 +47,7 @@ export async function mirrorToDirectory(options: MirrorDirectoryOptions): Promis
     const report = await client.sync({
       ...definedOnly({ fullPassEvery, fullPassAfterMs, full, pageSize, signal, onPage }),
       state: new FileSyncStateStore(path.join(work, 'state.json')),
+      checkAccess: false,
       vacancies,
       candidates,
     });

@@ -17,6 +17,12 @@ export interface SyncOptions {
   readonly fullPassAfterMs?: number;
   /** Make this run's passes full: a stopped incremental pass begins again as a full one; a stopped full pass goes on. */
   readonly full?: boolean;
+  /**
+   * Before anything is written, ask for one record of each resource mirrored, so that a key without a scope
+   * fails the run at once (SyncAccessError) instead of after the other resource and its state were written.
+   * Default true; false when the caller has just called checkSyncAccess itself.
+   */
+  readonly checkAccess?: boolean;
   /** Page size. Default 500, the largest the API gives. */
   readonly pageSize?: number;
   /** Called after each page is applied and its cursor saved. A throw stops the run; the next run goes on from there. */
@@ -66,19 +72,63 @@ export async function runSync(client: IntegrationClient, options: SyncOptions): 
   const store = options.state;
   const state = (await store.load()) ?? { version: 1, apiRoot: client.apiRoot, resources: {} };
   if (state.apiRoot !== client.apiRoot) throw new SyncStateError(`The sync state belongs to ${state.apiRoot}, not to ${client.apiRoot}: use another state.`);
+  const mirrored = SYNC_RESOURCES.filter((resource) => options[resource] !== undefined);
+  if (options.checkAccess !== false) await checkSyncAccess(client, mirrored, options.signal);
   const limit = options.pageSize ?? 500;
   const report: SyncReport = {};
-  const listers: [SyncResource, SyncTarget<SyncRecord> | undefined, Lister][] = [
-    ['vacancies', options.vacancies, (q, signal) => client.listVacancies({ ...q, status: 'all' }, signalOf(signal))],
-    ['candidates', options.candidates, (q, signal) => client.listCandidates(q, signalOf(signal))],
-  ];
-  for (const [resource, target, list] of listers) {
-    if (target === undefined) continue;
+  for (const resource of mirrored) {
+    const target = options[resource] as SyncTarget<SyncRecord>;
+    const list = listerOf(client, resource);
     const resources = state.resources as Record<SyncResource, ResourceState>;
     resources[resource] ??= { since: null, completedPasses: 0, passesSinceFull: 0, lastFullPassAt: null, pass: null };
     report[resource] = await runPass({ resource, target, list, limit, store, state, resourceState: resources[resource], options });
   }
   return report;
+}
+
+/** The resources a sync mirrors, in the order it mirrors them (a candidate's vacancyTitle comes from its vacancy). */
+const SYNC_RESOURCES: readonly SyncResource[] = ['vacancies', 'candidates'];
+
+function listerOf(client: IntegrationClient, resource: SyncResource): Lister {
+  return resource === 'vacancies'
+    ? (q, signal) => client.listVacancies({ ...q, status: 'all' }, signalOf(signal))
+    : (q, signal) => client.listCandidates(q, signalOf(signal));
+}
+
+/** The scope each resource's list asks of the key (spec 5.3). */
+const READ_SCOPE: Readonly<Record<SyncResource, string>> = { vacancies: 'vacancies:read', candidates: 'candidates:read' };
+
+/** The key may not read a resource the sync mirrors: found before the sync wrote anything. */
+export class SyncAccessError extends Error {
+  override readonly name = 'SyncAccessError';
+  /** The scopes the key lacks, such as candidates:read. */
+  readonly missingScopes: readonly string[];
+
+  constructor(refused: readonly SyncResource[], mirrored: readonly SyncResource[]) {
+    const missing = refused.map((resource) => READ_SCOPE[resource]);
+    const needed = mirrored.map((resource) => READ_SCOPE[resource]);
+    super(
+      `The key lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(' and ')} (the API answered 403); nothing was written. ` +
+        `A sync of ${mirrored.join(' and ')} needs a key with ${needed.join(' and ')}.`,
+    );
+    this.missingScopes = missing;
+  }
+}
+
+/**
+ * Reads one record of each resource, all at once: resolves when the key may read them all, and throws
+ * SyncAccessError naming every scope missing (a 403 of the API), or the first other failure (a 401, the
+ * network), when it may not. Writes nothing: call it before creating the files a sync will write.
+ */
+export async function checkSyncAccess(client: IntegrationClient, resources: readonly SyncResource[], signal?: AbortSignal): Promise<void> {
+  const probes = await Promise.allSettled(resources.map((resource) => listerOf(client, resource)({ since: undefined, cursor: undefined, limit: 1 }, signal)));
+  const refused = resources.filter((_, i) => {
+    const probe = probes[i];
+    return probe?.status === 'rejected' && probe.reason instanceof ApiError && probe.reason.status === 403;
+  });
+  if (refused.length > 0) throw new SyncAccessError(refused, resources);
+  const failed = probes.find((probe) => probe.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
 }
 
 interface PassContext {
