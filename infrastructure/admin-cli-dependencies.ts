@@ -138,6 +138,7 @@ async function migrate(config: AppConfig, logger: Logger): Promise<{ registry: s
     databaseUrl: config.databaseUrl,
     keysDatabaseUrl: config.keysDatabaseUrl,
     dataDir: config.dataDir,
+    embeddedPort: config.embeddedPgPort,
     poolMax: 2,
     timeouts: config.dbTimeouts,
   }).catch((error: unknown) => {
