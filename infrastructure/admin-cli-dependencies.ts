@@ -6,6 +6,7 @@ import { CliFailure } from '../adapters/cli/cli-failure.js';
 import { unavailabilityReason } from '../adapters/persistence/postgres/store-errors.js';
 import type { AppConfig } from './config.js';
 import { buildContainer, disposeContainer } from './container/build-container.js';
+import { serviceHolding, serviceLockFile } from './database/embedded-postgres-service-lock.js';
 import { displayUrl, withoutPasswords } from './display-url.js';
 import { resolve } from './container/typed-binding.js';
 import { USE_CASES } from './container/use-case.tokens.js';
@@ -25,18 +26,32 @@ export const MEMORY_STORE_REFUSAL =
  * only when a command needs one, and disposed of at the end. Commands that need no store (--help, sync)
  * work with any STORE, and so do the `feed` commands, which reach the broker; the others refuse STORE=memory.
  */
-export function adminCliDependencies(config: AppConfig, logger: Logger): AdminCliDependencies {
+export function adminCliDependencies(config: AppConfig, logger: Logger): AdminCliDependencies & EmbeddedDatabaseNotice {
   let container: Promise<Container> | undefined;
+  let openedEmbedded = false;
+  const embedded = config.store === 'postgres' && (config.databaseUrl === null || config.databaseUrl.trim() === '');
   const openContainer = () => {
     if (config.store === 'memory') return Promise.reject(new CliFailure(MEMORY_STORE_REFUSAL));
-    container ??= buildContainer({ config, logger }).catch((error: unknown) => {
-      throw cannotOpenTheDatabase(config, error);
-    });
+    container ??= buildContainer({ config, logger }).then(
+      (built) => {
+        openedEmbedded = embedded;
+        return built;
+      },
+      (error: unknown) => {
+        throw cannotOpenTheDatabase(config, error);
+      },
+    );
     return container;
   };
   return {
     open: async () => adminServices(await openContainer(), config),
-    migrate: () => (config.store === 'memory' ? Promise.reject(new CliFailure(MEMORY_STORE_REFUSAL)) : migrate(config, logger)),
+    migrate: async () => {
+      if (config.store === 'memory') throw new CliFailure(MEMORY_STORE_REFUSAL);
+      const applied = await migrate(config, logger);
+      openedEmbedded = embedded;
+      return applied;
+    },
+    embeddedDatabaseNotice: async () => (openedEmbedded ? noServiceNotice(config.dataDir) : null),
     // The feed's broker, with any STORE: the `feed` commands touch no database. Loaded only when one runs.
     feed: {
       url: config.feedUrl,
@@ -51,6 +66,25 @@ export function adminCliDependencies(config: AppConfig, logger: Logger): AdminCl
       if (built !== undefined) await disposeContainer(built);
     },
   };
+}
+
+/** What the CLI's entry asks once a command has succeeded: whether to say which database it used. */
+export interface EmbeddedDatabaseNotice {
+  /**
+   * A line for stderr when the command used the embedded PostgreSQL of a DATA_DIR on which no service runs (it
+   * started that server itself, or joined one without a service): what it wrote is invisible to a service that
+   * runs elsewhere, and its keys answer 401 there. Null when it used no embedded database, or a service holds it.
+   */
+  embeddedDatabaseNotice(): Promise<string | null>;
+}
+
+async function noServiceNotice(dataDir: string): Promise<string | null> {
+  if ((await serviceHolding(dataDir)) !== null) return null;
+  return (
+    `note: this command used the embedded PostgreSQL in DATA_DIR ${dataDir}, and no service runs on that DATA_DIR ` +
+    `(${serviceLockFile(dataDir)} names none): only a service started with DATA_DIR=${dataDir} will see what it wrote, ` +
+    'not one running on another DATA_DIR or DATABASE_URL.\n'
+  );
 }
 
 /**
@@ -138,6 +172,7 @@ async function migrate(config: AppConfig, logger: Logger): Promise<{ registry: s
     databaseUrl: config.databaseUrl,
     keysDatabaseUrl: config.keysDatabaseUrl,
     dataDir: config.dataDir,
+    embeddedPort: config.embeddedPgPort,
     poolMax: 2,
     timeouts: config.dbTimeouts,
   }).catch((error: unknown) => {

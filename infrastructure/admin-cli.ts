@@ -27,7 +27,11 @@ async function main(): Promise<void> {
   // Logs go to stderr, since stdout carries the command's JSON; warnings only, unless LOG_LEVEL asks for more.
   const level = process.env.LOG_LEVEL?.trim() ? config.logLevel : 'warn';
   const logger = createLogger(level, pino.destination({ dest: 2, sync: true }));
-  process.exitCode = await runAdminCli(process.argv.slice(2), adminCliDependencies(config, logger), processIo());
+  const dependencies = adminCliDependencies(config, logger);
+  process.exitCode = await runAdminCli(process.argv.slice(2), dependencies, processIo());
+  // After the command's own output; on success only, so that a failure stays one line on stderr.
+  const notice = process.exitCode === 0 ? await dependencies.embeddedDatabaseNotice() : null;
+  if (notice !== null) process.stderr.write(notice);
 }
 
 await main();

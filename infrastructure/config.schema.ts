@@ -51,6 +51,8 @@ export const CONFIG_SCHEMA = {
     // On only where the connections keep named prepared statements: direct, or PgBouncer 1.21+ (ADR 22).
     DB_PREPARED_STATEMENTS: oneOf(['on', 'off']),
     DATA_DIR: { type: 'string', description: 'must be a directory path' },
+    // The embedded PostgreSQL's port (DATABASE_URL unset); unset: the one kept in DATA_DIR, chosen at its first start.
+    EMBEDDED_PG_PORT: wholeNumber(1_024, 65_535),
     REGION: oneOf(['kz', 'uz']),
     PUBLIC_BASE_URL: {
       type: 'string',

@@ -29,6 +29,11 @@ export interface AppConfig {
    */
   readonly dbTimeouts: DatabaseTimeouts;
   readonly dataDir: string;
+  /**
+   * EMBEDDED_PG_PORT: the embedded PostgreSQL's port on 127.0.0.1, kept in DATA_DIR for later starts. Unset (null):
+   * the port kept there, chosen free at the first start. A start on a kept port that is taken fails, naming it.
+   */
+  readonly embeddedPgPort: number | null;
   readonly region: Region;
   readonly publicBaseUrl: string;
   readonly rateLimitPoints: number;
@@ -152,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       idleInTransactionMs: integer('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 30_000),
     },
     dataDir: path.resolve(text('DATA_DIR', './var')),
+    embeddedPgPort: (settings.EMBEDDED_PG_PORT as number | undefined) ?? null,
     region: text('REGION', 'kz') as Region,
     publicBaseUrl: text('PUBLIC_BASE_URL', `http://${host}:${port}/api`).replace(/\/+$/, ''),
     rateLimitPoints: integer('RATE_LIMIT_POINTS', 600),

@@ -30,8 +30,10 @@ Configured by environment variables only:
                         METRICS=on serves GET /metrics on METRICS_HOST:METRICS_PORT; the feed's port is
                         9465 when METRICS_PORT is unset (the API's is 9464), so both run on one host;
                         GET /healthz and GET /readyz (200 while it takes messages) are served there too
-  DATABASE_URL, KEYS_DATABASE_URL, DATA_DIR, DB_*, STORE, REGION, LOG_LEVEL
-                        as for npm start (see docs/configuration.md)
+  DATABASE_URL, KEYS_DATABASE_URL, DATA_DIR, EMBEDDED_PG_PORT, DB_*, STORE, REGION, LOG_LEVEL
+                        as for npm start (see docs/configuration.md); DATABASE_URL unset, the
+                        embedded PostgreSQL of DATA_DIR, on the port kept there: a consumer paused while
+                        the service restarts it finds it again
 
 SIGTERM or SIGINT (Ctrl-C): take no more messages, finish and acknowledge those in flight, close, exit 0.
 `;

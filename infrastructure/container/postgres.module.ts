@@ -37,6 +37,7 @@ export async function postgresModule(config: AppConfig, logger?: Logger): Promis
     databaseUrl: config.databaseUrl,
     keysDatabaseUrl: config.keysDatabaseUrl,
     dataDir: config.dataDir,
+    embeddedPort: config.embeddedPgPort,
     poolMax: config.dbPoolMax,
     timeouts: config.dbTimeouts,
     preparedStatements: config.dbPreparedStatements,

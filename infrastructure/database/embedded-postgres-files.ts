@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 export interface EmbeddedPostgresState {
   /** Password of the `postgres` role, set at initdb; kept for the life of the cluster. */
   readonly password: string;
+  /** The cluster's port: chosen at its first start (or EMBEDDED_PG_PORT's), kept across stops and restarts. */
   readonly port?: number;
   readonly postmasterPid?: number;
   /** The Node process that started (or adopted) the server and stops it; null when nobody owns it. */
@@ -20,7 +21,10 @@ export function stateFile(dataDir: string): string {
 export async function readState(dataDir: string): Promise<EmbeddedPostgresState | null> {
   try {
     const parsed = JSON.parse(await readFile(stateFile(dataDir), 'utf8')) as EmbeddedPostgresState;
-    return typeof parsed.password === 'string' ? parsed : null;
+    if (typeof parsed.password !== 'string') return null;
+    const { port, ...rest } = parsed;
+    // A port that is not one (a hand edit) is forgotten: the next start picks a free one and keeps it.
+    return Number.isInteger(port) && (port as number) > 0 && (port as number) < 65_536 ? parsed : rest;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;

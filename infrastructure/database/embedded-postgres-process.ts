@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { arch, platform } from 'node:os';
@@ -18,17 +19,38 @@ export async function killAndWait(pid: number): Promise<void> {
   }
 }
 
-/** A port nobody listens on now, on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
+/** The lowest port a data directory's cluster is given by default: clear of the usual services' ports. */
+const LOWEST_DEFAULT_PORT = 20_000;
+
+/**
+ * A port for a new cluster, kept for it from then on: one nobody listens on now, drawn below the system's
+ * ephemeral range (net.ipv4.ip_local_port_range), from which the system takes the ports of outgoing connections
+ * and of listens on port 0 by itself. A kept port inside that range could be taken by any client while the
+ * cluster is stopped, and the next start would fail on it.
+ */
+export async function freePortForCluster(): Promise<number> {
+  const high = await ephemeralRangeStart();
+  const low = high - LOWEST_DEFAULT_PORT >= 1_000 ? LOWEST_DEFAULT_PORT : 1_024;
+  for (let draw = 0; draw < 50; draw++) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    if (await listensFree(port)) return port;
+  }
+  throw new Error(`Embedded PostgreSQL found no free port from ${low} to ${high - 1}; set EMBEDDED_PG_PORT.`);
+}
+
+/** The first port of the ephemeral range; Linux's default, 32768, where it cannot be read. */
+async function ephemeralRangeStart(): Promise<number> {
+  const text = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '');
+  const first = Number(text.trim().split(/\s+/)[0]);
+  return Number.isInteger(first) && first > 1_024 ? first : 32_768;
+}
+
+function listensFree(port: number): Promise<boolean> {
+  return new Promise((answer) => {
     const probe = createServer();
     probe.unref();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolvePort(port));
-    });
+    probe.once('error', () => answer(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => answer(true)));
   });
 }
 

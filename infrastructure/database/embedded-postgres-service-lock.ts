@@ -71,6 +71,12 @@ export async function holdServiceLock(dataDir: string): Promise<ServiceLock> {
   };
 }
 
+/** The pid of the service that holds DATA_DIR now, or null when none does (no lock, or a stale one). */
+export async function serviceHolding(dataDir: string): Promise<number | null> {
+  const holder = await readHolder(serviceLockFile(dataDir));
+  return holder !== null && (await isRunning(holder)) ? holder.pid : null;
+}
+
 async function readHolder(file: string): Promise<LockHolder | null> {
   let text: string;
   try {

@@ -8,7 +8,7 @@ import {
 import { EmbeddedPostgresLog } from './embedded-postgres-log.js';
 import { ensureDatabase, otherConnections, waitUntilReachable } from './embedded-postgres-probes.js';
 import {
-  binariesDir, freePort, killAndWait, loadEmbeddedPostgres, postgresUser, PostmasterProcess, type EmbeddedPostgresClass,
+  binariesDir, freePortForCluster, killAndWait, loadEmbeddedPostgres, postgresUser, PostmasterProcess, type EmbeddedPostgresClass,
 } from './embedded-postgres-process.js';
 
 export interface EmbeddedPostgresOptions {
@@ -19,8 +19,9 @@ export interface EmbeddedPostgresOptions {
   /** No fsync and friends: for throwaway clusters in tests only. */
   readonly ephemeral?: boolean;
   /**
-   * The port to listen on; default a free one, picked at each start. Fixed, a cluster comes back at the
-   * address its clients know after a stop (tests that stop and start the database under a running service).
+   * The port to listen on (EMBEDDED_PG_PORT), kept in DATA_DIR for the next starts. Default: the port kept
+   * there, or, at the first start, a free one. A cluster thus comes back at the address its clients know (a
+   * feed consumer's pool, a service restarted under it); a kept port that is taken fails the start.
    */
   readonly port?: number;
   readonly onLog?: (message: string) => void;
@@ -48,7 +49,7 @@ const isRoot = process.getuid?.() === 0;
 /**
  * Starts PostgreSQL from the embedded-postgres package with its data under DATA_DIR, or joins the one
  * already running there (the server and the admin CLI share one cluster; an orphan left by a killed
- * process is adopted). Picks a free port, listens on 127.0.0.1 only, with a generated password.
+ * process is adopted). Listens on 127.0.0.1 only, on the port of the data directory, with a generated password.
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningEmbeddedPostgres> {
   const dataDir = resolve(options.dataDir);
@@ -94,20 +95,24 @@ async function launch(dataDir: string, pgData: string, state: EmbeddedPostgresSt
     await assertReachableBy(owner, pgData, 'the data directory');
     await assertReachableBy(owner, binariesDir(), 'the PostgreSQL binaries');
   }
-  await writeState(dataDir, { password: state.password });
+  await writeState(dataDir, atRest(state));
   if (!existsSync(join(pgData, 'PG_VERSION'))) await initialise(EmbeddedPostgres, pgData, state.password, log);
   const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
   if (options.ephemeral) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   const user = isRoot ? await postgresUser() : null;
   if (isRoot && user === null) throw new Error('Embedded PostgreSQL runs as the "postgres" system user, which does not exist; initdb should have created it.');
+  // The port is the data directory's, as its password is: chosen once, so that clients reconnect to it.
+  const kept = options.port ?? state.port ?? null;
   for (let attempt = 1; ; attempt++) {
-    const port = options.port ?? (await freePort());
+    const port = kept ?? (await freePortForCluster());
     const server = new PostmasterProcess({ pgData, port, flags, user, onLog: log.add });
     try {
       await server.start();
     } catch (error) {
+      const portTaken = log.mentions('could not bind');
       // Another process may have taken the free port between our probe and the start.
-      if (attempt < 3 && options.port === undefined && log.mentions('could not bind')) continue;
+      if (attempt < 3 && kept === null && portTaken) continue;
+      if (portTaken) throw new Error(portTakenMessage(dataDir, port, options.port !== undefined));
       const reason = error instanceof Error ? error.message : 'the server exited before it was ready';
       throw new Error(`Embedded PostgreSQL did not start on port ${port} (data in ${pgData}): ${reason}\n${log.tail()}`);
     }
@@ -169,7 +174,7 @@ async function stopServer(dataDir: string, shutdown: Shutdown, force = false): P
       return shutdown.leave();
     }
     await shutdown.stop();
-    await writeState(dataDir, { password: state.password });
+    await writeState(dataDir, atRest(state));
   });
 }
 
@@ -180,6 +185,20 @@ function detach(server: object): void {
   child?.stdout?.destroy();
   child?.stderr?.destroy();
   child?.unref();
+}
+
+/** What the state keeps while no server runs: the password and the port, for the next start. */
+function atRest(state: EmbeddedPostgresState): EmbeddedPostgresState {
+  return state.port === undefined ? { password: state.password } : { password: state.password, port: state.port };
+}
+
+/** A clear error rather than another port: the clients of this data directory know only its own. */
+function portTakenMessage(dataDir: string, port: number, configured: boolean): string {
+  const whose = configured ? `EMBEDDED_PG_PORT=${port}` : `port ${port}, kept for DATA_DIR ${dataDir} in embedded-postgres.json since its first start`;
+  return (
+    `Embedded PostgreSQL cannot listen on 127.0.0.1:${port} (${whose}): another process listens there. ` +
+    'Stop that process, or set EMBEDDED_PG_PORT to a free port (kept for DATA_DIR from then on), or set DATABASE_URL.'
+  );
 }
 
 function urlOf(password: string, port: number, database: string): string {

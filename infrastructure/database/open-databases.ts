@@ -9,6 +9,8 @@ export interface DatabaseConfig {
   readonly keysDatabaseUrl: string | null;
   /** DATA_DIR, for the embedded PostgreSQL. */
   readonly dataDir: string;
+  /** EMBEDDED_PG_PORT; unset or null: the port kept in DATA_DIR. */
+  readonly embeddedPort?: number | null;
   /** Most connections per pool (DB_POOL_MAX); default 10. */
   readonly poolMax?: number;
   /** DB_STATEMENT_TIMEOUT_MS and friends; unset: the drivers' defaults (no limits). */
@@ -36,7 +38,11 @@ export interface Databases {
 /** Connects to the business database and the key registry, starting the embedded PostgreSQL if needed. */
 export async function openDatabases(config: DatabaseConfig): Promise<Databases> {
   const embedded = nonEmpty(config.databaseUrl) === null
-    ? await startEmbeddedPostgres({ dataDir: config.dataDir, ...(config.onEmbeddedLog ? { onLog: config.onEmbeddedLog } : {}) })
+    ? await startEmbeddedPostgres({
+        dataDir: config.dataDir,
+        ...(config.embeddedPort === undefined || config.embeddedPort === null ? {} : { port: config.embeddedPort }),
+        ...(config.onEmbeddedLog ? { onLog: config.onEmbeddedLog } : {}),
+      })
     : null;
   const businessUrl = nonEmpty(config.databaseUrl) ?? (embedded as RunningEmbeddedPostgres).url;
   const registryUrl = nonEmpty(config.keysDatabaseUrl) ?? businessUrl;

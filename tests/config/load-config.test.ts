@@ -32,6 +32,7 @@ describe('loadConfig: every variable, validated as a whole', () => {
         logLevel: 'info', metrics: false, trustProxy: 0, jobBoardLabel: 'hh', feedUrl: null,
         feedQueue: 'integration.platform-events', feedPrefetch: 256, feedTombstoneDays: 7, feedMaxAttempts: 10,
         feedRetryDelaysMs: [1000, 5000, 30000, 120000, 600000], metricsPort: 9464, feedMetricsPort: 9465, shutdownDelayMs: 0,
+        embeddedPgPort: null,
       });
     }
   });
@@ -45,6 +46,7 @@ describe('loadConfig: every variable, validated as a whole', () => {
       METRICS: 'on', TRUST_PROXY: 'on', JOB_BOARD_LABEL: 'hh.kz', FEED_URL: 'amqps://feed:pw@mq.internal:5671/platform',
       FEED_QUEUE: 'kz.platform-events_2', FEED_PREFETCH: '100', FEED_TOMBSTONE_DAYS: '30', FEED_MAX_ATTEMPTS: '3',
       FEED_RETRY_DELAYS_MS: ' 50, 100,2000 ', METRICS_PORT: '9999', DB_PREPARED_STATEMENTS: ' on ', SHUTDOWN_DELAY_MS: ' 5000 ',
+      EMBEDDED_PG_PORT: ' 54329 ',
     });
     expect(config).to.deep.include({
       port: 9000, host: '0.0.0.0', store: 'memory', databaseUrl: 'postgresql://app:pw@db.internal:5432/kz',
@@ -54,6 +56,7 @@ describe('loadConfig: every variable, validated as a whole', () => {
       jobBoardLabel: 'hh.kz', feedUrl: 'amqps://feed:pw@mq.internal:5671/platform', feedQueue: 'kz.platform-events_2',
       feedPrefetch: 100, feedTombstoneDays: 30, feedMaxAttempts: 3, feedRetryDelaysMs: [50, 100, 2000],
       metricsPort: 9999, feedMetricsPort: 9999, dbPreparedStatements: true, shutdownDelayMs: 5000,
+      embeddedPgPort: 54329,
     });
   });
 
@@ -75,6 +78,7 @@ describe('loadConfig: every variable, validated as a whole', () => {
     ['FEED_TOMBSTONE_DAYS', 'must be a whole number from 1 to 3650'],
     ['FEED_MAX_ATTEMPTS', 'must be a whole number from 1 to 1000'],
     ['SHUTDOWN_DELAY_MS', 'must be a whole number from 0 to 60000'],
+    ['EMBEDDED_PG_PORT', 'must be a whole number from 1024 to 65535'],
   ];
   for (const [name, rule] of wholeNumbers) {
     it(`refuses ${name} that is not a whole number in range, naming it and echoing the value`, () => {

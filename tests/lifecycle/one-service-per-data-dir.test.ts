@@ -72,12 +72,36 @@ describe('one service per DATA_DIR (embedded PostgreSQL)', function () {
 
   it('lets the admin CLI use the running embedded database beside the service, which keeps serving', async () => {
     const running = first as ServerProcess;
-    const company = jsonOf<{ id: string }>(await runAdmin(['company', 'create', '--name', 'Beside the service'], { env }));
+    const created = await runAdmin(['company', 'create', '--name', 'Beside the service'], { env });
+    const company = jsonOf<{ id: string }>(created);
     const key = jsonOf<{ key: string }>(await runAdmin(['key', 'issue', '--company', company.id, '--scopes', 'vacancies:read'], { env }));
     cliKey = key.key;
+    // The service runs on its DATA_DIR: nothing to say.
+    expect(created.stderr).to.equal('');
     const response = await fetch(`${running.apiUrl}/vacancies`, { headers: { 'X-API-Key': key.key } });
     expect(response.status).to.equal(200);
     expect(await status(`${running.origin}/readyz`)).to.equal(200);
+  });
+
+  it('has the admin CLI say on stderr which DATA_DIR it used when no service runs there (its key is not the running service\'s)', async () => {
+    const running = first as ServerProcess;
+    const other = await mkdtemp(join(tmpdir(), 'integration-api-no-service-'));
+    await chmod(other, 0o755);
+    try {
+      const otherEnv = { STORE: 'postgres', DATA_DIR: other };
+      const company = await runAdmin(['company', 'create', '--name', 'Elsewhere'], { env: otherEnv });
+      const { id } = jsonOf<{ id: string }>(company);
+      expect(company.stderr.trim().split('\n')).to.have.length(1);
+      expect(company.stderr).to.match(new RegExp(`^note: this command used the embedded PostgreSQL in DATA_DIR ${other}, and no service runs on that DATA_DIR`));
+      const issued = await runAdmin(['key', 'issue', '--company', id, '--scopes', 'vacancies:read'], { env: otherEnv });
+      expect(issued.stderr).to.contain(`DATA_DIR ${other}, and no service runs`);
+      const response = await fetch(`${running.apiUrl}/vacancies`, { headers: { 'X-API-Key': jsonOf<{ key: string }>(issued).key } });
+      expect(response.status).to.equal(401);
+      // A command that opens no database says nothing of it.
+      expect((await runAdmin(['--help'], { env: otherEnv })).stderr).to.equal('');
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
   });
 
   it('does not let the lock of a SIGKILLed service block the next start, which serves the same data', async () => {

@@ -2,11 +2,13 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import pg from 'pg';
 import { startEmbeddedPostgres, type RunningEmbeddedPostgres } from '../../infrastructure/database/embedded-postgres.js';
-import { isAlive, readState } from '../../infrastructure/database/embedded-postgres-files.js';
+import { isAlive, livePostmaster, readState } from '../../infrastructure/database/embedded-postgres-files.js';
+import { stablePort } from '../support/stable-port.js';
 
 const FIXTURE = new URL('./fixtures/embedded-postgres-client.ts', import.meta.url).pathname;
 
@@ -58,6 +60,50 @@ describe('Embedded PostgreSQL launcher', function () {
     expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).to.equal(false);
     running = await startEmbeddedPostgres({ dataDir });
     expect(await query(running.url, 'select v from kept')).to.deep.equal([{ v: 'Алматы' }]);
+  });
+
+  it('comes back on the port of its DATA_DIR after a stop, so that clients that knew it reconnect', async () => {
+    running = await startEmbeddedPostgres({ dataDir });
+    const { port } = running;
+    await running.stop();
+    expect((await readState(dataDir))?.port).to.equal(port);
+    for (let restart = 0; restart < 2; restart++) {
+      running = await startEmbeddedPostgres({ dataDir });
+      expect(running.port).to.equal(port);
+      await running.stop();
+    }
+    running = undefined;
+  });
+
+  it('moves to the port it is given (EMBEDDED_PG_PORT) and keeps that one for later starts', async () => {
+    const given = await stablePort();
+    running = await startEmbeddedPostgres({ dataDir, port: given });
+    expect(running.port).to.equal(given);
+    await running.stop();
+    running = await startEmbeddedPostgres({ dataDir });
+    expect(running.port).to.equal(given);
+    expect(await query(running.url, 'select 1 as one')).to.deep.equal([{ one: 1 }]);
+  });
+
+  it('fails with a clear error naming the port when its kept port is taken, rather than moving to another', async () => {
+    running = await startEmbeddedPostgres({ dataDir });
+    const { port } = running;
+    await running.stop();
+    running = undefined;
+    const squatter = createServer();
+    await new Promise<void>((listening) => squatter.listen(port, '127.0.0.1', listening));
+    try {
+      const error = await startEmbeddedPostgres({ dataDir }).then(
+        () => expect.fail('the start should have failed'),
+        (failure: unknown) => failure as Error,
+      );
+      expect(error.message).to.include(`cannot listen on 127.0.0.1:${port}`).and.to.include(`DATA_DIR ${dataDir}`).and.to.include('EMBEDDED_PG_PORT');
+      expect(await livePostmaster(join(dataDir, 'postgres'))).to.equal(null);
+    } finally {
+      await new Promise((closed) => squatter.close(closed));
+    }
+    running = await startEmbeddedPostgres({ dataDir });
+    expect(running.port).to.equal(port);
   });
 
   it('lets a second process use the running server, which stays up when that process leaves', async () => {
