@@ -33,12 +33,6 @@ export function sameGuardedState(stored: ServiceKeySnapshot, read: ServiceKeySna
   return time(stored.revokedAt) === time(read.revokedAt) && time(stored.expiresAt) === time(read.expiresAt) && stored.rolledTo === read.rolledTo;
 }
 
-/** A position in the key events' order, the last event of the previous page. */
-export interface KeyEventPosition {
-  readonly at: Date;
-  readonly id: string;
-}
-
 /** Service keys and their events live in the key registry, shared by both regions. */
 export interface ServiceKeyRepository {
   /** Stores a new key, without an event (seeding, tests). */
@@ -57,8 +51,12 @@ export interface ServiceKeyRepository {
   recordUsage(keyId: string, at: Date, firstUse?: KeyEvent): Promise<void>;
   /** Stores an 'expired' or 'first_used' event unless the key has one of that type already. */
   recordEventOnce(event: KeyEvent): Promise<void>;
-  /** The company's events newest first: (at desc, id desc); `after` is the last event of the previous page. */
-  listEvents(companyId: string, page: { readonly limit: number; readonly after: KeyEventPosition | null }): Promise<KeyEvent[]>;
+  /**
+   * The company's events newest first in the order they were recorded (committed), not by `at`: an event
+   * recorded after a call began comes above everything that call returned. `after` is the id of the last
+   * event of the previous page; an unknown one gives no events.
+   */
+  listEvents(companyId: string, page: { readonly limit: number; readonly after: string | null }): Promise<KeyEvent[]>;
 }
 
 export const SERVICE_KEY_REPOSITORY = portToken<ServiceKeyRepository>('ServiceKeyRepository');

@@ -21,7 +21,11 @@ export interface KeyEventPage {
   readonly nextCursor: string | null;
 }
 
-/** The company's key events, newest first, paged by an opaque cursor. */
+/**
+ * The company's key events, newest first in the order they were recorded, paged by an opaque cursor. An
+ * event recorded while a reader pages comes above its first page, never below a place it passed: a reader
+ * that pages down to the first event it already knows has seen every event (ADR 17).
+ */
 export class ListKeyEvents {
   constructor(
     private readonly companies: CompanyRepository,
@@ -44,7 +48,7 @@ export class ListKeyEvents {
     const last = page[page.length - 1];
     return {
       items: page.map(({ companyId: _company, ...event }) => event),
-      nextCursor: rows.length > limit && last !== undefined ? encodeKeyEventCursor(last, fingerprint) : null,
+      nextCursor: rows.length > limit && last !== undefined ? encodeKeyEventCursor(last.id, fingerprint) : null,
     };
   }
 }

@@ -1,14 +1,12 @@
 import { InvalidCursorError, queryFingerprint } from '../paging/cursor.js';
 
-/** A place in the key events' order: the last event of a page. */
-export interface KeyEventCursorPosition {
-  readonly at: Date;
-  readonly id: string;
-}
-
+/**
+ * A place in the key events' order: the last event of a page, by id. The order is the order of recording,
+ * which the store knows from the event (ADR 17); version 1 held the event's `at`, by which the trail was once
+ * ordered, and is refused as malformed: a reader holding one starts again from the first page.
+ */
 interface Payload {
-  v: 1;
-  t: number;
+  v: 2;
   i: string;
   /** The fingerprint of the query that made it (keyEventsQueryFingerprint). */
   f: string;
@@ -17,9 +15,6 @@ interface Payload {
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const MAX_LENGTH = 256;
 const ID_MAX_LENGTH = 64;
-/** The moments timestamptz(3) and JavaScript both hold: years 0000..9999. */
-const EARLIEST_MS = -62_167_219_200_000;
-const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 const FINGERPRINT_MAX_LENGTH = 32;
 const MALFORMED = 'The cursor is malformed. Pass nextCursor of the previous page unchanged.';
 const ANOTHER_QUERY = "The cursor belongs to another company's key events: pass nextCursor only to the query that gave it.";
@@ -29,16 +24,19 @@ export function keyEventsQueryFingerprint(companyId: string): string {
   return queryFingerprint(['key-events', companyId]);
 }
 
-/** Opaque to clients: base64url of {v:1,t:<at in ms>,i:<id>,f:<query fingerprint>}. */
-export function encodeKeyEventCursor(position: KeyEventCursorPosition, fingerprint: string): string {
-  const payload: Payload = { v: 1, t: position.at.getTime(), i: position.id, f: fingerprint };
+/** Opaque to clients: base64url of {v:2,i:<id of the page's last event>,f:<query fingerprint>}. */
+export function encodeKeyEventCursor(lastEventId: string, fingerprint: string): string {
+  const payload: Payload = { v: 2, i: lastEventId, f: fingerprint };
   let binary = '';
   for (const byte of new TextEncoder().encode(JSON.stringify(payload))) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-/** Reads a cursor of the key events; throws InvalidCursorError when it is not one, or one of another query. */
-export function decodeKeyEventCursor(cursor: string, fingerprint: string): KeyEventCursorPosition {
+/**
+ * The id of the event a cursor of the key events names; throws InvalidCursorError when it is not one, or one
+ * of another query.
+ */
+export function decodeKeyEventCursor(cursor: string, fingerprint: string): string {
   if (cursor.length === 0 || cursor.length > MAX_LENGTH || !BASE64URL.test(cursor) || cursor.length % 4 === 1) {
     throw new InvalidCursorError(MALFORMED);
   }
@@ -52,18 +50,14 @@ export function decodeKeyEventCursor(cursor: string, fingerprint: string): KeyEv
   }
   if (!isPayload(payload)) throw new InvalidCursorError(MALFORMED);
   if (payload.f !== fingerprint) throw new InvalidCursorError(ANOTHER_QUERY);
-  return { at: new Date(payload.t), id: payload.i };
+  return payload.i;
 }
 
 function isPayload(value: unknown): value is Payload {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const p = value as Record<string, unknown>;
   return (
-    p.v === 1 &&
-    typeof p.t === 'number' &&
-    Number.isSafeInteger(p.t) &&
-    p.t >= EARLIEST_MS &&
-    p.t <= LATEST_MS &&
+    p.v === 2 &&
     typeof p.i === 'string' &&
     p.i.length > 0 &&
     p.i.length <= ID_MAX_LENGTH &&

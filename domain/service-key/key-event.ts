@@ -49,10 +49,3 @@ export function copyKeyEvent(event: KeyEvent): KeyEvent {
     expiresAt: event.expiresAt === null ? null : new Date(event.expiresAt.getTime()),
   };
 }
-
-/** The trail's order: newest first, (at desc, id desc); ids compare by code unit, as PostgreSQL's "C" collation. */
-export function compareKeyEventsNewestFirst(a: Pick<KeyEvent, 'at' | 'id'>, b: Pick<KeyEvent, 'at' | 'id'>): number {
-  const dt = b.at.getTime() - a.at.getTime();
-  if (dt !== 0) return dt;
-  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-}

@@ -5,6 +5,7 @@ import { boardRepositoryContract } from './board-repository.contract.js';
 import { candidateRepositoryContract } from './candidate-repository.contract.js';
 import { feedLedgerContract } from './feed-ledger.contract.js';
 import { inMemoryAdapters } from './in-memory-adapters.js';
+import { keyEventTrailContract } from './key-event-trail.contract.js';
 import { keyEventsContract } from './key-events.contract.js';
 import { keyRegistryWriteContract } from './key-registry-write.contract.js';
 import type { AdapterFactory } from './persistence-adapters.js';
@@ -25,6 +26,7 @@ describe('persistence contract on the in-memory adapters', () => {
   registryContract(inMemory);
   keyRegistryWriteContract(inMemory);
   keyEventsContract(inMemory);
+  keyEventTrailContract(inMemory);
   platformTokenRepositoryContract({ name: 'in-memory', make: () => new InMemoryPlatformTokenRepository(new InMemoryDatabase()) });
   vacancyRepositoryContract(inMemory);
   boardRepositoryContract(inMemory);

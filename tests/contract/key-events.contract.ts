@@ -89,7 +89,8 @@ export function keyEventsContract(factory: AdapterFactory): void {
       await Promise.all(racing.map((event) => keys.recordEventOnce(event)));
 
       const stored = await keys.listEvents(companyId, all);
-      expect(stored.filter((event) => event.keyId === one.id)).to.deep.equal([expiredOne, usedOne]);
+      // Newest first in the order recorded: the first use, stamped earlier, was recorded after the expiry.
+      expect(stored.filter((event) => event.keyId === one.id)).to.deep.equal([usedOne, expiredOne]);
       const ofTwo = stored.filter((event) => event.keyId === two.id);
       expect(ofTwo).to.have.length(1);
       expect(racing.map((event) => event.id)).to.include(ofTwo[0]?.id);
@@ -107,7 +108,7 @@ export function keyEventsContract(factory: AdapterFactory): void {
       expect(await keys.listEvents(companyId, all)).to.deep.equal([]);
     });
 
-    it('lists a company\'s events newest first, ties by id descending, with every field as written', async () => {
+    it('lists a company\'s events newest first in the order they were recorded, not by time, with every field as written', async () => {
       const companyId = nextId('co');
       const { keys } = adapters();
       const keyId = aKeyId();
@@ -123,38 +124,37 @@ export function keyEventsContract(factory: AdapterFactory): void {
       await keys.write({ events: [issued, foreign, rolled] });
       await keys.write({ events: [revoked, issuedNext] });
 
-      expect(await keys.listEvents(companyId, all)).to.deep.equal([issuedNext, rolled, revoked, issued]);
+      // Recorded later, `revoked` comes above `rolled` whatever its time; one write's events in the order given.
+      expect(await keys.listEvents(companyId, all)).to.deep.equal([issuedNext, revoked, rolled, issued]);
       expect(await keys.listEvents(nextId('co'), all)).to.deep.equal([]);
     });
 
-    it('pages the trail by the last event of the previous page, without a repeat or a gap across equal times', async () => {
+    it('pages the trail by the last event of the previous page, without a repeat or a gap, whatever the times', async () => {
       const companyId = nextId('co');
       const { keys } = adapters();
       const keyId = aKeyId();
-      // Seven events over four moments (three share one), written in a shuffled order.
+      // Seven events over four moments (three share one), recorded last first in one change: newest first,
+      // the trail gives them back as `events`, in no order of time.
       const moments = [3_000, 1_000, 3_000, 2_000, 3_000, 4_000, 1_000];
       const events = moments.map((ms) => aKeyEvent({ companyId, keyId, type: 'issued', at: at(ms) }));
       await keys.write({ events: [...events].reverse() });
-      await keys.write({ events: [aKeyEvent({ companyId: nextId('co'), keyId, type: 'issued', at: at(2_500) })] });
-      const expected = [...events].sort(newestFirst).map((event) => event.id);
+      const foreign = aKeyEvent({ companyId: nextId('co'), keyId, type: 'issued', at: at(2_500) });
+      await keys.write({ events: [foreign] });
+      const expected = events.map((event) => event.id);
 
       const seen: string[] = [];
       let after: KeyEvent | null = null;
       for (let pages = 0; pages < 10; pages += 1) {
-        const items = await keys.listEvents(companyId, { limit: 2, after: after === null ? null : { at: after.at, id: after.id } });
+        const items = await keys.listEvents(companyId, { limit: 2, after: after === null ? null : after.id });
         seen.push(...items.map((event) => event.id));
         if (items.length < 2) break;
         after = items[items.length - 1] ?? null;
       }
       expect(seen).to.deep.equal(expected);
       const last = events.find((event) => event.id === expected[expected.length - 1]) as KeyEvent;
-      expect(await keys.listEvents(companyId, { limit: 2, after: { at: last.at, id: last.id } })).to.deep.equal([]);
+      expect(await keys.listEvents(companyId, { limit: 2, after: last.id })).to.deep.equal([]);
+      expect(await keys.listEvents(companyId, { limit: 2, after: nextId('ev') }), 'after an unknown event').to.deep.equal([]);
+      expect(await keys.listEvents(companyId, { limit: 2, after: foreign.id }), "after another company's event").to.deep.equal([]);
     });
   });
-}
-
-/** The trail's order, written out here rather than taken from the domain, so the test checks it. */
-function newestFirst(a: KeyEvent, b: KeyEvent): number {
-  if (a.at.getTime() !== b.at.getTime()) return b.at.getTime() - a.at.getTime();
-  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }

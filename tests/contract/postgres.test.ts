@@ -3,6 +3,7 @@ import { postgresAdapterFactory, usePostgresTestDatabase } from '../support/post
 import { boardRepositoryContract } from './board-repository.contract.js';
 import { candidateRepositoryContract } from './candidate-repository.contract.js';
 import { feedLedgerContract } from './feed-ledger.contract.js';
+import { keyEventTrailContract } from './key-event-trail.contract.js';
 import { keyEventsContract } from './key-events.contract.js';
 import { keyRegistryWriteContract } from './key-registry-write.contract.js';
 import { platformTokenRepositoryContract } from './platform-token-repository.contract.js';
@@ -16,6 +17,7 @@ describe('persistence contract on the PostgreSQL adapters', () => {
   registryContract(postgres);
   keyRegistryWriteContract(postgres);
   keyEventsContract(postgres);
+  keyEventTrailContract(postgres);
   platformTokenRepositoryContract({ name: 'postgres', make: () => new MikroOrmPlatformTokenRepository(database().databases.registry) });
   vacancyRepositoryContract(postgres);
   boardRepositoryContract(postgres);
@@ -30,6 +32,7 @@ describe('persistence contract on the PostgreSQL adapters with the key registry 
   registryContract(postgres);
   keyRegistryWriteContract(postgres);
   keyEventsContract(postgres);
+  keyEventTrailContract(postgres);
   platformTokenRepositoryContract({ name: 'postgres', make: () => new MikroOrmPlatformTokenRepository(database().databases.registry) });
 });
 

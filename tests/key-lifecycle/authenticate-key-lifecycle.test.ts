@@ -4,7 +4,7 @@ import { InMemoryDatabase } from '../../adapters/persistence/in-memory/in-memory
 import { InMemoryServiceKeyRepository } from '../../adapters/persistence/in-memory/in-memory-service-key.repository.js';
 import { NodeCryptoSecrets } from '../../adapters/system/node-crypto-secrets.js';
 import { UuidV7IdGenerator } from '../../adapters/system/uuid-v7-id-generator.js';
-import type { KeyEventPosition, KeyRegistryChange, ServiceKeyRepository } from '../../application/ports/service-key-repository.port.js';
+import type { KeyRegistryChange, ServiceKeyRepository } from '../../application/ports/service-key-repository.port.js';
 import { ADMIN_CLI_ACTOR } from '../../application/use-cases/actor.js';
 import { AuthenticateKey, type AuthenticateKeyOptions } from '../../application/use-cases/authenticate-key.use-case.js';
 import { CreateCompany } from '../../application/use-cases/create-company.use-case.js';
@@ -51,7 +51,7 @@ class CountingKeyRepository implements ServiceKeyRepository {
   recordEventOnce(event: KeyEvent) {
     return this.inner.recordEventOnce(event);
   }
-  listEvents(companyId: string, page: { limit: number; after: KeyEventPosition | null }) {
+  listEvents(companyId: string, page: { limit: number; after: string | null }) {
     return this.inner.listEvents(companyId, page);
   }
 }

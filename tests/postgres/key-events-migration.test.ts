@@ -1,24 +1,24 @@
 import { expect } from 'chai';
 import { Migration20261126000000KeyEvents } from '../../adapters/persistence/postgres/migrations/registry/Migration20261126000000KeyEvents.js';
+import { Migration20261202000000KeyEventSequence } from '../../adapters/persistence/postgres/migrations/registry/Migration20261202000000KeyEventSequence.js';
 import { MikroOrmServiceKeyRepository } from '../../adapters/persistence/postgres/mikro-orm-service-key-repository.js';
 import { migrateDatabases } from '../../infrastructure/database/migrate-databases.js';
 import { openDatabases } from '../../infrastructure/database/open-databases.js';
-import { migrationTestDatabase } from '../support/migration-test-database.js';
+import { downStatements, migrationTestDatabase } from '../support/migration-test-database.js';
 
 const MIGRATION = 'Migration20261126000000KeyEvents';
-
-/** The statements of the migration's down(): it only adds SQL, so it needs no driver. */
-async function downStatements(): Promise<string[]> {
-  const migration = new Migration20261126000000KeyEvents(undefined as never, undefined as never);
-  await migration.down();
-  return migration.getQueries().map((query) => String(query));
-}
+/** The registry's migrations after it, turned back first. */
+const LATER = [{ name: 'Migration20261202000000KeyEventSequence', class: Migration20261202000000KeyEventSequence }];
 
 describe(`Migration ${MIGRATION}`, function () {
   this.timeout(60_000);
   // Back to the registry before issue 14, through the migration's own down().
   const database = migrationTestDatabase(async (client) => {
-    for (const statement of await downStatements()) await client.query(statement);
+    for (const later of [...LATER].reverse()) {
+      for (const statement of await downStatements(later.class)) await client.query(statement);
+      await client.query('delete from mikro_orm_migrations_registry where name = $1', [later.name]);
+    }
+    for (const statement of await downStatements(Migration20261126000000KeyEvents)) await client.query(statement);
     await client.query('delete from mikro_orm_migrations_registry where name = $1', [MIGRATION]);
   });
 
@@ -42,7 +42,10 @@ describe(`Migration ${MIGRATION}`, function () {
       ['d'.repeat(64)],
     );
 
-    expect((await migrateDatabases({ businessUrl: database.url, registryUrl: database.url })).registry).to.deep.equal([MIGRATION]);
+    expect((await migrateDatabases({ businessUrl: database.url, registryUrl: database.url })).registry).to.deep.equal([
+      MIGRATION,
+      ...LATER.map((later) => later.name),
+    ]);
 
     const databases = await openDatabases({ databaseUrl: database.url, keysDatabaseUrl: database.url, dataDir: '', poolMax: 2 });
     try {

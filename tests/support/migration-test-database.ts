@@ -39,3 +39,10 @@ export function migrationTestDatabase(turnBack: (client: pg.Client) => Promise<v
     },
   };
 }
+
+/** The statements of a migration's down(): it only adds SQL, so it needs no driver. */
+export async function downStatements(of: new (...args: never[]) => { down(): Promise<void>; getQueries(): unknown[] }): Promise<string[]> {
+  const migration = new of(undefined as never, undefined as never);
+  await migration.down();
+  return migration.getQueries().map((query) => String(query));
+}

@@ -109,7 +109,10 @@ export function buildManagementOpenApiDocument(settings: ManagementSettings) {
       '/companies/{companyId}/key-events': {
         get: {
           operationId: 'listKeyEvents', tags: ['Key events'], summary: "The company's key events",
-          description: 'Issued, rolled, revoked, expired (when a key was first refused for its expiry) and first used; newest first, paged by cursor. A query parameter not listed here is a 400 naming it.',
+          description:
+            'Issued, rolled, revoked, expired (when a key was first refused for its expiry) and first used; newest first in the order the registry recorded them ' +
+            '(not by `at`), paged by cursor. An event recorded while you page comes above your first page, never below a place you passed: ' +
+            'a reader that pages down to the first event it already knows has missed none. A query parameter not listed here is a 400 naming it.',
           parameters: [parameterRef('CompanyId'), ...KEY_EVENTS_PARAMETERS, ...ACTOR_AND_ID],
           responses: { '200': json('One page of events.', 'KeyEventPage', X.keyEventPageExample), '400': O.badEventsQuery(), '404': O.companyNotFound(), ...always() },
         },

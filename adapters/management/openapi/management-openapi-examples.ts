@@ -57,7 +57,7 @@ export const keyEventPageExample = {
     { id: '019ab5a0-0000-7000-8000-000000000008', type: 'rolled', keyId: OLD_KEY_ID, at: '2026-11-24T10:00:00.000Z', actor: ACTOR, via: VIA, successorKeyId: NEW_KEY_ID, expiresAt: '2026-11-25T10:00:00.000Z' },
     { id: '019a9c00-0000-7000-8000-000000000004', type: 'first_used', keyId: OLD_KEY_ID, at: '2026-11-03T07:41:09.112Z', actor: null, via: null, successorKeyId: null, expiresAt: null },
   ],
-  nextCursor: 'eyJ2IjoxLCJ0IjoxNzkyNzQ0ODY5MTEyLCJpIjoiMDE5YTljMDAtMDAwMC03MDAwLTgwMDAtMDAwMDAwMDAwMDA0In0',
+  nextCursor: 'eyJ2IjoyLCJpIjoiMDE5YTljMDAtMDAwMC03MDAwLTgwMDAtMDAwMDAwMDAwMDA0IiwiZiI6IjJ6dXZoaHFiYmJhYmcifQ',
 };
 
 export const createCompanyExample = { name: 'ТОО «Каспиан Софт»' };

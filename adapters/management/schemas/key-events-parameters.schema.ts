@@ -20,7 +20,7 @@ export const eventsCursorParameter = {
   required: false,
   description: 'nextCursor of the previous page, unchanged; otherwise 400 invalid_cursor. An empty value means the first page.',
   schema: { type: 'string' },
-  example: 'eyJ2IjoxLCJ0IjoxNzk0MTQwMDAwMDAwLCJpIjoiMDE5YTk4YzAtNWUwMC03MDAwLThhMDAtMDAwMDAwMDAwMDA3In0',
+  example: 'eyJ2IjoyLCJpIjoiMDE5YTk4YzAtNWUwMC03MDAwLThhMDAtMDAwMDAwMDAwMDA3IiwiZiI6IjJ6dXZoaHFiYmJhYmcifQ',
 } as const;
 
 export const KEY_EVENTS_PARAMETERS = [eventsLimitParameter, eventsCursorParameter] as const;

@@ -98,6 +98,8 @@ export class InMemoryDatabase {
   readonly companies = new InMemoryTable<CompanySnapshot>(this.currentJournal);
   readonly serviceKeys = new InMemoryTable<ServiceKeySnapshot>(this.currentJournal);
   readonly keyEvents = new InMemoryTable<KeyEvent>(this.currentJournal);
+  /** key_events.sequence: the order the events were recorded in, by event id (nextKeyEventSequence). */
+  readonly keyEventSequences = new InMemoryTable<number>(this.currentJournal);
   /** The unique index of the key events a key has at most one of: event id by (key id, type). */
   readonly onceKeyEvents = new InMemoryTable<string>(this.currentJournal);
   readonly platformTokens = new InMemoryTable<PlatformTokenSnapshot>(this.currentJournal);
@@ -106,6 +108,14 @@ export class InMemoryDatabase {
   readonly candidates = new InMemoryTable<CandidateCardSnapshot>(this.currentJournal);
   readonly feedAppliedEvents = new InMemoryTable<FeedAppliedEventRow>(this.currentJournal);
   readonly feedEntityVersions = new InMemoryTable<FeedEntityVersionsRow>(this.currentJournal);
+
+  private lastKeyEventSequence = 0;
+
+  /** As PostgreSQL's sequence: increasing, never given twice, not given back by a rollback. */
+  nextKeyEventSequence(): number {
+    this.lastKeyEventSequence += 1;
+    return this.lastKeyEventSequence;
+  }
 
   /** The transaction the caller runs in, if any. */
   currentTransaction(): InMemoryTransaction | undefined {

@@ -1,11 +1,10 @@
 import {
   ConcurrentKeyChangeError,
   sameGuardedState,
-  type KeyEventPosition,
   type KeyRegistryChange,
   type ServiceKeyRepository,
 } from '../../../application/ports/service-key-repository.port.js';
-import { compareKeyEventsNewestFirst, copyKeyEvent, ONCE_PER_KEY_EVENT_TYPES, type KeyEvent } from '../../../domain/service-key/key-event.js';
+import { copyKeyEvent, ONCE_PER_KEY_EVENT_TYPES, type KeyEvent } from '../../../domain/service-key/key-event.js';
 import { ServiceKey, type ServiceKeySnapshot } from '../../../domain/service-key/service-key.js';
 import type { InMemoryDatabase } from './in-memory-database.js';
 
@@ -81,11 +80,17 @@ export class InMemoryServiceKeyRepository implements ServiceKeyRepository {
     this.store(event);
   }
 
-  async listEvents(companyId: string, page: { readonly limit: number; readonly after: KeyEventPosition | null }): Promise<KeyEvent[]> {
-    const after = page.after;
+  /** Newest first by the order of recording, as PostgreSQL's key_events.sequence. */
+  async listEvents(companyId: string, page: { readonly limit: number; readonly after: string | null }): Promise<KeyEvent[]> {
+    const sequence = (event: KeyEvent) => this.db.keyEventSequences.get(event.id) ?? 0;
+    let below = Number.POSITIVE_INFINITY;
+    if (page.after !== null) {
+      const anchor = this.db.keyEvents.get(page.after);
+      below = anchor !== undefined && anchor.companyId === companyId ? sequence(anchor) : Number.NEGATIVE_INFINITY;
+    }
     return [...this.db.keyEvents.values()]
-      .filter((event) => event.companyId === companyId && (after === null || compareKeyEventsNewestFirst(event, after) > 0))
-      .sort(compareKeyEventsNewestFirst)
+      .filter((event) => event.companyId === companyId && sequence(event) < below)
+      .sort((a, b) => sequence(b) - sequence(a))
       .slice(0, page.limit)
       .map(copyKeyEvent);
   }
@@ -106,6 +111,7 @@ export class InMemoryServiceKeyRepository implements ServiceKeyRepository {
 
   private store(event: KeyEvent): void {
     this.db.keyEvents.set(event.id, copyKeyEvent(event));
+    this.db.keyEventSequences.set(event.id, this.db.nextKeyEventSequence());
     if (ONCE_PER_KEY_EVENT_TYPES.includes(event.type)) this.db.onceKeyEvents.set(onceKey(event), event.id);
   }
 }

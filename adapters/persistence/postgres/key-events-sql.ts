@@ -1,13 +1,30 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { KeyEvent, KeyEventType } from '../../../domain/service-key/key-event.js';
-import { TIMESTAMP_PARAM, dateFromMs, epochMs, nullableDateFromMs, timestampParams } from './sql-values.js';
+import { dateFromMs, epochMs, nullableDateFromMs } from './sql-values.js';
 
 /**
  * The SQL of `key_events` (Migration20261126000000KeyEvents) for the service-key repository. Values are
  * inlined by MikroORM: none of these statements may be logged with its values.
  */
 
+/** What a writer gives; `sequence` is the table's default, taken under the trail's lock (lockTrail). */
 export const KEY_EVENT_COLUMNS = 'id, company_id, key_id, type, at, actor, via, successor_key_id, expires_at';
+
+/**
+ * First key of the two-key advisory lock of the trail (the second is 0): apart from the companies' locks
+ * (company-lock.ts), which may live in the same database.
+ */
+export const KEY_TRAIL_LOCK_NAMESPACE = 0x4b_45_59_53;
+
+/**
+ * Every transaction that stores events takes the trail's lock first, before any row lock, and holds it to
+ * its commit; the events' sequence is drawn after it. So sequence order is commit order: an event a reader
+ * could not see when it read gets a sequence above everything that reader saw (ADR 17). First, so that a
+ * holder of the lock never waits for a key's row that a waiter for the lock holds.
+ */
+export async function lockTrail(em: EntityManager): Promise<void> {
+  await em.execute('select pg_advisory_xact_lock(?, 0)', [KEY_TRAIL_LOCK_NAMESPACE]);
+}
 
 /** The `?` of one event in the order of KEY_EVENT_COLUMNS. */
 export const KEY_EVENT_VALUES = '?, ?, ?, ?, ?::timestamptz, ?, ?, ?, ?::timestamptz';
@@ -22,7 +39,7 @@ export function keyEventParams(event: KeyEvent): unknown[] {
   return [event.id, event.companyId, event.keyId, event.type, event.at, event.actor, event.via, event.successorKeyId, event.expiresAt];
 }
 
-/** Every event in one statement. */
+/** Every event in one statement, in a transaction that took the trail's lock (lockTrail). */
 export async function insertKeyEvents(em: EntityManager, events: readonly KeyEvent[]): Promise<void> {
   if (events.length === 0) return;
   await em.execute(
@@ -45,34 +62,32 @@ interface KeyEventListRow {
 }
 
 /**
- * One page of a company's events, newest first: a backward keyset scan of (company_id, at desc, id desc).
- * The position is an instant from a client's cursor, so it goes through TIMESTAMP_PARAM (exact at any
- * millisecond the cursor can hold); ids use the "C" collation, comparing as JS strings do.
+ * One page of a company's events, newest first: a backward scan of (company_id, sequence desc) from the
+ * event that ended the previous page. An unknown event (of another company, or none) gives an empty page.
  */
 export async function listKeyEvents(
   em: EntityManager,
   companyId: string,
-  page: { readonly limit: number; readonly after: { readonly at: Date; readonly id: string } | null },
+  page: { readonly limit: number; readonly after: string | null },
 ): Promise<KeyEvent[]> {
   if (!Number.isSafeInteger(page.limit) || page.limit < 0) throw new RangeError('A page limit must be a non-negative integer.');
   const params: unknown[] = [companyId];
   let position = '';
   if (page.after !== null) {
-    position = ` and (at, id) < (${TIMESTAMP_PARAM}, ?)`;
-    params.push(...timestampParams(page.after.at), page.after.id);
+    position = ' and sequence < (select sequence from key_events where id = ? and company_id = ?)';
+    params.push(page.after, companyId);
   }
   params.push(page.limit);
   const rows = await em.execute<KeyEventListRow[]>(
     `select id, company_id, key_id, type, ${epochMs('at')} as at_ms, actor, via, successor_key_id, ${epochMs('expires_at')} as expires_at_ms
        from key_events
       where company_id = ?${position}
-      order by at desc, id desc
+      order by sequence desc
       limit ?`,
     params,
   );
   return rows.map(toKeyEvent);
 }
-
 function toKeyEvent(row: KeyEventListRow): KeyEvent {
   return {
     id: row.id,

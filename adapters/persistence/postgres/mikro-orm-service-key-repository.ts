@@ -9,7 +9,7 @@ import { ONCE_PER_KEY_EVENT_TYPES, type KeyEvent } from '../../../domain/service
 import type { Scope } from '../../../domain/service-key/scope.js';
 import { ServiceKey, type ServiceKeySnapshot } from '../../../domain/service-key/service-key.js';
 import { ServiceKeyRowSchema, type ServiceKeyRow } from './entities/service-key.entity.js';
-import { KEY_EVENT_COLUMNS, KEY_EVENT_VALUES, ONCE_PER_KEY_CONFLICT, insertKeyEvents, keyEventParams, listKeyEvents } from './key-events-sql.js';
+import { KEY_EVENT_COLUMNS, KEY_EVENT_VALUES, ONCE_PER_KEY_CONFLICT, insertKeyEvents, keyEventParams, listKeyEvents, lockTrail } from './key-events-sql.js';
 import { jsonb } from './sql-values.js';
 import { readStrings } from './row-mapping/json-documents.js';
 import { withFreshEntityManager } from './transaction-scope.js';
@@ -65,6 +65,7 @@ export class MikroOrmServiceKeyRepository implements ServiceKeyRepository {
    * and rolledTo it was read with: a concurrent change that committed first makes PostgreSQL re-check the
    * condition on the new row, which then fails, and everything of this write rolls back. Updates go in id
    * order, so two writes over the same keys never wait for each other crosswise. lastUsedAt stays as stored.
+   * A write with events takes the trail's lock first (lockTrail).
    */
   async write(change: KeyRegistryChange): Promise<void> {
     const inserted = change.inserted ?? [];
@@ -73,6 +74,7 @@ export class MikroOrmServiceKeyRepository implements ServiceKeyRepository {
     if (inserted.length === 0 && updated.length === 0 && events.length === 0) return;
     await withFreshEntityManager(this.registry, (em) =>
       em.transactional(async (tx) => {
+        if (events.length > 0) await lockTrail(tx);
         for (const { key, read } of updated) await guardedUpdate(tx, key, read);
         if (inserted.length > 0) await tx.insertMany(ServiceKeyRowSchema, inserted.map(toRow));
         await insertKeyEvents(tx, events);
@@ -81,9 +83,10 @@ export class MikroOrmServiceKeyRepository implements ServiceKeyRepository {
   }
 
   /**
-   * Forward only, as before. With a first use to record: one autocommit statement that locks the key's row,
-   * moves lastUsedAt, and stores the event iff the row had no use before. A concurrent call waits at the
-   * lock and then reads the use the first one stored; the unique index would refuse a second event anyway.
+   * Forward only, as before. With a first use to record: under the trail's lock, one statement that locks
+   * the key's row, moves lastUsedAt, and stores the event iff the row had no use before. A concurrent call
+   * waits at the lock and then reads the use the first one stored; the unique index would refuse a second
+   * event anyway.
    */
   async recordUsage(keyId: string, at: Date, firstUse?: KeyEvent): Promise<void> {
     if (firstUse === undefined) {
@@ -98,21 +101,24 @@ export class MikroOrmServiceKeyRepository implements ServiceKeyRepository {
     }
     if (firstUse.keyId !== keyId || firstUse.type !== 'first_used') throw new Error('recordUsage takes a first_used event of the same key.');
     await withFreshEntityManager(this.registry, (em) =>
-      em.execute(
-        `with prior as (
-           select id, last_used_at from service_keys where id = ? for update
-         ), moved as (
-           update service_keys k set last_used_at = ?::timestamptz
-             from prior
-            where k.id = prior.id and (prior.last_used_at is null or prior.last_used_at < ?::timestamptz)
-           returning prior.last_used_at as previous
-         )
-         insert into key_events (${KEY_EVENT_COLUMNS})
-         select ${KEY_EVENT_VALUES} from moved where moved.previous is null
-         ${ONCE_PER_KEY_CONFLICT}`,
-        [keyId, at, at, ...keyEventParams(firstUse)],
-        'run',
-      ),
+      em.transactional(async (tx) => {
+        await lockTrail(tx);
+        await tx.execute(
+          `with prior as (
+             select id, last_used_at from service_keys where id = ? for update
+           ), moved as (
+             update service_keys k set last_used_at = ?::timestamptz
+               from prior
+              where k.id = prior.id and (prior.last_used_at is null or prior.last_used_at < ?::timestamptz)
+             returning prior.last_used_at as previous
+           )
+           insert into key_events (${KEY_EVENT_COLUMNS})
+           select ${KEY_EVENT_VALUES} from moved where moved.previous is null
+           ${ONCE_PER_KEY_CONFLICT}`,
+          [keyId, at, at, ...keyEventParams(firstUse)],
+          'run',
+        );
+      }),
     );
   }
 
@@ -120,11 +126,14 @@ export class MikroOrmServiceKeyRepository implements ServiceKeyRepository {
     // Only these have the unique index behind them; any other would be stored again at every call.
     if (!ONCE_PER_KEY_EVENT_TYPES.includes(event.type)) throw new Error(`A ${event.type} event can happen more than once to a key.`);
     await withFreshEntityManager(this.registry, (em) =>
-      em.execute(`insert into key_events (${KEY_EVENT_COLUMNS}) values (${KEY_EVENT_VALUES}) ${ONCE_PER_KEY_CONFLICT}`, keyEventParams(event), 'run'),
+      em.transactional(async (tx) => {
+        await lockTrail(tx);
+        await tx.execute(`insert into key_events (${KEY_EVENT_COLUMNS}) values (${KEY_EVENT_VALUES}) ${ONCE_PER_KEY_CONFLICT}`, keyEventParams(event), 'run');
+      }),
     );
   }
 
-  async listEvents(companyId: string, page: { limit: number; after: { at: Date; id: string } | null }): Promise<KeyEvent[]> {
+  async listEvents(companyId: string, page: { limit: number; after: string | null }): Promise<KeyEvent[]> {
     return withFreshEntityManager(this.registry, (em) => listKeyEvents(em, companyId, page));
   }
 }
