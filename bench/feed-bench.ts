@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { EVENT_MAX_BYTES } from '../adapters/feed/feed-limits.js';
 import { loadConfig } from '../infrastructure/config.js';
 import { createBenchDatabase, dropBenchDatabase, openBenchServer } from './bench-database.js';
 import { BenchQueue } from './feed-broker.js';
@@ -102,7 +103,9 @@ async function measure(options: FeedBenchOptions, url: string, companies: readon
   const poolMax = options.pool ?? defaults.dbPoolMax;
   const watched = Array.from({ length: Math.min(options.pollers, companies.length) }, (_, i) => Math.floor((i * companies.length) / Math.min(options.pollers, companies.length)));
   const stream = new FeedStream(companies, { seed: options.seed, runTag: Date.now().toString(36), validate: true }, { companies: watched, cardsEach: SAMPLE_CARDS });
-  const common = { FEED_URL: options.amqpUrl, FEED_QUEUE: queue.name, DATABASE_URL: url, FEED_PREFETCH: String(prefetch), DB_POOL_MAX: String(poolMax) };
+  // A --prefetch past the default budget gets the budget it needs (FEED_MAX_HELD_BYTES), as an operator would set it.
+  const maxHeldBytes = Math.max(defaults.feedMaxHeldBytes, prefetch * EVENT_MAX_BYTES);
+  const common = { FEED_URL: options.amqpUrl, FEED_QUEUE: queue.name, DATABASE_URL: url, FEED_PREFETCH: String(prefetch), FEED_MAX_HELD_BYTES: String(maxHeldBytes), DB_POOL_MAX: String(poolMax) };
   // The service's processes (consumer and API) with the setting given either way, so that the shell's cannot leak in.
   const prepared = { DB_PREPARED_STATEMENTS: options.preparedStatements ? 'on' : 'off' };
   const service: ConsumerSpec = {

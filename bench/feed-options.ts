@@ -73,7 +73,7 @@ export function parseFeedBenchOptions(argv: readonly string[]): FeedBenchOptions
     .option('--companies <n>', `companies seeded (default ${FULL.companies})`, count(1, 1_000))
     .option('--vacancies <n>', `vacancies per company (default ${FULL.vacancies}; --quick ${QUICK.vacancies})`, count(5, 10_000))
     .option('--cards <n>', `cards per company (default ${FULL.cards}; --quick ${QUICK.cards})`, count(20, 1_000_000))
-    .option('--prefetch <n>', "FEED_PREFETCH of the service and the ceiling (default: the service's default, 256)", count(1, 1_000))
+    .option('--prefetch <n>', "FEED_PREFETCH of the service and the ceiling (default: the service's default, 202 within FEED_MAX_HELD_BYTES's default; more raises that budget to match)", count(1, 1_000))
     .option('--pool <n>', "DB_POOL_MAX of the service and the ceiling (default: the service's default, 10)", count(1, 100))
     .option('--no-ceiling-lanes', "let the ceiling run each event in a transaction of its own, a company's side by side (the service takes a company's events one batch at a time, those that queued together in one transaction)")
     .option('--rate <n>', 'events per second published during the latency run', count(1, 100_000), 500)

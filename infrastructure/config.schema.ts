@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject } from 'ajv';
+import { EVENT_MAX_BYTES } from '../adapters/feed/feed-limits.js';
 
 /** A revocation must shut a key out of every instance within 5 s (issue 5): the cache may not hold longer. */
 export const KEY_CACHE_TTL_MAX_MS = 5_000;
@@ -90,6 +91,8 @@ export const CONFIG_SCHEMA = {
       description: 'must be 1 to 200 letters, digits, dots, dashes or underscores, starting with a letter or a digit, and not starting with "amq."',
     },
     FEED_PREFETCH: wholeNumber(1, 1_000),
+    // At least one message of the largest size the feed takes; at most 64 GiB.
+    FEED_MAX_HELD_BYTES: wholeNumber(EVENT_MAX_BYTES, 64 * 1024 ** 3),
     FEED_TOMBSTONE_DAYS: wholeNumber(1, 3_650),
     FEED_MAX_ATTEMPTS: wholeNumber(1, 1_000),
     FEED_RETRY_DELAYS_MS: {

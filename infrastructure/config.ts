@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { EVENT_MAX_BYTES } from '../adapters/feed/feed-limits.js';
 import { checkSettings, CONFIG_VARIABLES, KEY_CACHE_TTL_MAX_MS, parseDelayList, type ConfigVariable, type LOG_LEVELS } from './config.schema.js';
 
 export type StoreKind = 'postgres' | 'memory';
@@ -81,11 +82,16 @@ export interface AppConfig {
   /** FEED_QUEUE: the main queue, also the prefix of `<queue>.dead` and `<queue>.retry.<ms>`. Default integration.platform-events. */
   readonly feedQueue: string;
   /**
-   * FEED_PREFETCH: unacknowledged messages one consumer holds, all handled at once. Default 256 (1 to 1000): the
-   * more of a company's events are in flight, the more of them one transaction applies (group commit); at most
-   * this many events are held in memory (a few kB each, an application up to its body's limit).
+   * FEED_PREFETCH: unacknowledged messages one consumer holds, all handled at once (1 to 1000): the more of a
+   * company's events are in flight, the more of them one transaction applies (group commit). Its product with
+   * EVENT_MAX_BYTES may not pass FEED_MAX_HELD_BYTES; default 256, or less when the budget allows less.
    */
   readonly feedPrefetch: number;
+  /**
+   * FEED_MAX_HELD_BYTES: the bodies one consumer may hold at once, in bytes, at worst FEED_PREFETCH messages of
+   * EVENT_MAX_BYTES each (the broker refusing larger ones: its `max_message_size`). Default 1 GiB.
+   */
+  readonly feedMaxHeldBytes: number;
   /** FEED_TOMBSTONE_DAYS: how long a deletion's tombstone (and an applied event id) is kept. Default 7. */
   readonly feedTombstoneDays: number;
   /** FEED_MAX_ATTEMPTS: how many times an event that cannot apply yet is taken before it is dead-lettered. Default 10. */
@@ -103,6 +109,26 @@ export interface AppConfig {
 }
 
 export const FEED_DEFAULT_METRICS_PORT = 9465;
+/** FEED_MAX_HELD_BYTES's default: room for 202 messages of the largest size, the default prefetch then. */
+export const FEED_DEFAULT_MAX_HELD_BYTES = 1024 ** 3;
+/** FEED_PREFETCH's default when the budget allows it (ADR 16: group commit needs many events in flight). */
+const FEED_DEFAULT_PREFETCH = 256;
+
+/**
+ * What a feed consumer may hold (docs/feed-broker.md): FEED_PREFETCH messages of at most EVENT_MAX_BYTES each
+ * (the broker's `max_message_size`), within FEED_MAX_HELD_BYTES. An unset prefetch is derived from the budget;
+ * one that would pass it stops the start, naming both, rather than being lowered behind the operator's back.
+ */
+function feedHolding(prefetch: number | undefined, maxHeldBytes: number): { feedPrefetch: number; feedMaxHeldBytes: number } {
+  const fits = Math.floor(maxHeldBytes / EVENT_MAX_BYTES);
+  if (prefetch === undefined) return { feedPrefetch: Math.min(FEED_DEFAULT_PREFETCH, fits), feedMaxHeldBytes: maxHeldBytes };
+  if (prefetch > fits) {
+    throw new ConfigError(
+      `FEED_PREFETCH messages of up to ${EVENT_MAX_BYTES} bytes each (the largest event) must fit in FEED_MAX_HELD_BYTES (${maxHeldBytes}): set FEED_PREFETCH to at most ${fits}, or FEED_MAX_HELD_BYTES to at least ${prefetch * EVENT_MAX_BYTES}; got "${prefetch}".`,
+    );
+  }
+  return { feedPrefetch: prefetch, feedMaxHeldBytes: maxHeldBytes };
+}
 
 /** See AppConfig.dbTimeouts; the same shape as the PostgreSQL adapter's PostgresTimeouts. */
 export interface DatabaseTimeouts {
@@ -142,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`MANAGEMENT_PORT must differ from PORT: the management API is never served on the public port; got "${managementPort}".`);
   }
   const databaseUrl = (settings.DATABASE_URL as string | undefined) ?? null;
+  const { feedPrefetch, feedMaxHeldBytes } = feedHolding(settings.FEED_PREFETCH as number | undefined, integer('FEED_MAX_HELD_BYTES', FEED_DEFAULT_MAX_HELD_BYTES));
   return {
     port,
     host,
@@ -176,7 +203,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     jobBoardLabel: text('JOB_BOARD_LABEL', 'hh'),
     feedUrl: (settings.FEED_URL as string | undefined) ?? null,
     feedQueue: text('FEED_QUEUE', 'integration.platform-events'),
-    feedPrefetch: integer('FEED_PREFETCH', 256),
+    feedPrefetch,
+    feedMaxHeldBytes,
     feedTombstoneDays: integer('FEED_TOMBSTONE_DAYS', 7),
     feedMaxAttempts: integer('FEED_MAX_ATTEMPTS', 10),
     feedRetryDelaysMs: parseDelayList(text('FEED_RETRY_DELAYS_MS', '1000,5000,30000,120000,600000')) as number[],

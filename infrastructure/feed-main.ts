@@ -19,7 +19,10 @@ Configured by environment variables only:
   FEED_URL              required: the broker, amqp://user:password@host:5672/vhost (or amqps://)
   FEED_QUEUE            the queue the platform publishes to (default integration.platform-events); dead
                         letters go to <queue>.dead, delayed retries wait in <queue>.retry.<ms>
-  FEED_PREFETCH         messages taken and handled at once (default 256, 1 to 1000)
+  FEED_PREFETCH         messages taken and handled at once (1 to 1000; default the most FEED_MAX_HELD_BYTES
+                        holds, at most 256: 202)
+  FEED_MAX_HELD_BYTES   bytes of message bodies held at once (default 1073741824): FEED_PREFETCH messages of the
+                        largest event (5308416 bytes; the broker's max_message_size) must fit
   FEED_MAX_ATTEMPTS     takes of an event that cannot apply yet before it is dead-lettered (default 10);
                         takes that find the database away are not counted: those retry for ever
   FEED_RETRY_DELAYS_MS  ascending waits before the 1st, 2nd, ... retry, the last repeating; the database
@@ -77,6 +80,7 @@ async function main(): Promise<void> {
     {
       queue: config.feedQueue,
       prefetch: config.feedPrefetch,
+      maxHeldBytes: config.feedMaxHeldBytes,
       deadLetterQueue: consumer.topology.deadQueue,
       retryDelaysMs: config.feedRetryDelaysMs,
       maxAttempts: config.feedMaxAttempts,

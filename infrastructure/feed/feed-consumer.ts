@@ -25,6 +25,11 @@ export interface FeedConsumerOptions {
   /** How often readiness is asked while paused. Default 1000 ms. */
   readonly readinessPollMs?: number | undefined;
   /**
+   * How often readiness is asked while consuming (unset: never): a database gone away then pauses the consumer,
+   * and GET /readyz says so, within this and readiness's own bound, with no message to find it away.
+   */
+  readonly readinessWhileConsumingMs?: number | undefined;
+  /**
    * Takes in a row that did not get through the database (FEED_MAX_ATTEMPTS) from which a retry after a timeout
    * of the event's work is logged as a warning: it is still retried (never dead-lettered for a timeout), but
    * something holds its company's lock for long, or its work needs more than the statement bound. Default 10,
@@ -58,9 +63,10 @@ const ERROR_QUIET_MS = 10_000;
  * again it is not consuming (`feed_consuming` 0), and the errors the loss causes (one per acknowledgement in
  * flight) are said once for each kind, with a count of the others.
  *
- * While the database is away (a `store_unavailable` retry), taking more messages would only move them through
- * the retry queues: the consumer cancels itself, lets those in flight finish, asks READINESS every second,
- * and consumes again once it answers.
+ * While the database is away (a `store_unavailable` retry, or READINESS saying no when asked while consuming,
+ * which finds it away with no traffic), taking more messages would only move them through the retry queues: the
+ * consumer cancels itself, lets those in flight finish, asks READINESS every second, and consumes again once it
+ * answers.
  */
 export class FeedConsumer {
   private readonly routing: FeedRouting;
@@ -72,6 +78,7 @@ export class FeedConsumer {
   /** The cancel of a pause, still settling: a resume waits for it. */
   private cancelling: Promise<void> = Promise.resolve();
   private pollTimer: NodeJS.Timeout | undefined;
+  private watchTimer: NodeJS.Timeout | undefined;
   /** False from the connection's loss until the consumer is registered again on a new one. */
   private connected = true;
   /**
@@ -169,6 +176,7 @@ export class FeedConsumer {
     this.state = 'consuming';
     this.showConsuming();
     await ready;
+    this.scheduleWatch();
   }
 
   /** Takes no more messages, lets those in flight finish and be acknowledged, then closes its channels. */
@@ -176,6 +184,7 @@ export class FeedConsumer {
     if (this.state === 'stopping' || this.state === 'stopped') return;
     this.state = 'stopping';
     clearTimeout(this.pollTimer);
+    clearTimeout(this.watchTimer);
     this.showConsuming();
     try {
       await this.cancelling;
@@ -240,7 +249,7 @@ export class FeedConsumer {
       // consumer; a timeout of one event's work leaves the other events (other companies') going.
       const outage = decision.reason === 'store_unavailable';
       const notCounted = outage || decision.reason === 'store_timeout';
-      if (outage) this.pause();
+      if (outage) this.pause('an event');
       const { delayMs, counts: next } = await this.routing.retry(message, counts, notCounted);
       metrics?.eventFinished(type, 'retried');
       if (outage) logger.info({ ...said, attempt: next.attempt, outages: next.outages, delayMs }, 'feed event retried once the database answers, not counted as an attempt');
@@ -254,12 +263,15 @@ export class FeedConsumer {
     logger.warn({ ...said, deadLetterQueue: this.options.topology.deadQueue }, 'feed event dead-lettered');
   }
 
-  /** Cancels the consumer (not awaited here: the cancel waits for this very message to finish). */
-  private pause(): void {
+  /**
+   * Cancels the consumer (not awaited here: the cancel waits for this very message to finish). `noticedBy`: an
+   * event that found the database away, or the readiness check while consuming.
+   */
+  private pause(noticedBy: 'an event' | 'the readiness check'): void {
     if (this.state !== 'consuming') return;
     this.state = 'paused';
     this.showConsuming();
-    this.options.logger.warn({ queue: this.options.topology.queue }, 'feed paused: the database does not answer; taking no messages until it does');
+    this.options.logger.warn({ queue: this.options.topology.queue, noticedBy }, 'feed paused: the database does not answer; taking no messages until it does');
     this.cancelling = this.closeConsumer().catch((error: unknown) => this.options.logger.error({ err: error }, 'feed consumer could not be closed'));
     this.schedulePoll();
   }
@@ -307,6 +319,21 @@ export class FeedConsumer {
     const unsaid = [...this.errorsSaid].filter(([, said]) => said.unsaid > 0).map(([kind, said]) => ({ kind, count: said.unsaid }));
     this.errorsSaid.clear();
     if (unsaid.length > 0) this.options.logger.info({ queue: this.options.topology.queue, errorsNotLogged: unsaid }, msg);
+  }
+
+  /** While consuming, readiness every readinessWhileConsumingMs; one check at a time, from start to stop. */
+  private scheduleWatch(): void {
+    const everyMs = this.options.readinessWhileConsumingMs;
+    if (everyMs === undefined || this.state === 'stopping' || this.state === 'stopped') return;
+    this.watchTimer = setTimeout(() => void this.watch(), everyMs);
+  }
+
+  private async watch(): Promise<void> {
+    if (this.state === 'consuming') {
+      const ready = await this.options.readiness().catch(() => false);
+      if (!ready && this.state === 'consuming') this.pause('the readiness check');
+    }
+    this.scheduleWatch();
   }
 
   private schedulePoll(): void {

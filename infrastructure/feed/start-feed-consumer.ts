@@ -22,7 +22,7 @@ export interface StartFeedConsumerOptions {
   readonly handler?: FeedHandler;
   /** Where to count; none by default (feed-main passes one with METRICS=on). */
   readonly metrics?: FeedMetrics;
-  /** How often READINESS is asked while the consumer pauses. Default 1000 ms. */
+  /** How often READINESS is asked while the consumer pauses, and while it consumes. Default 1000 ms. */
   readonly readinessPollMs?: number;
   /** How often the ledger's old records are purged (also once at start). Default an hour. */
   readonly purgeEveryMs?: number;
@@ -76,6 +76,9 @@ export async function startFeedConsumer(container: Container, config: FeedSettin
     logger,
     metrics: options.metrics,
     readinessPollMs: options.readinessPollMs,
+    // A database gone away with no message to find it: paused, and GET /readyz 503, within about 3 s (the
+    // check's period and READINESS's 2 s bound).
+    readinessWhileConsumingMs: options.readinessPollMs ?? 1_000,
     timeoutsBeforeWarning: config.feedMaxAttempts,
   });
   try {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import path from 'node:path';
+import { EVENT_MAX_BYTES } from '../../adapters/feed/feed-limits.js';
 import { ConfigError, loadConfig } from '../../infrastructure/config.js';
 
 /** The problems loadConfig reports for an environment; fails when it accepts it. */
@@ -30,7 +31,7 @@ describe('loadConfig: every variable, validated as a whole', () => {
         dataDir: path.resolve('./var'), region: 'kz', publicBaseUrl: 'http://127.0.0.1:8080/api', rateLimitPoints: 600,
         rateLimitWindowS: 60, rateLimitStore: 'memory', redisUrl: 'redis://127.0.0.1:6379', keyCacheTtlMs: 5000,
         logLevel: 'info', metrics: false, trustProxy: 0, jobBoardLabel: 'hh', feedUrl: null,
-        feedQueue: 'integration.platform-events', feedPrefetch: 256, feedTombstoneDays: 7, feedMaxAttempts: 10,
+        feedQueue: 'integration.platform-events', feedPrefetch: 202, feedMaxHeldBytes: 1073741824, feedTombstoneDays: 7, feedMaxAttempts: 10,
         feedRetryDelaysMs: [1000, 5000, 30000, 120000, 600000], metricsPort: 9464, feedMetricsPort: 9465, shutdownDelayMs: 0,
         embeddedPgPort: null,
       });
@@ -45,7 +46,7 @@ describe('loadConfig: every variable, validated as a whole', () => {
       RATE_LIMIT_STORE: 'redis', REDIS_URL: 'rediss://:pw@cache.internal:6380/2', KEY_CACHE_TTL_MS: '0', LOG_LEVEL: 'warn',
       METRICS: 'on', TRUST_PROXY: 'on', JOB_BOARD_LABEL: 'hh.kz', FEED_URL: 'amqps://feed:pw@mq.internal:5671/platform',
       FEED_QUEUE: 'kz.platform-events_2', FEED_PREFETCH: '100', FEED_TOMBSTONE_DAYS: '30', FEED_MAX_ATTEMPTS: '3',
-      FEED_RETRY_DELAYS_MS: ' 50, 100,2000 ', METRICS_PORT: '9999', DB_PREPARED_STATEMENTS: ' on ', SHUTDOWN_DELAY_MS: ' 5000 ',
+      FEED_RETRY_DELAYS_MS: ' 50, 100,2000 ', FEED_MAX_HELD_BYTES: '600000000', METRICS_PORT: '9999', DB_PREPARED_STATEMENTS: ' on ', SHUTDOWN_DELAY_MS: ' 5000 ',
       EMBEDDED_PG_PORT: ' 54329 ',
     });
     expect(config).to.deep.include({
@@ -54,7 +55,7 @@ describe('loadConfig: every variable, validated as a whole', () => {
       publicBaseUrl: 'https://uz.example.com/api', rateLimitPoints: 100, rateLimitWindowS: 10, rateLimitStore: 'redis',
       redisUrl: 'rediss://:pw@cache.internal:6380/2', keyCacheTtlMs: 0, logLevel: 'warn', metrics: true, trustProxy: 1,
       jobBoardLabel: 'hh.kz', feedUrl: 'amqps://feed:pw@mq.internal:5671/platform', feedQueue: 'kz.platform-events_2',
-      feedPrefetch: 100, feedTombstoneDays: 30, feedMaxAttempts: 3, feedRetryDelaysMs: [50, 100, 2000],
+      feedPrefetch: 100, feedMaxHeldBytes: 600000000, feedTombstoneDays: 30, feedMaxAttempts: 3, feedRetryDelaysMs: [50, 100, 2000],
       metricsPort: 9999, feedMetricsPort: 9999, dbPreparedStatements: true, shutdownDelayMs: 5000,
       embeddedPgPort: 54329,
     });
@@ -75,6 +76,7 @@ describe('loadConfig: every variable, validated as a whole', () => {
     ['RATE_LIMIT_WINDOW_S', 'must be a whole number from 1 to 86400'],
     ['KEY_CACHE_TTL_MS', 'must be a whole number from 0 to 5000'],
     ['FEED_PREFETCH', 'must be a whole number from 1 to 1000'],
+    ['FEED_MAX_HELD_BYTES', 'must be a whole number from 5308416 to 68719476736'],
     ['FEED_TOMBSTONE_DAYS', 'must be a whole number from 1 to 3650'],
     ['FEED_MAX_ATTEMPTS', 'must be a whole number from 1 to 1000'],
     ['SHUTDOWN_DELAY_MS', 'must be a whole number from 0 to 60000'],
@@ -87,6 +89,21 @@ describe('loadConfig: every variable, validated as a whole', () => {
       }
     });
   }
+
+  it('bounds the bodies a feed consumer holds: FEED_PREFETCH messages of the largest size within FEED_MAX_HELD_BYTES', () => {
+    expect(EVENT_MAX_BYTES).to.equal(5 * 1024 * 1024 + 64 * 1024);
+    // Unset, the prefetch is the most the budget holds, 256 at most.
+    expect(loadConfig({ FEED_MAX_HELD_BYTES: String(64 * 1024 * 1024) }).feedPrefetch).to.equal(12);
+    expect(loadConfig({ FEED_MAX_HELD_BYTES: String(EVENT_MAX_BYTES) }).feedPrefetch).to.equal(1);
+    expect(loadConfig({ FEED_MAX_HELD_BYTES: String(8 * 1024 ** 3) }).feedPrefetch).to.equal(256);
+    // Set, it must fit: a start that would hold more is refused, naming both and what would do.
+    expect(loadConfig({ FEED_PREFETCH: '202' }).feedPrefetch).to.equal(202);
+    expect(onlyProblemOf({ FEED_PREFETCH: '256' })).to.equal(
+      `FEED_PREFETCH messages of up to ${EVENT_MAX_BYTES} bytes each (the largest event) must fit in FEED_MAX_HELD_BYTES (1073741824): set FEED_PREFETCH to at most 202, or FEED_MAX_HELD_BYTES to at least ${256 * EVENT_MAX_BYTES}; got "256".`,
+    );
+    expect(loadConfig({ FEED_PREFETCH: '1000', FEED_MAX_HELD_BYTES: String(1000 * EVENT_MAX_BYTES) })).to.include({ feedPrefetch: 1000, feedMaxHeldBytes: 1000 * EVENT_MAX_BYTES });
+    expect(onlyProblemOf({ FEED_PREFETCH: '13', FEED_MAX_HELD_BYTES: String(64 * 1024 * 1024) })).to.match(/^FEED_PREFETCH .* set FEED_PREFETCH to at most 12,/);
+  });
 
   const choices: [string, string][] = [
     ['STORE', 'postgres, memory'],

@@ -47,7 +47,7 @@ describe('npm run feed (infrastructure/feed-main.ts as a process)', function () 
   it('prints its usage with --help, naming its variables, and exits 0', async () => {
     const run = runFeed({}, ['--help']);
     expect((await run.exited).code).to.equal(0);
-    for (const name of ['FEED_URL', 'FEED_QUEUE', 'FEED_PREFETCH', 'FEED_MAX_ATTEMPTS', 'FEED_RETRY_DELAYS_MS', 'FEED_TOMBSTONE_DAYS', 'METRICS_PORT', 'SIGTERM']) {
+    for (const name of ['FEED_URL', 'FEED_QUEUE', 'FEED_PREFETCH', 'FEED_MAX_HELD_BYTES', 'FEED_MAX_ATTEMPTS', 'FEED_RETRY_DELAYS_MS', 'FEED_TOMBSTONE_DAYS', 'METRICS_PORT', 'SIGTERM']) {
       expect(run.stdout()).to.contain(name);
     }
     expect(run.stdout()).to.contain('9465');
@@ -84,7 +84,7 @@ describe('npm run feed (infrastructure/feed-main.ts as a process)', function () 
     try {
       await until('"feed consumer started"', () => run.logs().some((line) => line.msg === 'feed consumer started'), run);
       const started = run.logs().find((line) => line.msg === 'feed consumer started') as Record<string, any>;
-      expect(started).to.include({ queue, prefetch: 5, deadLetterQueue: `${queue}.dead` });
+      expect(started).to.include({ queue, prefetch: 5, maxHeldBytes: 1024 ** 3, deadLetterQueue: `${queue}.dead` });
       // Beside its metrics, the probes of an orchestrator: the process answers, and it consumes.
       const origin = new URL(started.metrics as string).origin;
       const health = await fetch(`${origin}/healthz`);

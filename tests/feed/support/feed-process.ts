@@ -5,7 +5,7 @@ import { jsonLogLines, SERVICE_ENV } from '../../scale/support/server-process.js
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Settings of the feed that must not leak from the test run's environment into a consumer. */
-const FEED_ENV = ['FEED_URL', 'FEED_QUEUE', 'FEED_PREFETCH', 'FEED_TOMBSTONE_DAYS', 'FEED_MAX_ATTEMPTS', 'FEED_RETRY_DELAYS_MS'];
+const FEED_ENV = ['FEED_URL', 'FEED_QUEUE', 'FEED_PREFETCH', 'FEED_MAX_HELD_BYTES', 'FEED_TOMBSTONE_DAYS', 'FEED_MAX_ATTEMPTS', 'FEED_RETRY_DELAYS_MS'];
 
 export interface FeedProcess {
   readonly child: ChildProcess;
