@@ -65,6 +65,8 @@ export const CONFIG_SCHEMA = {
     RATE_LIMIT_STORE: oneOf(['memory', 'postgres', 'redis']),
     REDIS_URL: { type: 'string', format: 'redis-url', description: 'must be a redis:// or rediss:// URL with a host, such as redis://127.0.0.1:6379' },
     KEY_CACHE_TTL_MS: wholeNumber(0, KEY_CACHE_TTL_MAX_MS),
+    // The most bytes of a list page's body: 1 KiB to 1 GiB (a record larger still goes out, alone on its page).
+    LIST_PAGE_MAX_BYTES: wholeNumber(1_024, 1_073_741_824),
     LOG_LEVEL: oneOf(LOG_LEVELS),
     METRICS: oneOf(['on', 'off']),
     METRICS_HOST: { type: 'string', pattern: '^\\S+$', description: 'must be a host name or an IP address, without spaces' },

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { EVENT_MAX_BYTES } from '../adapters/feed/feed-limits.js';
+import { PAGE_MAX_BYTES_DEFAULT } from '../domain/paging/page-budget.js';
 import { checkSettings, CONFIG_VARIABLES, KEY_CACHE_TTL_MAX_MS, parseDelayList, type ConfigVariable, type LOG_LEVELS } from './config.schema.js';
 
 export type StoreKind = 'postgres' | 'memory';
@@ -52,6 +53,12 @@ export interface AppConfig {
    * revocation reaches every instance within this time. 0 reads the registry on every request. At most 5000.
    */
   readonly keyCacheTtlMs: number;
+  /**
+   * LIST_PAGE_MAX_BYTES (default 8 MiB): a page of GET /vacancies or GET /candidates ends before the item that
+   * would take its body past this many bytes (a first item larger than that goes out alone), so that a page of
+   * large records never holds more than about this much of the service's memory.
+   */
+  readonly listPageMaxBytes: number;
   readonly logLevel: LogLevel;
   readonly metrics: boolean;
   /** METRICS_HOST and METRICS_PORT (default 127.0.0.1:9464; 0 picks a free port): GET /metrics, never on the public listener. */
@@ -192,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitStore: text('RATE_LIMIT_STORE', 'memory') as RateLimitStoreKind,
     redisUrl: text('REDIS_URL', 'redis://127.0.0.1:6379'),
     keyCacheTtlMs: integer('KEY_CACHE_TTL_MS', KEY_CACHE_TTL_MAX_MS),
+    listPageMaxBytes: integer('LIST_PAGE_MAX_BYTES', PAGE_MAX_BYTES_DEFAULT),
     logLevel: text('LOG_LEVEL', 'info') as LogLevel,
     metrics: text('METRICS', 'off') === 'on',
     metricsHost: text('METRICS_HOST', '127.0.0.1'),

@@ -1,3 +1,5 @@
+import { PAGE_TEXT } from '../../domain/paging/page-budget.js';
+
 /**
  * Characters of a page encoded at a time. A page of 500 cards is about a megabyte of text: built as one
  * string it would be allocated straight into V8's old generation (large objects), flattened once more to be
@@ -14,14 +16,14 @@ export const PAGE_CHUNK_CHARS = 32 * 1024;
  */
 export function renderPage(items: readonly string[], nextCursor: string | null, chunkChars = PAGE_CHUNK_CHARS): Buffer {
   const pieces: Buffer[] = [];
-  let text = '{"items":[';
+  let text: string = PAGE_TEXT.open;
   items.forEach((item, index) => {
-    text += index === 0 ? item : `,${item}`;
+    text += index === 0 ? item : PAGE_TEXT.separator + item;
     if (text.length >= chunkChars) {
       pieces.push(Buffer.from(text, 'utf8'));
       text = '';
     }
   });
-  pieces.push(Buffer.from(`${text}],"nextCursor":${JSON.stringify(nextCursor)}}`, 'utf8'));
+  pieces.push(Buffer.from(text + PAGE_TEXT.close + JSON.stringify(nextCursor) + PAGE_TEXT.end, 'utf8'));
   return pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces);
 }

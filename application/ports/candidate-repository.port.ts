@@ -26,6 +26,8 @@ export interface ListedCandidate {
   readonly updatedAt: Date;
   /** What the presenters rendered of the card (its JSON after vacancyTitle); opaque to the application. */
   readonly rendering: string;
+  /** The UTF-8 bytes of the card's JSON as an item of a page (the rendering with the leading fields put back). */
+  readonly bytes: number;
 }
 
 /**
@@ -54,6 +56,11 @@ export interface CandidateListQuery {
   /** Only cards strictly after this position in the order (modification time, id). */
   readonly after: PagePosition | null;
   readonly limit: number;
+  /**
+   * Reads no further than the page's byte budget needs (issue: pages bounded in bytes): the list ends with the
+   * first card at which the UTF-8 bytes of the renderings so far pass this. Absent: no such end.
+   */
+  readonly maxBytes?: number;
 }
 
 export interface CandidateRepository {
@@ -101,7 +108,7 @@ export interface CandidateRepository {
   cardsOnVacancy(companyId: string, vacancyId: string): Promise<CardOnVacancy[]>;
   /** The distinct stages that cards of the vacancy stand in. */
   stagesInUse(companyId: string, vacancyId: string): Promise<string[]>;
-  /** Up to `limit` non-technical cards in the order (modification time, id) ascending. */
+  /** Up to `limit` non-technical cards in the order (modification time, id) ascending, ended early by `maxBytes`. */
   list(query: CandidateListQuery): Promise<ListedCandidate[]>;
 }
 

@@ -15,6 +15,8 @@ export interface ListedVacancy {
   readonly updatedAt: Date;
   /** Opaque to the application. */
   readonly rendering: string;
+  /** The UTF-8 bytes of the vacancy's JSON as an item of a page: the rendering's. */
+  readonly bytes: number;
 }
 
 export interface VacancyListQuery {
@@ -25,6 +27,8 @@ export interface VacancyListQuery {
   /** Only vacancies strictly after this position in the order (updatedAt, id). */
   readonly after: PagePosition | null;
   readonly limit: number;
+  /** As CandidateListQuery's: the list ends with the first vacancy at which the renderings' bytes so far pass this. */
+  readonly maxBytes?: number;
 }
 
 export interface VacancyRepository {
@@ -33,7 +37,7 @@ export interface VacancyRepository {
   insert(vacancy: Vacancy): Promise<void>;
   update(vacancy: Vacancy): Promise<void>;
   delete(companyId: string, id: string): Promise<boolean>;
-  /** Up to `limit` vacancies in the order (updatedAt, id) ascending. */
+  /** Up to `limit` vacancies in the order (updatedAt, id) ascending, ended early by `maxBytes`. */
   list(query: VacancyListQuery): Promise<ListedVacancy[]>;
 }
 

@@ -1,4 +1,5 @@
-import { decodeCursor, queryFingerprint, toPage, type Page } from '../../domain/paging/cursor.js';
+import { decodeCursor, queryFingerprint, type Page } from '../../domain/paging/cursor.js';
+import { cutPage } from '../../domain/paging/page-budget.js';
 import type { CandidateRepository, ListedCandidate } from '../ports/candidate-repository.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import { watermarkOf } from './watermark.js';
@@ -23,6 +24,8 @@ export class ListCandidates {
   constructor(
     private readonly candidates: CandidateRepository,
     private readonly unitOfWork: UnitOfWork,
+    /** The most bytes of a page's body (LIST_PAGE_MAX_BYTES). */
+    private readonly pageMaxBytes: number,
   ) {}
 
   async execute(command: ListCandidatesCommand): Promise<ListCandidatesResult> {
@@ -36,12 +39,15 @@ export class ListCandidates {
         vacancyId: command.vacancyId,
         after,
         limit: command.limit + 1,
+        maxBytes: this.pageMaxBytes,
       });
-      const page = toPage(rows, command.limit, (c) => ({ modifiedAt: c.updatedAt, id: c.id }), fingerprint);
+      const page = cutPage({ rows, limit: command.limit, maxBytes: this.pageMaxBytes, bytesOf: (c) => c.bytes, positionOf, fingerprint });
       return { page, watermark: watermarkOf(now) };
     });
   }
 }
+
+const positionOf = (c: ListedCandidate) => ({ modifiedAt: c.updatedAt, id: c.id });
 
 function checkVacancyFilter(vacancyId: string): void {
   const problems = new ProblemCollector();

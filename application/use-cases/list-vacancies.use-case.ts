@@ -1,4 +1,5 @@
-import { decodeCursor, queryFingerprint, toPage, type Page } from '../../domain/paging/cursor.js';
+import { decodeCursor, queryFingerprint, type Page } from '../../domain/paging/cursor.js';
+import { cutPage } from '../../domain/paging/page-budget.js';
 import type { VacancyStatusFilter } from '../../domain/vacancy/vacancy-status.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { ListedVacancy, VacancyRepository } from '../ports/vacancy-repository.port.js';
@@ -22,6 +23,8 @@ export class ListVacancies {
   constructor(
     private readonly vacancies: VacancyRepository,
     private readonly unitOfWork: UnitOfWork,
+    /** The most bytes of a page's body (LIST_PAGE_MAX_BYTES). */
+    private readonly pageMaxBytes: number,
   ) {}
 
   async execute(command: ListVacanciesCommand): Promise<ListVacanciesResult> {
@@ -34,9 +37,12 @@ export class ListVacancies {
         status: command.status,
         after,
         limit: command.limit + 1,
+        maxBytes: this.pageMaxBytes,
       });
-      const page = toPage(rows, command.limit, (v) => ({ modifiedAt: v.updatedAt, id: v.id }), fingerprint);
+      const page = cutPage({ rows, limit: command.limit, maxBytes: this.pageMaxBytes, bytesOf: (v) => v.bytes, positionOf, fingerprint });
       return { page, watermark: watermarkOf(now) };
     });
   }
 }
+
+const positionOf = (v: ListedVacancy) => ({ modifiedAt: v.updatedAt, id: v.id });

@@ -46,7 +46,8 @@ interface CursorPayload {
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
-const MAX_CURSOR_LENGTH = 512;
+/** The longest cursor accepted; encodeCursor's are far shorter (an id is at most 64 characters). */
+export const MAX_CURSOR_LENGTH = 512;
 /** Positions in years 0000..9999, which PostgreSQL's timestamptz and the API's timestamp form both hold. */
 const EARLIEST_POSITION_MS = -62_167_219_200_000; // 0000-01-01T00:00:00.000Z (Date.UTC reads year 0 as 1900)
 const LATEST_POSITION_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
@@ -94,14 +95,6 @@ function isPayload(value: unknown): value is CursorPayload {
     !UNSTORABLE.test(p.i) &&
     typeof p.f === 'string'
   );
-}
-
-/** Builds a page from up to limit + 1 rows: the extra row only says that another page exists. */
-export function toPage<T>(rows: readonly T[], limit: number, positionOf: (row: T) => PagePosition, fingerprint: string): Page<T> {
-  const items = rows.slice(0, limit);
-  const last = items[items.length - 1];
-  const nextCursor = rows.length > limit && last !== undefined ? encodeCursor(positionOf(last), fingerprint) : null;
-  return { items, nextCursor };
 }
 
 /** Orders by (modifiedAt, id) ascending, the list order (DESIGN 3). Ids compare by code unit, as PostgreSQL's "C" collation. */

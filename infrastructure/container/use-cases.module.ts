@@ -53,8 +53,8 @@ const [V, B, C, K, CO, U, I, S, T, PT] = [
 
 /** Use cases are plain classes, built by factories from the ports they name: no decorator metadata needed. */
 export const useCasesModule = new ContainerModule(({ bind }) => {
-  bindPort(bind, USE_CASES.listVacancies).toDynamicValue((ctx) => new ListVacancies(resolve(ctx, V), resolve(ctx, U)));
-  bindPort(bind, USE_CASES.listCandidates).toDynamicValue((ctx) => new ListCandidates(resolve(ctx, C), resolve(ctx, U)));
+  bindPort(bind, USE_CASES.listVacancies).toDynamicValue((ctx) => new ListVacancies(resolve(ctx, V), resolve(ctx, U), resolve(ctx, CONFIG).listPageMaxBytes));
+  bindPort(bind, USE_CASES.listCandidates).toDynamicValue((ctx) => new ListCandidates(resolve(ctx, C), resolve(ctx, U), resolve(ctx, CONFIG).listPageMaxBytes));
   bindPort(bind, USE_CASES.submitApplication).toDynamicValue(
     (ctx) =>
       new SubmitApplication(resolve(ctx, B), resolve(ctx, C), resolve(ctx, U), resolve(ctx, I), resolve(ctx, S), {

@@ -175,6 +175,26 @@ export function candidateRepositoryContract(factory: AdapterFactory): void {
       expect(await ids({ limit: 1 })).to.deep.equal(['c']);
     });
 
+    it('ends a list by maxBytes after the first card past it, the first two always, and measures each card as a page item', async () => {
+      const { companyId, vacancyId } = await aCompanyWithVacancy('Повар «Шеф»');
+      const summaries = [3_000, 100, 1_000, 2_000, 100];
+      for (const [n, length] of summaries.entries()) {
+        await adapters().candidates.insert(aManualCard({ companyId, vacancyId, id: `card-${n}`, now: at(n), resume: aResume({ summary: 'ж'.repeat(length) }) }));
+      }
+      const list = (maxBytes?: number) => adapters().candidates.list({ companyId, since: null, vacancyId: null, after: null, limit: 10, ...(maxBytes === undefined ? {} : { maxBytes }) });
+      const all = await list();
+      for (const c of all) expect(c.bytes).to.equal(Buffer.byteLength(spliceCandidate(c.id, c.vacancyId, c.vacancyTitle, c.rendering)));
+      const renderingBytes = all.map((c) => Buffer.byteLength(c.rendering));
+      const through = (n: number) => renderingBytes.slice(0, n + 1).reduce((sum, bytes) => sum + bytes, 0);
+      const ids = async (maxBytes: number) => (await list(maxBytes)).map((c) => c.id);
+      expect(await ids(1)).to.deep.equal(['card-0', 'card-1']);
+      expect(await ids(through(1))).to.deep.equal(['card-0', 'card-1', 'card-2']);
+      expect(await ids(through(2) - 1)).to.deep.equal(['card-0', 'card-1', 'card-2']);
+      expect(await ids(through(2))).to.deep.equal(['card-0', 'card-1', 'card-2', 'card-3']);
+      expect(await ids(through(4))).to.deep.equal(all.map((c) => c.id));
+      expect(await list(through(2))).to.deep.equal(all.slice(0, 4));
+    });
+
     it('detaches the cards of a deleted vacancy and bumps their modification time', async () => {
       const { companyId, vacancyId } = await aCompanyWithVacancy();
       const card = aManualCard({ companyId, vacancyId, now: at(0) });
@@ -280,10 +300,9 @@ export function candidateRepositoryContract(factory: AdapterFactory): void {
       vacancy.replace({ ...vacancy.toSnapshot(), title: 'После «переименования» 😀' }, at(3));
       await adapters().vacancies.update(vacancy);
       const [after] = await adapters().candidates.list({ companyId, since: null, vacancyId: null, after: null, limit: 10 });
-      expect(after).to.deep.equal({ ...before, vacancyTitle: 'После «переименования» 😀' });
-      expect(spliceCandidate(after!.id, after!.vacancyId, after!.vacancyTitle, after!.rendering)).to.equal(
-        JSON.stringify(presentCandidate(toCandidateView(card, 'После «переименования» 😀'))),
-      );
+      const json = JSON.stringify(presentCandidate(toCandidateView(card, 'После «переименования» 😀')));
+      expect(after).to.deep.equal({ ...before, vacancyTitle: 'После «переименования» 😀', bytes: Buffer.byteLength(json) });
+      expect(spliceCandidate(after!.id, after!.vacancyId, after!.vacancyTitle, after!.rendering)).to.equal(json);
     });
 
     it('answers findById after preloadByIds in a write unit of work as without it, after every kind of write in that unit of work', async () => {

@@ -68,6 +68,23 @@ export function vacancyRepositoryContract(factory: AdapterFactory): void {
       expect(await ids({ limit: 2 })).to.deep.equal(['c', 'a']);
     });
 
+    it('ends a list by maxBytes after the first vacancy past it, the first two always', async () => {
+      const companyId = nextId('co');
+      for (const [n, length] of [3_000, 100, 1_000, 2_000].entries()) {
+        await adapters().vacancies.insert(aVacancy({ companyId, id: `v${n}`, now: at(n), input: { description: 'д'.repeat(length) } }));
+      }
+      const list = (maxBytes?: number) => adapters().vacancies.list({ companyId, since: null, status: 'all', after: null, limit: 10, ...(maxBytes === undefined ? {} : { maxBytes }) });
+      const all = await list();
+      for (const v of all) expect(v.bytes).to.equal(Buffer.byteLength(v.rendering));
+      const through = (n: number) => all.slice(0, n + 1).reduce((sum, v) => sum + v.bytes, 0);
+      const ids = async (maxBytes: number) => (await list(maxBytes)).map((v) => v.id);
+      expect(await ids(1)).to.deep.equal(['v0', 'v1']);
+      expect(await ids(through(1))).to.deep.equal(['v0', 'v1', 'v2']);
+      expect(await ids(through(2) - 1)).to.deep.equal(['v0', 'v1', 'v2']);
+      expect(await ids(through(2))).to.deep.equal(['v0', 'v1', 'v2', 'v3']);
+      expect(await list(through(1))).to.deep.equal(all.slice(0, 3));
+    });
+
     it('orders ids by code unit, like a "C" collation', async () => {
       const companyId = nextId('co');
       for (const id of ['a', 'B', 'Z', '_', '1']) await adapters().vacancies.insert(aVacancy({ companyId, id, now: at(0) }));
@@ -81,7 +98,8 @@ export function vacancyRepositoryContract(factory: AdapterFactory): void {
       await adapters().vacancies.insert(vacancy);
       const [row] = await adapters().vacancies.list({ companyId, since: null, status: 'all', after: null, limit: 1 });
       const { companyId: _c, recruiter: _r, sourceRef: _s, ...expected } = vacancy.toSnapshot();
-      expect(row).to.deep.equal({ id: vacancy.id, updatedAt: vacancy.updatedAt, rendering: renderVacancy(expected) });
+      const rendering = renderVacancy(expected);
+      expect(row).to.deep.equal({ id: vacancy.id, updatedAt: vacancy.updatedAt, rendering, bytes: Buffer.byteLength(rendering) });
       expect(vacancyJsonOf(row!)).to.deep.equal(JSON.parse(JSON.stringify(presentVacancy(expected))));
       expect(Object.keys(vacancyJsonOf(row!))).to.have.members(Object.keys(expected)).and.not.include.members(['companyId', 'recruiter', 'sourceRef']);
       expect(row?.rendering).to.not.include('Рекрутер').and.not.include('hh:1');

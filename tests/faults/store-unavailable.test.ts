@@ -13,6 +13,7 @@ import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 import { sleep } from '../rate-limit/support/stores.js';
 import { adminOn } from '../scale/support/registry.js';
 import { FreezingRelay, throughPort } from './support/freezing-relay.js';
+import { PAGE_MAX_BYTES_DEFAULT } from '../../domain/paging/page-budget.js';
 
 /** Short, for a quick test; connect below acquire, as by default, so a connect that hangs is named for what it is. */
 const TIMEOUTS: PostgresTimeouts = { statementMs: 500, connectMs: 500, acquireMs: 1_500, idleInTransactionMs: 10_000 };
@@ -40,7 +41,7 @@ function open(url: string): Promise<Databases> {
 /** The calls of a request: the key registry's read and a company's read unit of work. */
 function callsOn(databases: Databases) {
   const adapters = mikroOrmPersistence(databases);
-  const listVacancies = new ListVacancies(adapters.vacancies, adapters.unitOfWork);
+  const listVacancies = new ListVacancies(adapters.vacancies, adapters.unitOfWork, PAGE_MAX_BYTES_DEFAULT);
   return {
     findKey: (id: string) => adapters.keys.findById(id),
     listVacancies: (companyId: string) => listVacancies.execute({ companyId, since: null, status: 'all', limit: 10, cursor: null }),

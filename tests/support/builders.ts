@@ -83,14 +83,14 @@ export function aReferral(overrides: Partial<Referral> = {}): Referral {
   return { name: 'Дилноза Юсупова', email: 'dilnoza@example.uz', phone: null, company: 'Uzcard', relationship: 'бывшая коллега', ...overrides };
 }
 
-export function aManualCard(params: { companyId: string; vacancyId: string; id?: string; stage?: string; now?: Date; person?: Partial<Person> }): CandidateCard {
+export function aManualCard(params: { companyId: string; vacancyId: string; id?: string; stage?: string; now?: Date; person?: Partial<Person>; resume?: Resume }): CandidateCard {
   return CandidateCard.manual({
     id: params.id ?? nextId('card'),
     companyId: params.companyId,
     vacancyId: params.vacancyId,
     stage: params.stage ?? 'NEW',
     person: aPerson(params.person),
-    resume: aResume(),
+    resume: params.resume ?? aResume(),
     referral: null,
     now: params.now ?? T0,
   });

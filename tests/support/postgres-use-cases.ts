@@ -11,6 +11,7 @@ import { SubmitApplication } from '../../application/use-cases/submit-applicatio
 import { UpsertVacancies } from '../../application/use-cases/upsert-vacancies.use-case.js';
 import type { PostgresTestDatabase } from './postgres-test-database.js';
 import { countingLookups } from './repeat-ways.js';
+import { PAGE_MAX_BYTES_DEFAULT } from '../../domain/paging/page-budget.js';
 
 /**
  * The use cases of the sync and application paths, wired by hand on the PostgreSQL adapters; `forecast` decides
@@ -28,8 +29,8 @@ export function postgresUseCases(database: PostgresTestDatabase, unitOfWork: Mik
     upsertVacancies: new UpsertVacancies(a.companies, a.vacancies, a.boards, a.unitOfWork, ids),
     submitApplication: new SubmitApplication(a.boards, candidates, a.unitOfWork, ids, new NodeCryptoSecrets(), { forecast }),
     moveCandidate: new MoveCandidate(a.vacancies, a.boards, a.candidates, a.unitOfWork),
-    listCandidates: new ListCandidates(a.candidates, a.unitOfWork),
-    listVacancies: new ListVacancies(a.vacancies, a.unitOfWork),
+    listCandidates: new ListCandidates(a.candidates, a.unitOfWork, PAGE_MAX_BYTES_DEFAULT),
+    listVacancies: new ListVacancies(a.vacancies, a.unitOfWork, PAGE_MAX_BYTES_DEFAULT),
   };
 }
 

@@ -1,9 +1,10 @@
 import type { CandidateListQuery, CandidateRepository, CardOnVacancy, ListedCandidate, StoredApplication } from '../../../application/ports/candidate-repository.port.js';
 import { toCandidateView } from '../../../application/views/candidate-view.js';
-import { renderCandidateRest } from '../../presenters/candidate.presenter.js';
+import { renderCandidateRest, splicedCandidateBytes } from '../../presenters/candidate.presenter.js';
 import { CandidateCard, type CandidateCardSnapshot } from '../../../domain/candidate/candidate-card.js';
 import { comparePositions } from '../../../domain/paging/cursor.js';
 import { rowKey, type InMemoryDatabase } from './in-memory-database.js';
+import { withinPageBytes } from './within-page-bytes.js';
 
 export class InMemoryCandidateRepository implements CandidateRepository {
   constructor(private readonly db: InMemoryDatabase) {}
@@ -146,16 +147,16 @@ export class InMemoryCandidateRepository implements CandidateRepository {
       if (after !== null && comparePositions(position, after) <= 0) continue;
       listed.push({ card, position });
     }
-    return listed
+    const page = listed
       .sort((a, b) => comparePositions(a.position, b.position))
       .slice(0, limit)
-      .map(({ card, position }) => ({
-        id: card.id,
-        vacancyId: card.vacancyId,
-        vacancyTitle: this.titleOf(companyId, card.vacancyId),
-        updatedAt: position.modifiedAt,
-        rendering: renderCandidateRest(toCandidateView(card, null)),
-      }));
+      .map(({ card, position }) => {
+        const vacancyTitle = this.titleOf(companyId, card.vacancyId);
+        const rendering = renderCandidateRest(toCandidateView(card, null));
+        const bytes = splicedCandidateBytes(card.id, card.vacancyId, vacancyTitle, rendering);
+        return { id: card.id, vacancyId: card.vacancyId, vacancyTitle, updatedAt: position.modifiedAt, rendering, bytes };
+      });
+    return withinPageBytes(page, query.maxBytes);
   }
 
   private titleOf(companyId: string, vacancyId: string | null): string | null {

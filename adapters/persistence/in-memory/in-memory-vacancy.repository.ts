@@ -4,6 +4,7 @@ import { renderVacancy } from '../../presenters/vacancy.presenter.js';
 import { comparePositions } from '../../../domain/paging/cursor.js';
 import { Vacancy, type VacancySnapshot } from '../../../domain/vacancy/vacancy.js';
 import { rowKey, type InMemoryDatabase } from './in-memory-database.js';
+import { withinPageBytes } from './within-page-bytes.js';
 
 export class InMemoryVacancyRepository implements VacancyRepository {
   constructor(private readonly db: InMemoryDatabase) {}
@@ -55,12 +56,14 @@ export class InMemoryVacancyRepository implements VacancyRepository {
       if (after !== null && comparePositions({ modifiedAt: row.updatedAt, id: row.id }, after) <= 0) continue;
       rows.push(row);
     }
-    return rows
+    const page = rows
       .sort((a, b) => comparePositions({ modifiedAt: a.updatedAt, id: a.id }, { modifiedAt: b.updatedAt, id: b.id }))
       .slice(0, limit)
       .map((row) => {
         const vacancy = Vacancy.restore(row);
-        return { id: vacancy.id, updatedAt: vacancy.updatedAt, rendering: renderVacancy(toVacancyView(vacancy)) };
+        const rendering = renderVacancy(toVacancyView(vacancy));
+        return { id: vacancy.id, updatedAt: vacancy.updatedAt, rendering, bytes: Buffer.byteLength(rendering, 'utf8') };
       });
+    return withinPageBytes(page, query.maxBytes);
   }
 }

@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CandidateListQuery, ListedCandidate } from '../../../application/ports/candidate-repository.port.js';
+import { splicedCandidateBytes } from '../../presenters/candidate.presenter.js';
 import { withCurrentRenderings } from './current-renderings.js';
 import { executeInlined } from './direct-statement.js';
+import { rowsWithinPageBytes } from './page-bytes-sql.js';
 import { candidateRowOf, candidateRowSelect } from './point-reads.js';
 import { cardRendering, fromCandidateRow } from './row-mapping/candidate-row-mapping.js';
 import { TIMESTAMP_PARAM, dateFromMs, epochMs, timestampParams } from './sql-values.js';
@@ -44,25 +46,39 @@ export async function listedCandidates(em: EntityManager, query: CandidateListQu
   // page, the planner hashed the page and scanned every vacancy of the company to probe it (5.6 ms a page at
   // 1,000 vacancies, against 0.9 ms; bench/README, "Reads by key").
   // `whole`: with every column of the card, for the rows whose rendering is not current (withCurrentRenderings).
-  const page = (whole: boolean) =>
-    `select c.vacancy_id, (select v.title from vacancies v where v.company_id = c.company_id and v.id = c.vacancy_id) as vacancy_title,
+  // `page_bytes`: what the page's byte budget counts of a card (rowsWithinPageBytes); a card a writer of the
+  // previous version left without a rendering counts as its documents' text.
+  const rows = (whole: boolean) =>
+    `select ${whole ? 'c.*' : 'c.company_id, c.id, c.vacancy_id, c.rendering, c.modified_at'},
+            coalesce(octet_length(c.rendering), octet_length(c.person::text) + octet_length(c.resume::text)
+              + coalesce(octet_length(c.referral::text), 0) + coalesce(octet_length(c.cover_letter), 0)) as page_bytes
+       from candidates c
+      where ${where.join(' and ')}
+      order by c.modified_at, c.id
+      limit ?`;
+  const page = (whole: boolean) => {
+    const within = rowsWithinPageBytes(rows(whole), 'c', 'p.modified_at, p.id', query.maxBytes);
+    const sql = `select c.vacancy_id, (select v.title from vacancies v where v.company_id = c.company_id and v.id = c.vacancy_id) as vacancy_title,
             c.rendering, ${epochMs('c.modified_at')} as modified_at_ms, ${whole ? candidateRowSelect('c') : 'c.id'}
-       from (select ${whole ? 'c.*' : 'c.company_id, c.id, c.vacancy_id, c.rendering, c.modified_at'}
-               from candidates c
-              where ${where.join(' and ')}
-              order by c.modified_at, c.id
-              limit ?) c
+       from ${within.sql}
       order by c.modified_at, c.id`;
-  const readPage = async () => (await executeInlined<CandidateListRow>(em, page(false), params)).map(toListed);
+    return { sql, params: [...params, ...within.params] };
+  };
+  const readPage = async () => {
+    const { sql, params } = page(false);
+    return (await executeInlined<CandidateListRow>(em, sql, params)).map(toListed);
+  };
   const readWholePage = async () => {
-    const rows = await executeInlined<CandidateListRow & Record<string, unknown>>(em, page(true), params);
+    const { sql, params } = page(true);
+    const rows = await executeInlined<CandidateListRow & Record<string, unknown>>(em, sql, params);
     // A card listed is not technical, and stays so: its rendering is never null.
     return rows.map((r) => ({ listed: toListed(r), render: () => cardRendering(fromCandidateRow(candidateRowOf(r))) as string }));
   };
-  return withCurrentRenderings(readPage, readWholePage);
+  const current = await withCurrentRenderings(readPage, readWholePage);
+  return current.map((c) => ({ ...c, bytes: splicedCandidateBytes(c.id, c.vacancyId, c.vacancyTitle, c.rendering) }));
 }
 
-function toListed(r: CandidateListRow): Omit<ListedCandidate, 'rendering'> & { readonly rendering: string | null } {
+function toListed(r: CandidateListRow): Omit<ListedCandidate, 'rendering' | 'bytes'> & { readonly rendering: string | null } {
   return {
     id: r.id,
     vacancyId: r.vacancy_id,

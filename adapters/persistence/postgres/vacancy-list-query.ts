@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ListedVacancy, VacancyListQuery } from '../../../application/ports/vacancy-repository.port.js';
 import { withCurrentRenderings } from './current-renderings.js';
 import { executeInlined } from './direct-statement.js';
+import { rowsWithinPageBytes } from './page-bytes-sql.js';
 import { VACANCY_ROW_SELECT, vacancyRowOf } from './point-reads.js';
 import { fromVacancyRow, vacancyRendering } from './row-mapping/vacancy-row-mapping.js';
 import { TIMESTAMP_PARAM, dateFromMs, epochMs, timestampParams } from './sql-values.js';
@@ -35,19 +36,27 @@ export async function listedVacancies(em: EntityManager, query: VacancyListQuery
     params.push(...timestampParams(query.after.modifiedAt), query.after.id);
   }
   params.push(query.limit);
-  const page = `from vacancies where ${where.join(' and ')} order by updated_at, id limit ?`;
+  // `page_bytes`: what the page's byte budget counts of a vacancy (rowsWithinPageBytes); one a writer of the
+  // previous version left without a rendering counts as its longest texts.
+  const rows = `select *, coalesce(octet_length(rendering), octet_length(title) + coalesce(octet_length(description), 0)
+                  + coalesce(octet_length(responsibilities), 0)) as page_bytes
+                  from vacancies where ${where.join(' and ')} order by updated_at, id limit ?`;
+  const within = rowsWithinPageBytes(rows, 'v', 'p.updated_at, p.id', query.maxBytes);
+  const page = (columns: string) => `select ${columns} from ${within.sql} order by updated_at, id`;
+  const pageParams = [...params, ...within.params];
   const readPage = async () => {
-    const rows = await executeInlined<VacancyListRow>(em, `select id, rendering, ${epochMs('updated_at')} as updated_at_ms ${page}`, params);
+    const rows = await executeInlined<VacancyListRow>(em, page(`id, rendering, ${epochMs('updated_at')} as updated_at_ms`), pageParams);
     return rows.map(toListed);
   };
   // The same page with every column, for the rows whose rendering is not current (withCurrentRenderings).
   const readWholePage = async () => {
-    const rows = await executeInlined<VacancyListRow & Record<string, unknown>>(em, `select ${VACANCY_ROW_SELECT}, rendering ${page}`, params);
+    const rows = await executeInlined<VacancyListRow & Record<string, unknown>>(em, page(`${VACANCY_ROW_SELECT}, rendering`), pageParams);
     return rows.map((r) => ({ listed: toListed(r), render: () => vacancyRendering(fromVacancyRow(vacancyRowOf(r))) }));
   };
-  return withCurrentRenderings(readPage, readWholePage);
+  const current = await withCurrentRenderings(readPage, readWholePage);
+  return current.map((v) => ({ ...v, bytes: Buffer.byteLength(v.rendering, 'utf8') }));
 }
 
-function toListed(r: VacancyListRow): Omit<ListedVacancy, 'rendering'> & { readonly rendering: string | null } {
+function toListed(r: VacancyListRow): Omit<ListedVacancy, 'rendering' | 'bytes'> & { readonly rendering: string | null } {
   return { id: r.id, updatedAt: dateFromMs(r.updated_at_ms), rendering: r.rendering };
 }

@@ -7,6 +7,7 @@ import { usePostgresTestDatabase, type PostgresTestDatabase } from '../../suppor
 import { candidateViewOf, vacancyViewOf } from '../../support/listed-records.js';
 import { MemoryIo } from './memory-io.js';
 import { runAdmin, type AdminRun, type RunOptions } from './run-admin.js';
+import { PAGE_MAX_BYTES_DEFAULT } from '../../../domain/paging/page-budget.js';
 
 export interface AdminDatabase {
   readonly database: PostgresTestDatabase;
@@ -62,8 +63,8 @@ export function useAdminDatabase(): () => AdminDatabase {
       close: async () => {},
     };
     const adapters = db.adapters();
-    const listVacancies = new ListVacancies(adapters.vacancies, adapters.unitOfWork);
-    const listCandidates = new ListCandidates(adapters.candidates, adapters.unitOfWork);
+    const listVacancies = new ListVacancies(adapters.vacancies, adapters.unitOfWork, PAGE_MAX_BYTES_DEFAULT);
+    const listCandidates = new ListCandidates(adapters.candidates, adapters.unitOfWork, PAGE_MAX_BYTES_DEFAULT);
     return {
       database: db,
       env,

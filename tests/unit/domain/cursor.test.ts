@@ -5,7 +5,6 @@ import {
   encodeCursor,
   InvalidCursorError,
   queryFingerprint,
-  toPage,
   type PagePosition,
 } from '../../../domain/paging/cursor.js';
 
@@ -107,25 +106,6 @@ describe('cursor', () => {
     it('tells apart parts that would read the same when joined, and null from "null"', () => {
       expect(queryFingerprint(['ab', 'c'])).to.not.equal(queryFingerprint(['a', 'bc']));
       expect(queryFingerprint([null])).to.not.equal(queryFingerprint(['null']));
-    });
-  });
-
-  describe('toPage', () => {
-    const rows = ['a', 'b', 'c', 'd'].map((id, n) => ({ id, at: new Date(1000 + n) }));
-    const positionOf = (row: { id: string; at: Date }) => ({ modifiedAt: row.at, id: row.id });
-
-    it('gives a next cursor at the last item when there is one row more than the limit', () => {
-      const page = toPage(rows, 3, positionOf, FP);
-      expect(page.items.map((r) => r.id)).to.deep.equal(['a', 'b', 'c']);
-      expect(page.nextCursor).to.be.a('string');
-      expect(decodeCursor(page.nextCursor as string, FP)).to.deep.equal({ modifiedAt: new Date(1002), id: 'c' });
-    });
-
-    it('gives a null next cursor exactly on the last page: rows up to the limit, or none', () => {
-      expect(toPage(rows, 4, positionOf, FP).nextCursor).to.equal(null);
-      expect(toPage(rows, 5, positionOf, FP).nextCursor).to.equal(null);
-      expect(toPage(rows.slice(0, 3), 3, positionOf, FP)).to.deep.include({ nextCursor: null });
-      expect(toPage([], 3, positionOf, FP)).to.deep.equal({ items: [], nextCursor: null });
     });
   });
 
