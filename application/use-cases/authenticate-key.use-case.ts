@@ -71,6 +71,14 @@ export class AuthenticateKey {
     return key.principal;
   }
 
+  /**
+   * Drops what this instance read of a key, so that a change it has just written (a revocation, a roll) holds
+   * from the next request on here; other instances learn it within `keyCacheTtlMs`.
+   */
+  forget(keyId: string): void {
+    this.registry.forget(keyId);
+  }
+
   /** Resolves once the writes of uses and expiries started so far have ended: call it before closing the registry. */
   async settle(): Promise<void> {
     await Promise.all([this.usage.settle(), this.expiry.settle()]);

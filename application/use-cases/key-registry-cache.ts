@@ -23,7 +23,8 @@ interface Entry {
  * a key issued under an id that was just looked up in vain is accepted within `ttlMs` (ids are random,
  * so in practice only a key tried before its issue meets this). Unknown ids are kept apart, in a map
  * of bounded size, so that made-up ids cannot fill memory; concurrent misses of one id share one read.
- * `ttlMs` 0 reads the registry every time.
+ * A change this instance makes to a key (a revocation, a roll) is not waited for: `forget` drops the key
+ * at once. `ttlMs` 0 reads the registry every time.
  */
 export class KeyRegistryCache {
   private readonly known = new Map<string, Entry>();
@@ -43,6 +44,17 @@ export class KeyRegistryCache {
     return this.read(keyId, at);
   }
 
+  /**
+   * Drops what was read of a key, so that the next request reads the registry: call it once a change to the key
+   * is written. A read under way keeps serving the requests that joined it (they came before the change) but
+   * leaves nothing behind, since it may have read the key as it was before.
+   */
+  forget(keyId: string): void {
+    this.known.delete(keyId);
+    this.unknown.delete(keyId);
+    this.reading.delete(keyId);
+  }
+
   private isFresh(entry: Entry, at: number): boolean {
     // A clock that went back (at < readAt) cannot vouch for the entry's age: read again.
     return at >= entry.readAt && at - entry.readAt < this.ttlMs;
@@ -51,14 +63,18 @@ export class KeyRegistryCache {
   private read(keyId: string, at: number): Promise<ServiceKey | null> {
     const pending = this.reading.get(keyId);
     if (pending !== undefined) return pending;
-    const read = this.keys
+    const read: Promise<ServiceKey | null> = this.keys
       .findById(keyId)
       .then((key) => {
+        // Not ours to keep once `forget` has dropped this read.
+        if (this.reading.get(keyId) !== read) return key;
         if (key === null) this.rememberMiss(keyId, at);
         else this.remember(keyId, key, at);
         return key;
       })
-      .finally(() => this.reading.delete(keyId));
+      .finally(() => {
+        if (this.reading.get(keyId) === read) this.reading.delete(keyId);
+      });
     this.reading.set(keyId, read);
     return read;
   }

@@ -21,6 +21,8 @@ export class RevokeKey {
     private readonly keys: ServiceKeyRepository,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    /** Told of each key once its revocation is written (and of a key found revoked), e.g. to drop it from a cache. */
+    private readonly keyChanged: (keyId: string) => void = () => {},
   ) {}
 
   /** Revoking a revoked key returns it unchanged and records nothing. */
@@ -39,6 +41,7 @@ export class RevokeKey {
         key.revoke(now, command.actor.name);
         await this.keys.write({ updated: [{ key, read }], events: [keyEvent(this.ids, key, 'revoked', now, command.actor)] });
       }
+      this.keyChanged(command.keyId);
       return toKeyListing(key, now) as RevokedKey;
     });
   }

@@ -39,6 +39,8 @@ export class RollKey {
     private readonly secrets: Secrets,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    /** Told of the old key once the roll is written (its expiry was brought forward), e.g. to drop it from a cache. */
+    private readonly keyChanged: (keyId: string) => void = () => {},
   ) {}
 
   async execute(command: RollKeyCommand): Promise<RolledKey> {
@@ -71,6 +73,7 @@ export class RollKey {
           keyEvent(this.ids, successor.key, 'issued', now, command.actor),
         ],
       });
+      this.keyChanged(read.id);
       return { issued: issuedKey(successor), rolled: toKeyListing(old, now) };
     });
   }

@@ -1,4 +1,4 @@
-import { ContainerModule } from 'inversify';
+import { ContainerModule, type ResolutionContext } from 'inversify';
 import { BOARD_REPOSITORY } from '../../application/ports/board-repository.port.js';
 import { CANDIDATE_REPOSITORY } from '../../application/ports/candidate-repository.port.js';
 import { FEED_LEDGER } from '../../application/ports/feed-ledger.port.js';
@@ -71,8 +71,13 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
   bindPort(bind, USE_CASES.createCompany).toDynamicValue((ctx) => new CreateCompany(resolve(ctx, CO), resolve(ctx, I), resolve(ctx, T)));
   bindPort(bind, USE_CASES.getCompany).toDynamicValue((ctx) => new GetCompany(resolve(ctx, CO)));
   bindPort(bind, USE_CASES.issueKey).toDynamicValue((ctx) => new IssueKey(resolve(ctx, CO), resolve(ctx, K), resolve(ctx, S), resolve(ctx, I), resolve(ctx, T)));
-  bindPort(bind, USE_CASES.revokeKey).toDynamicValue((ctx) => new RevokeKey(resolve(ctx, K), resolve(ctx, I), resolve(ctx, T)));
-  bindPort(bind, USE_CASES.rollKey).toDynamicValue((ctx) => new RollKey(resolve(ctx, K), resolve(ctx, S), resolve(ctx, I), resolve(ctx, T)));
+  // A key revoked or rolled here stops at once here; other instances learn it within KEY_CACHE_TTL_MS (ADR 6).
+  const forgetKeyOf = (ctx: ResolutionContext) => {
+    const authenticateKey = resolve(ctx, USE_CASES.authenticateKey);
+    return (keyId: string) => authenticateKey.forget(keyId);
+  };
+  bindPort(bind, USE_CASES.revokeKey).toDynamicValue((ctx) => new RevokeKey(resolve(ctx, K), resolve(ctx, I), resolve(ctx, T), forgetKeyOf(ctx)));
+  bindPort(bind, USE_CASES.rollKey).toDynamicValue((ctx) => new RollKey(resolve(ctx, K), resolve(ctx, S), resolve(ctx, I), resolve(ctx, T), forgetKeyOf(ctx)));
   bindPort(bind, USE_CASES.listKeys).toDynamicValue((ctx) => new ListKeys(resolve(ctx, CO), resolve(ctx, K), resolve(ctx, T)));
   bindPort(bind, USE_CASES.getKey).toDynamicValue((ctx) => new GetKey(resolve(ctx, K), resolve(ctx, T)));
   bindPort(bind, USE_CASES.listKeyEvents).toDynamicValue((ctx) => new ListKeyEvents(resolve(ctx, CO), resolve(ctx, K)));
