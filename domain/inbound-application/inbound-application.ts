@@ -42,9 +42,7 @@ export function reservedApplicationSources(jobBoardLabel: string): ReadonlySet<s
  * read as a recruiter's or as an import from the job board. Checked once the body has its shape, like the keys.
  */
 export function checkApplicationSource(application: Pick<InboundApplication, 'source'>, reserved: ReadonlySet<string>): void {
-  if (application.source === null) return;
-  const folded = foldedLabel(application.source);
-  if (![...reserved].some((label) => foldedLabel(label) === folded)) return;
+  if (application.source === null || !readsAsReservedSource(application.source, reserved)) return;
   const labels = [...reserved].map((label) => `"${label}"`).join(', ');
   throw new ValidationError(
     [
@@ -55,6 +53,12 @@ export function checkApplicationSource(application: Pick<InboundApplication, 'so
     ],
     'The application is invalid.',
   );
+}
+
+/** Whether a label reads as one the platform reserves: the same once both are folded (foldedLabel). */
+export function readsAsReservedSource(source: string, reserved: ReadonlySet<string>): boolean {
+  const folded = foldedLabel(source);
+  return [...reserved].some((label) => foldedLabel(label) === folded);
 }
 
 /** Characters that show nothing (zero-width spaces and joiners, soft hyphens, ...). */

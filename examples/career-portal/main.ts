@@ -1,5 +1,25 @@
+import { answerHelp } from '../../infrastructure/process-arguments.js';
 import { publicOriginOf } from './src/cross-site.js';
 import { DEFAULT_SUBMIT_BUDGET, startPortal } from './src/start-portal.js';
+
+const USAGE = `Usage: npm run portal   (or: npx tsx examples/career-portal/main.ts)
+
+The career portal: a company's open vacancies on pages of its own and an application form, over the
+integration API. Configured by environment variables:
+
+  API_BASE_URL             required: {base_url} of the deployment, ending in /api (http://127.0.0.1:8080/api)
+  API_KEY                  required: a service key with vacancies:read and applications:write
+  PORTAL_PORT / _HOST      where the portal listens (3000 / 127.0.0.1)
+  PORTAL_TITLE             the site's name in the header and the page titles
+  PORTAL_PUBLIC_URL        the address visitors open, when it is not the listening one
+  PORTAL_SUBMIT_LIMIT      applications one client address may send per window (${DEFAULT_SUBMIT_BUDGET.points})
+  PORTAL_SUBMIT_WINDOW_S   that window in seconds (${DEFAULT_SUBMIT_BUDGET.windowS})
+  PORTAL_TRUST_PROXY       proxies in front that append to X-Forwarded-For (0: the socket's address)
+
+See examples/career-portal/README.md. SIGTERM or SIGINT: stop, exit 0.
+`;
+
+answerHelp(process.argv.slice(2), 'npm run portal', USAGE);
 
 /** `npm run portal`: the portal on PORTAL_PORT, over the API at API_BASE_URL with the key API_KEY. */
 function required(name: string): string {

@@ -1,10 +1,11 @@
+import { answerHelp } from '../../infrastructure/process-arguments.js';
 import { publicOriginOf } from '../career-portal/src/cross-site.js';
 import { isActor, type IdentitySource } from './src/identity.js';
 import { isLanguage } from './src/language.js';
 import { startServiceKeys } from './src/start-service-keys.js';
 import { isTimeZone } from './src/time-words.js';
 
-const USAGE = `usage: npm run service-keys   (or: npx tsx examples/service-keys/main.ts)
+const USAGE = `Usage: npm run service-keys   (or: npx tsx examples/service-keys/main.ts)
 
 The "Service keys" page of the platform: a company's service keys, issuing, rolling and revoking them, and
 their event trail, over the integration API's management listener. Configured by environment variables:
@@ -40,10 +41,7 @@ function required(name: string): string {
   return setting(name) ?? fail(`set ${name}`);
 }
 
-if (process.argv.includes('--help') || process.argv.includes('-h')) {
-  process.stdout.write(USAGE);
-  process.exit(0);
-}
+answerHelp(process.argv.slice(2), 'npm run service-keys', USAGE);
 
 const identity = ((): IdentitySource => {
   const kind = setting('SERVICE_KEYS_IDENTITY') ?? 'config';

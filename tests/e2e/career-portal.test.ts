@@ -23,7 +23,7 @@ describe('the career portal in headless Chromium, against the real service', fun
   const vacancies = { backend: '', analyst: '', closing: '' };
 
   before(async function () {
-    requireBrowser(this);
+    requireBrowser();
 
     server = await startTestServer();
     tenant = await aTenant(server, { name: 'ТОО «Степной ветер»' });

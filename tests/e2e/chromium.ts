@@ -7,22 +7,18 @@ import { chromium, type BrowserContext } from 'playwright-core';
 /** Debian's chromium package; CI installs it (.ci/run). Nothing is ever downloaded by the tests. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Why the browser tests cannot run, or null when they can. E2E_BROWSER=skip turns a missing browser into a skip. */
+/** Why the browser tests cannot run, or null when they can. */
 export function missingBrowser(): string | null {
   if (existsSync(CHROMIUM_PATH)) return null;
-  return `Chromium is not at ${CHROMIUM_PATH}. Install Debian's package (apt-get update && apt-get install -y chromium), set CHROMIUM_PATH to another build, or set E2E_BROWSER=skip to skip the browser tests.`;
+  return `Chromium is not at ${CHROMIUM_PATH}. Install Debian's package (apt-get update && apt-get install -y chromium), or set CHROMIUM_PATH to another build.`;
 }
 
 /**
- * For a suite's before hook: fails it with why the browser is missing, or skips it when E2E_BROWSER=skip.
- * Does nothing when the browser is there.
+ * For a suite's before hook: fails it, saying what to install, when the browser is missing (a suite that skipped
+ * itself would pass in a run that never opened a page). Does nothing when the browser is there.
  */
-export function requireBrowser(suite: Mocha.Context): void {
+export function requireBrowser(): void {
   const missing = missingBrowser();
-  if (missing !== null && process.env.E2E_BROWSER === 'skip') {
-    console.warn(`  (skipped: ${missing})`);
-    suite.skip();
-  }
   if (missing !== null) throw new Error(missing);
 }
 

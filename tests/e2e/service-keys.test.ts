@@ -25,7 +25,7 @@ describe('the service keys page in headless Chromium, against the real API', fun
   const problems: string[] = [];
 
   before(async function () {
-    requireBrowser(this);
+    requireBrowser();
     service = await startKeyService();
     caller = { companyId: await service.createCompany('ТОО «Степной ветер»'), actor: 'Асель Жумабаева' };
     keysPage = await startServiceKeys({ managementUrl: service.managementUrl, platformToken: service.platformToken, identity: { kind: 'config', caller }, port: 0, log: () => {} });

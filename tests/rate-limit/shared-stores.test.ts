@@ -6,11 +6,11 @@ import { ConfigError } from '../../infrastructure/config.js';
 import { openSharedRateLimitStore } from '../../infrastructure/rate-limit-store.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 import {
-  capturedLogger, eventually, openInstance, REDIS_URL, redisAnswers, sleep, targetOf, viaPort, type StoreInstance,
+  capturedLogger, eventually, openInstance, REDIS_URL, sleep, targetOf, viaPort, type StoreInstance,
 } from './support/stores.js';
+import { requireRedis } from './support/require-redis.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 
-const redisIsThere = await redisAnswers();
 const WARN = 40;
 const INFO = 30;
 
@@ -133,10 +133,8 @@ describe('Shared rate-limit stores (RATE_LIMIT_STORE=postgres|redis)', function 
     });
   });
 
-  describe(redisIsThere ? `on Redis (${REDIS_URL})` : `on Redis: SKIPPED, nothing answers PING at ${REDIS_URL}`, function () {
-    before(function () {
-      if (!redisIsThere) this.skip();
-    });
+  describe(`on Redis (${REDIS_URL})`, function () {
+    before(() => requireRedis());
     sharedStoreBehaviour('redis', () => REDIS_URL, 6379);
   });
 

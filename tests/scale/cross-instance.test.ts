@@ -3,12 +3,13 @@ import pg from 'pg';
 import { DatabaseProbe } from '../postgres/sync-write-gate.js';
 import { ApiClient, type ApiResponse } from '../support/api-client.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
-import { REDIS_URL, redisAnswers } from '../rate-limit/support/stores.js';
+import { requireRedis } from '../rate-limit/support/require-redis.js';
+import { REDIS_URL } from '../rate-limit/support/stores.js';
 import { adminContainer, type AdminContainer } from './support/admin-container.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 
-/** Shared rate limits as production runs them: Redis when one answers here, otherwise the database. */
-const RATE_LIMIT_STORE = (await redisAnswers()) ? 'redis' : 'postgres';
+/** Shared rate limits as production runs them: on Redis (the suite fails, naming what to start, without one). */
+const RATE_LIMIT_STORE = 'redis';
 
 interface Card {
   readonly id: string;
@@ -111,6 +112,7 @@ describe(`Two instances on one PostgreSQL under concurrent traffic (RATE_LIMIT_S
 
   before(async function () {
     this.timeout(120_000);
+    await requireRedis();
     admin = await adminContainer({ businessUrl: database().businessUrl });
     const env = {
       STORE: 'postgres',

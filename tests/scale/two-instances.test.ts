@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { ApiClient, type ApiResponse } from '../support/api-client.js';
 import { usePostgresTestDatabase, type PostgresTestDatabase } from '../support/postgres-test-database.js';
-import { eventually, REDIS_URL, redisAnswers, sleep } from '../rate-limit/support/stores.js';
+import { requireRedis } from '../rate-limit/support/require-redis.js';
+import { eventually, REDIS_URL, sleep } from '../rate-limit/support/stores.js';
 import { adminOn } from './support/registry.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 
-const redisIsThere = await redisAnswers();
 const RATE_LIMIT = /^"default";r=(\d+);t=(\d+)$/;
 /** Small enough to spend in a test, large enough for the lifecycle tests' polling to stay within it. */
 const POINTS = 20;
@@ -120,11 +120,8 @@ describe('Two instances on one PostgreSQL', function () {
     });
   });
 
-  const redisTitle = redisIsThere ? 'RATE_LIMIT_STORE=redis' : `RATE_LIMIT_STORE=redis: SKIPPED, nothing answers PING at ${REDIS_URL}`;
-  describe(redisTitle, function () {
-    before(function () {
-      if (!redisIsThere) this.skip();
-    });
+  describe('RATE_LIMIT_STORE=redis', function () {
+    before(() => requireRedis());
     const instances = twoInstances(database, { RATE_LIMIT_STORE: 'redis', REDIS_URL, ...budget });
     sharedBudgetTest(database, instances);
   });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import * as L from '../../domain/inbound-application/application-limits.js';
+import { readsAsReservedSource, reservedApplicationSources } from '../../domain/inbound-application/inbound-application.js';
 import { hostileName, hostileText } from './hostile-input.js';
 
 /** E-mail addresses that are valid but carry quotes, plus signs and punycode. */
@@ -18,7 +19,7 @@ export function validApplication(vacancyId: string, externalIds: fc.Arbitrary<st
       externalId: externalIds,
       vacancyId: fc.constant(vacancyId),
       // Not a label the platform gives its own cards (manual, and the job board's: hh by default), which is refused.
-      source: hostileText(L.SOURCE_MAX_LENGTH).filter((source) => source !== L.MANUAL_SOURCE && source !== 'hh'),
+      source: hostileText(L.SOURCE_MAX_LENGTH).filter((source) => !readsAsReservedSource(source, reservedApplicationSources('hh'))),
       candidate: fc.record(
         { name: hostileName(L.PERSON_NAME_MAX_LENGTH), email: emails, phone: hostileText(L.PHONE_MAX_LENGTH), location: hostileText(L.LOCATION_MAX_LENGTH), birthDate: birthDates },
         { requiredKeys: ['name'] },
