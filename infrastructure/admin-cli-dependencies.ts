@@ -141,6 +141,7 @@ export function adminServices(c: Container, config: Pick<AppConfig, 'jobBoardLab
     issuePlatformToken: resolve(c, USE_CASES.issuePlatformToken),
     revokePlatformToken: resolve(c, USE_CASES.revokePlatformToken),
     listPlatformTokens: resolve(c, USE_CASES.listPlatformTokens),
+    listPlatformTokenEvents: resolve(c, USE_CASES.listPlatformTokenEvents),
     upsertVacancies: resolve(c, USE_CASES.upsertVacancies),
     deleteVacancy: resolve(c, USE_CASES.deleteVacancy),
     addCandidates: resolve(c, USE_CASES.addCandidates),

@@ -10,6 +10,7 @@ import type { ImportJobBoardVacancies } from '../../application/use-cases/import
 import type { IssueKey } from '../../application/use-cases/issue-key.use-case.js';
 import type { IssuePlatformToken } from '../../application/use-cases/issue-platform-token.use-case.js';
 import type { ListKeys } from '../../application/use-cases/list-keys.use-case.js';
+import type { ListPlatformTokenEvents } from '../../application/use-cases/list-platform-token-events.use-case.js';
 import type { ListPlatformTokens } from '../../application/use-cases/list-platform-tokens.use-case.js';
 import type { MoveCandidate } from '../../application/use-cases/move-candidate.use-case.js';
 import type { RevokeKey } from '../../application/use-cases/revoke-key.use-case.js';
@@ -33,6 +34,7 @@ export interface AdminServices {
   readonly issuePlatformToken: UseCase<IssuePlatformToken>;
   readonly revokePlatformToken: UseCase<RevokePlatformToken>;
   readonly listPlatformTokens: UseCase<ListPlatformTokens>;
+  readonly listPlatformTokenEvents: UseCase<ListPlatformTokenEvents>;
   readonly upsertVacancies: UseCase<UpsertVacancies>;
   readonly deleteVacancy: UseCase<DeleteVacancy>;
   readonly addCandidates: UseCase<AddCandidates>;

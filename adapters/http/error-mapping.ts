@@ -2,6 +2,7 @@ import { ConcurrentKeyChangeError } from '../../application/ports/service-key-re
 import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
 import { TransferToOwnVacancyError } from '../../domain/candidate/transfer-errors.js';
 import { InvalidCursorError } from '../../domain/paging/cursor.js';
+import { PlatformForbiddenError } from '../../domain/platform-token/platform-access.js';
 import { PlatformUnauthorizedError } from '../../domain/platform-token/platform-token.js';
 import { ForbiddenError, KeyAlreadyRolledError, KeyNotActiveError, UnauthorizedError } from '../../domain/service-key/service-key.js';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../domain/shared/domain-error.js';
@@ -47,6 +48,7 @@ export const DOMAIN_ERROR_MAPPINGS: ReadonlyMap<DomainErrorClass, ProblemMapping
   [TransferToOwnVacancyError, { status: 409, title: 'Conflict' }],
   // The management API's (adapters/management), which shares this table: the public API raises none of them.
   [PlatformUnauthorizedError, { status: 401, title: 'Unauthorized' }],
+  [PlatformForbiddenError, { status: 403, title: 'Forbidden' }],
   [KeyNotActiveError, { status: 409, title: 'Conflict' }],
   [KeyAlreadyRolledError, { status: 409, title: 'Conflict' }],
   [ConcurrentKeyChangeError, { status: 409, title: 'Conflict' }],

@@ -11,6 +11,7 @@ import { MANAGEMENT_OPENAPI_PATH, MANAGEMENT_ROOT, platformTokenChallenge, type 
 import { buildManagementOpenApiDocument } from './openapi/management-openapi-document.js';
 import { registerCompanyRoutes } from './routes/company-routes.js';
 import { registerKeyRoutes } from './routes/key-routes.js';
+import { registerPlatformTokenRoutes } from './routes/platform-token-routes.js';
 
 /**
  * The Koa application of the management API (DESIGN 4b), for the platform's own services on a listener of
@@ -35,6 +36,7 @@ export function createManagementApp(deps: ManagementDependencies): Koa<Managemen
   });
   registerCompanyRoutes(api, deps);
   registerKeyRoutes(api, deps);
+  registerPlatformTokenRoutes(api);
 
   const routeOf: RouteResolver = (path, method) => {
     const layer = api.match(path, method).pathAndMethod[0];

@@ -64,8 +64,7 @@ function presentedToken(ctx: ManagementContext): string | undefined {
 
 async function authenticate(deps: Pick<ManagementDependencies, 'authenticatePlatformToken'>, presented: string | undefined): Promise<PlatformCaller | null> {
   try {
-    const { tokenId, name } = await deps.authenticatePlatformToken.execute({ presented });
-    return { tokenId, name };
+    return await deps.authenticatePlatformToken.execute({ presented });
   } catch (error) {
     if (error instanceof PlatformUnauthorizedError) return null;
     throw error;

@@ -1,11 +1,12 @@
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { HttpState } from '../http/http-state.js';
 
-/** The platform service calling, as its token names it: the id is no secret, the name is the operator's label. */
-export interface PlatformCaller {
-  readonly tokenId: string;
-  readonly name: string;
-}
+/**
+ * The platform service calling, as its token names it: the id is no secret, the name is the operator's label;
+ * with what the token may do (operation-scopes.ts checks it).
+ */
+export type { PlatformCaller } from '../../application/use-cases/authenticate-platform-token.use-case.js';
+import type { PlatformCaller } from '../../application/use-cases/authenticate-platform-token.use-case.js';
 
 /**
  * What the middlewares of one management request tell each other. It extends the public listener's state, so

@@ -1,16 +1,19 @@
 import { parsePlatformToken, PLATFORM_TOKEN_SECRET_LENGTH } from '../../domain/platform-token/platform-token-format.js';
+import type { PlatformAccess } from '../../domain/platform-token/platform-access.js';
 import { PlatformUnauthorizedError } from '../../domain/platform-token/platform-token.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { PlatformTokenRepository } from '../ports/platform-token-repository.port.js';
 import type { Secrets } from '../ports/secrets.port.js';
 
-export interface PlatformCaller {
+/** The token that calls, and what it may do (requirePlatformAccess checks it per operation). */
+export interface PlatformCaller extends PlatformAccess {
   readonly tokenId: string;
   readonly name: string;
+  readonly expiresAt: Date | null;
 }
 
 /**
- * Who calls the management API. Missing, malformed, unknown and revoked tokens fail alike. The registry is
+ * Who calls the management API. Missing, malformed, unknown, revoked and expired tokens fail alike. The registry is
  * read at every call, without a cache, so that a revocation holds from the next request on.
  */
 export class AuthenticatePlatformToken {
@@ -32,6 +35,6 @@ export class AuthenticatePlatformToken {
     const token = await this.tokens.findById(parsed.tokenId);
     const matches = this.secrets.hashesEqual(this.secrets.sha256(parsed.secret), token?.secretHash ?? this.dummySecretHash);
     if (token === null || !matches || !token.isActiveAt(this.clock.now())) throw new PlatformUnauthorizedError();
-    return { tokenId: token.id, name: token.name };
+    return { tokenId: token.id, name: token.name, ...token.access, expiresAt: token.toSnapshot().expiresAt };
   }
 }

@@ -3,7 +3,7 @@ import type { PlatformTokenRepository } from '../ports/platform-token-repository
 
 export type PlatformTokenListing = Omit<PlatformTokenSnapshot, 'secretHash'>;
 
-/** Every platform token, oldest first, without its hash. */
+/** Every platform token, oldest first, without its hash: its scopes, companies and expiry included. */
 export class ListPlatformTokens {
   constructor(private readonly tokens: PlatformTokenRepository) {}
 

@@ -16,6 +16,7 @@ import type { IssuePlatformToken } from '../../application/use-cases/issue-platf
 import type { ListCandidates } from '../../application/use-cases/list-candidates.use-case.js';
 import type { ListKeyEvents } from '../../application/use-cases/list-key-events.use-case.js';
 import type { ListKeys } from '../../application/use-cases/list-keys.use-case.js';
+import type { ListPlatformTokenEvents } from '../../application/use-cases/list-platform-token-events.use-case.js';
 import type { ListPlatformTokens } from '../../application/use-cases/list-platform-tokens.use-case.js';
 import type { ListVacancies } from '../../application/use-cases/list-vacancies.use-case.js';
 import type { MoveCandidate } from '../../application/use-cases/move-candidate.use-case.js';
@@ -47,6 +48,7 @@ export const USE_CASES = {
   issuePlatformToken: portToken<IssuePlatformToken>('UseCase.IssuePlatformToken'),
   revokePlatformToken: portToken<RevokePlatformToken>('UseCase.RevokePlatformToken'),
   listPlatformTokens: portToken<ListPlatformTokens>('UseCase.ListPlatformTokens'),
+  listPlatformTokenEvents: portToken<ListPlatformTokenEvents>('UseCase.ListPlatformTokenEvents'),
   authenticatePlatformToken: portToken<AuthenticatePlatformToken>('UseCase.AuthenticatePlatformToken'),
   upsertVacancies: portToken<UpsertVacancies>('UseCase.UpsertVacancies'),
   deleteVacancy: portToken<DeleteVacancy>('UseCase.DeleteVacancy'),

@@ -29,6 +29,7 @@ import { IssuePlatformToken } from '../../application/use-cases/issue-platform-t
 import { ListCandidates } from '../../application/use-cases/list-candidates.use-case.js';
 import { ListKeyEvents } from '../../application/use-cases/list-key-events.use-case.js';
 import { ListKeys } from '../../application/use-cases/list-keys.use-case.js';
+import { ListPlatformTokenEvents } from '../../application/use-cases/list-platform-token-events.use-case.js';
 import { ListPlatformTokens } from '../../application/use-cases/list-platform-tokens.use-case.js';
 import { ListVacancies } from '../../application/use-cases/list-vacancies.use-case.js';
 import { MoveCandidate } from '../../application/use-cases/move-candidate.use-case.js';
@@ -81,8 +82,9 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
   bindPort(bind, USE_CASES.listKeys).toDynamicValue((ctx) => new ListKeys(resolve(ctx, CO), resolve(ctx, K), resolve(ctx, T)));
   bindPort(bind, USE_CASES.getKey).toDynamicValue((ctx) => new GetKey(resolve(ctx, K), resolve(ctx, T)));
   bindPort(bind, USE_CASES.listKeyEvents).toDynamicValue((ctx) => new ListKeyEvents(resolve(ctx, CO), resolve(ctx, K)));
-  bindPort(bind, USE_CASES.issuePlatformToken).toDynamicValue((ctx) => new IssuePlatformToken(resolve(ctx, PT), resolve(ctx, S), resolve(ctx, T)));
-  bindPort(bind, USE_CASES.revokePlatformToken).toDynamicValue((ctx) => new RevokePlatformToken(resolve(ctx, PT), resolve(ctx, T)));
+  bindPort(bind, USE_CASES.issuePlatformToken).toDynamicValue((ctx) => new IssuePlatformToken(resolve(ctx, PT), resolve(ctx, CO), resolve(ctx, S), resolve(ctx, I), resolve(ctx, T)));
+  bindPort(bind, USE_CASES.revokePlatformToken).toDynamicValue((ctx) => new RevokePlatformToken(resolve(ctx, PT), resolve(ctx, I), resolve(ctx, T)));
+  bindPort(bind, USE_CASES.listPlatformTokenEvents).toDynamicValue((ctx) => new ListPlatformTokenEvents(resolve(ctx, PT)));
   bindPort(bind, USE_CASES.listPlatformTokens).toDynamicValue((ctx) => new ListPlatformTokens(resolve(ctx, PT)));
   bindPort(bind, USE_CASES.authenticatePlatformToken).toDynamicValue((ctx) => new AuthenticatePlatformToken(resolve(ctx, PT), resolve(ctx, S), resolve(ctx, T)));
   bindPort(bind, USE_CASES.upsertVacancies).toDynamicValue((ctx) => new UpsertVacancies(resolve(ctx, CO), resolve(ctx, V), resolve(ctx, B), resolve(ctx, U), resolve(ctx, I)));

@@ -9,6 +9,7 @@ import { NodeCryptoSecrets } from '../../adapters/system/node-crypto-secrets.js'
 import { SystemClock } from '../../adapters/system/system-clock.js';
 import { AuthenticatePlatformToken } from '../../application/use-cases/authenticate-platform-token.use-case.js';
 import { ListKeyEvents } from '../../application/use-cases/list-key-events.use-case.js';
+import { PLATFORM_SCOPES } from '../../domain/platform-token/platform-scope.js';
 import { ISO_MS, useAdminDatabase } from './support/admin-database.js';
 import { MemoryIo } from './support/memory-io.js';
 import { errorOf, jsonOf } from './support/run-admin.js';
@@ -29,18 +30,22 @@ describe('admin CLI: platform tokens and the actor of key changes (PostgreSQL)',
 
   it('issues a token shown once, lists it without secrets, and revokes it at once', async () => {
     const issued = jsonOf<Issued>(await admin().run(['platform-token', 'issue', '--name', 'страница ключей']));
-    expect(Object.keys(issued)).to.deep.equal(['id', 'token', 'name', 'createdAt']);
+    expect(Object.keys(issued)).to.deep.equal(['id', 'token', 'name', 'scopes', 'companies', 'createdAt', 'expiresAt']);
     expect(issued.token).to.match(new RegExp(`^pt_${issued.id}_[0-9A-Za-z]{40}$`));
     expect(issued.name).to.equal('страница ключей');
     expect(issued.createdAt).to.match(ISO_MS);
-    expect(await authenticator().execute({ presented: issued.token })).to.deep.equal({ tokenId: issued.id, name: 'страница ключей' });
+    expect(await authenticator().execute({ presented: issued.token })).to.deep.equal({
+      tokenId: issued.id, name: 'страница ключей', scopes: [...PLATFORM_SCOPES], companies: null, expiresAt: null,
+    });
 
     const secret = issued.token.split('_')[2] as string;
     const rows = await admin().database.databases.registry.em.getConnection().execute('select * from platform_tokens');
     expect(JSON.stringify(rows)).to.not.contain(secret);
 
     const listed = jsonOf<Record<string, unknown>[]>(await admin().runInProcess(['platform-token', 'list']));
-    expect(listed.find((t) => t.id === issued.id)).to.deep.equal({ id: issued.id, name: 'страница ключей', createdAt: issued.createdAt, revokedAt: null });
+    expect(listed.find((t) => t.id === issued.id)).to.deep.equal({
+      id: issued.id, name: 'страница ключей', scopes: [...PLATFORM_SCOPES], companies: null, createdAt: issued.createdAt, expiresAt: null, revokedAt: null,
+    });
     expect(JSON.stringify(listed)).to.not.contain(secret);
 
     const revoked = jsonOf<{ id: string; revokedAt: string }>(await admin().run(['platform-token', 'revoke', '--id', issued.id]));
@@ -59,7 +64,7 @@ describe('admin CLI: platform tokens and the actor of key changes (PostgreSQL)',
     try {
       const file = path.join(dir, 'token.json');
       const printed = jsonOf<Record<string, unknown>>(await admin().runInProcess(['platform-token', 'issue', '--name', 'page', '--out', file]));
-      expect(Object.keys(printed)).to.deep.equal(['id', 'name', 'createdAt', 'savedTo']);
+      expect(Object.keys(printed)).to.deep.equal(['id', 'name', 'scopes', 'companies', 'createdAt', 'expiresAt', 'savedTo']);
       expect(printed.savedTo).to.equal(file);
       const saved = JSON.parse(await readFile(file, 'utf8')) as Issued;
       expect(saved.id).to.equal(printed.id);
@@ -100,6 +105,51 @@ describe('admin CLI: platform tokens and the actor of key changes (PostgreSQL)',
     ]);
     const bad = await admin().runInProcess(['key', 'issue', '--company', company.id, '--scopes', 'vacancies:read', '--actor', '']);
     expect(errorOf(bad)).to.equal('error: --actor: must be at least 1 characters');
+  });
+});
+
+describe('admin CLI: platform tokens with scopes, companies and an expiry, and their events (PostgreSQL)', function () {
+  this.timeout(60_000);
+  const admin = useAdminDatabase();
+
+  it('issues a token limited as asked, lists it so, and records its issue and revocation by --actor in platform-token events', async () => {
+    const company = jsonOf<{ id: string }>(await admin().runInProcess(['company', 'create', '--name', 'ТОО «Права»']));
+    const issued = jsonOf<Issued & Record<string, unknown>>(
+      await admin().runInProcess([
+        'platform-token', 'issue', '--name', 'page', '--scopes', 'keys:read,key-events:read', '--companies', company.id,
+        '--expires-at', '2099-01-01T00:00:00+05:00', '--actor', 'Айгерим (поддержка)',
+      ]),
+    );
+    expect(issued).to.deep.include({ scopes: ['keys:read', 'key-events:read'], companies: [company.id], expiresAt: '2098-12-31T19:00:00.000Z' });
+    const listed = jsonOf<Record<string, unknown>[]>(await admin().runInProcess(['platform-token', 'list']));
+    expect(listed.find((t) => t.id === issued.id)).to.deep.include({ scopes: ['keys:read', 'key-events:read'], companies: [company.id], expiresAt: '2098-12-31T19:00:00.000Z' });
+    jsonOf(await admin().runInProcess(['platform-token', 'revoke', '--id', issued.id]));
+
+    const trail = jsonOf<{ items: Record<string, unknown>[]; nextCursor: string | null }>(await admin().runInProcess(['platform-token', 'events', '--limit', '100']));
+    const mine = trail.items.filter((e) => e.tokenId === issued.id).map(({ id: _id, at, ...e }) => ({ ...e, at: typeof at }));
+    expect(mine).to.deep.equal([
+      { type: 'platform_token_revoked', tokenId: issued.id, at: 'string', actor: 'admin-cli', via: 'admin-cli', expiresAt: null },
+      { type: 'platform_token_issued', tokenId: issued.id, at: 'string', actor: 'Айгерим (поддержка)', via: 'admin-cli', expiresAt: '2098-12-31T19:00:00.000Z' },
+    ]);
+    const first = jsonOf<{ items: { id: string }[]; nextCursor: string }>(await admin().runInProcess(['platform-token', 'events', '--limit', '1']));
+    const next = jsonOf<{ items: { id: string }[] }>(await admin().runInProcess(['platform-token', 'events', '--limit', '1', '--cursor', first.nextCursor]));
+    expect(next.items[0]?.id).to.not.equal(first.items[0]?.id);
+  });
+
+  it('names the option at fault: an unknown scope, an unknown company, an expiry in the past, a bad cursor', async () => {
+    const runs = [
+      await admin().runInProcess(['platform-token', 'issue', '--name', 'x', '--scopes', 'keys:read,keys:admin']),
+      await admin().runInProcess(['platform-token', 'issue', '--name', 'x', '--companies', 'no-such-company']),
+      await admin().runInProcess(['platform-token', 'issue', '--name', 'x', '--expires-at', '2001-01-01T00:00:00Z']),
+      await admin().runInProcess(['platform-token', 'events', '--cursor', 'zzz']),
+    ];
+    expect(runs.map((r) => r.status)).to.deep.equal([1, 1, 1, 1]);
+    expect(runs.map(errorOf)).to.deep.equal([
+      `error: --scopes: "keys:admin" is not a scope; use ${PLATFORM_SCOPES.join(', ')}`,
+      'error: --companies item 1: no company has the id no-such-company',
+      'error: --expires-at: must be in the future',
+      'error: --cursor: The cursor is malformed. Pass nextCursor of the previous page unchanged.',
+    ]);
   });
 });
 

@@ -35,6 +35,9 @@ export async function startKeyService() {
     /** The management API as the page calls it, for setting a scene and for checking what the page did. */
     client: new ManagementClient({ baseUrl: managementUrl, token: platformToken }),
     revokePlatformToken: async () => resolve(container, USE_CASES.revokePlatformToken).execute({ id: platformTokenId }),
+    /** Another token, limited as `admin platform-token issue --scopes --companies` would. */
+    issuePlatformToken: async (limits: { scopes?: string[]; companies?: string[] }) =>
+      resolve(container, USE_CASES.issuePlatformToken).execute({ name: 'read-only page', ...limits }),
     rawLogs: () => logLines.join(''),
     close: async () => {
       await Promise.all([api.close(), management.close()]);

@@ -101,6 +101,40 @@ describe('the service keys page over the management API', function () {
     }
   });
 
+  it("shows the scopes, companies and expiry of the page's own platform token, and the API's 403 when it lacks one", async () => {
+    const full = text((await get('/?lang=en')).body);
+    expect(full).to.include('What this page may do').and.include(`(${service.platformTokenId})`);
+    expect(full).to.include('see the keys keys:read').and.include('issue, roll and revoke keys keys:write').and.include('read the key events key-events:read');
+    expect(full).to.include('Companies every company').and.include('Token expires Never');
+
+    const readOnly = await service.issuePlatformToken({ scopes: ['keys:read', 'key-events:read'], companies: [caller.companyId] });
+    const limitedPage = await startServiceKeys({
+      managementUrl: service.managementUrl,
+      platformToken: readOnly.token,
+      identity: { kind: 'config', caller },
+      port: 0,
+      log: () => {},
+    });
+    try {
+      const shown = await fetch(`${limitedPage.url}/`, { headers: { 'Accept-Language': 'ru' } });
+      const words = text(await shown.text());
+      expect(words).to.include('Что может эта страница').and.include('просмотр ключей keys:read').and.include('чтение событий ключей key-events:read');
+      expect(words).not.to.include('keys:write');
+      expect(words).to.include(`Компании ${caller.companyId}`);
+      const form = formToken(await (await fetch(`${limitedPage.url}/`)).text());
+      const before = (await service.client.listKeys(caller)).length;
+      const refused = await fetch(`${limitedPage.url}/keys`, {
+        method: 'POST', headers: { Origin: limitedPage.url }, redirect: 'manual',
+        body: new URLSearchParams([['token', form], ['name', 'нельзя'], ['scopes', 'vacancies:read'], ['expiry', 'never']]),
+      });
+      expect(refused.status).to.equal(403);
+      expect(text(await refused.text())).to.include('The platform token lacks the scope keys:write.');
+      expect((await service.client.listKeys(caller)).length).to.equal(before);
+    } finally {
+      await limitedPage.close();
+    }
+  });
+
   it('issues a key from the form and shows its secret once, in the answer to the POST only', async () => {
     const token = formToken((await get('/')).body);
     const before = (await service.client.listKeys(caller)).length;

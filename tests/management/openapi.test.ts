@@ -48,7 +48,7 @@ describe('GET /internal/v1/openapi.json', function () {
     const operations = Object.entries(document.paths).flatMap(([path, item]: [string, any]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
     expect(operations).to.have.members([
       'POST /companies', 'GET /companies/{companyId}', 'GET /companies/{companyId}/keys', 'POST /companies/{companyId}/keys',
-      'GET /companies/{companyId}/keys/{keyId}', 'POST /companies/{companyId}/keys/{keyId}/revoke', 'POST /companies/{companyId}/keys/{keyId}/roll', 'GET /companies/{companyId}/key-events', 'GET /openapi.json',
+      'GET /companies/{companyId}/keys/{keyId}', 'POST /companies/{companyId}/keys/{keyId}/revoke', 'POST /companies/{companyId}/keys/{keyId}/roll', 'GET /companies/{companyId}/key-events', 'GET /platform-token', 'GET /openapi.json',
     ]);
   });
 
@@ -87,6 +87,7 @@ describe('GET /internal/v1/openapi.json', function () {
       await client.post(`/companies/${companyId}/keys/${other.id}/revoke`),
       await client.get(`/companies/${companyId}/key-events?limit=1`),
       await client.get('/openapi.json', { token: undefined, actor: undefined }),
+      await client.get('/platform-token'),
       await client.post('/companies', { name: '' }),
       await client.get(`/companies/${companyId}?x=1`),
       await client.get(`/companies/${companyId}/keys`, { actor: undefined }),
@@ -96,10 +97,26 @@ describe('GET /internal/v1/openapi.json', function () {
       await client.post(`/companies/${companyId}/keys/${key.id}/roll`, { oldKeyExpiresAt: 'soon' }),
       await client.get(`/companies/${companyId}/key-events?limit=0`),
       await client.get(`/companies/${companyId}/key-events?cursor=zzz`),
+      await client.get('/platform-token?x=1'),
       ...operationsOf(client.as({ token: undefined }), companyId, key.id).map((send) => send()),
+      client.as({ token: undefined }).get('/platform-token'),
     ];
     const answered = await Promise.all(statuses);
-    expect(answered.map((r) => r.status)).to.deep.equal([200, 200, 200, 201, 200, 200, 200, 400, 400, 400, 400, 400, 400, 400, 400, 400, ...Array(8).fill(401)]);
+    expect(answered.map((r) => r.status)).to.deep.equal([200, 200, 200, 201, 200, 200, 200, 200, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, ...Array(9).fill(401)]);
+    expect(conformance.violations).to.deep.equal([]);
+  });
+
+  it('documents 403 on every operation that needs a scope: a scope missing, or another company', async () => {
+    const server = servers[0]!;
+    const companyId = (await server.client.post('/companies', { name: 'ТОО «Права»' })).body.id;
+    const companiesOnly = (await server.issuePlatformToken('companies only', { scopes: ['companies:read'] })).token;
+    const limited = (await server.issuePlatformToken('one company', { companies: [companyId] })).token;
+    const answered = await Promise.all([
+      ...operationsOf(server.client.as({ token: companiesOnly }), companyId, 'Zz9Yy8Xx7Ww6').map((send) => send()),
+      server.client.as({ token: limited }).get('/companies/019a98c0-0000-7000-8000-00000000dead'),
+      server.client.as({ token: limited }).post('/companies', { name: 'x' }),
+    ]);
+    expect(answered.map((r) => r.status)).to.deep.equal([403, 200, 403, 403, 403, 403, 403, 403, 403, 403]);
     expect(conformance.violations).to.deep.equal([]);
   });
 
@@ -146,8 +163,8 @@ describe('GET /internal/v1/openapi.json', function () {
     await server.client.post('/companies', {});
     await server.client.get('/openapi.json', { token: undefined });
     const answered = await Promise.all(operationsOf(server.client, 'c', 'Zz9Yy8Xx7Ww6').map((send) => send()));
-    answered.push(await server.client.get('/openapi.json', { token: undefined }));
-    expect(answered.map((r) => r.status)).to.deep.equal(Array(9).fill(429));
+    answered.push(await server.client.get('/openapi.json', { token: undefined }), await server.client.get('/platform-token'));
+    expect(answered.map((r) => r.status)).to.deep.equal(Array(10).fill(429));
     expect(conformance.violations).to.deep.equal([]);
   });
 
@@ -158,12 +175,14 @@ describe('GET /internal/v1/openapi.json', function () {
     const unavailable = await serve({ overrides: { createCompany: down, getCompany: down, listKeys: down, getKey: down, issueKey: down, revokeKey: down, rollKey: down, listKeyEvents: down } });
     const failed = await Promise.all(operationsOf(unavailable.client, 'c', 'Zz9Yy8Xx7Ww6').map((send) => send()));
     expect(failed.map((r) => [r.status, r.headers.get('retry-after')])).to.deep.equal(Array(8).fill([503, '5']));
+    const registryDown = await serve({ overrides: { authenticatePlatformToken: down } });
+    expect((await registryDown.client.get('/platform-token')).status).to.equal(503);
 
     const limiterDown = async () => Promise.reject(new Error('limiter store down'));
     const broken = await serve({ overrides: { rateLimiter: { consume: limiterDown, peek: limiterDown } } });
     const crashed = await Promise.all(operationsOf(broken.client, 'c', 'Zz9Yy8Xx7Ww6').map((send) => send()));
-    crashed.push(await broken.client.get('/openapi.json', { token: undefined }));
-    expect(crashed.map((r) => r.status)).to.deep.equal(Array(9).fill(500));
+    crashed.push(await broken.client.get('/openapi.json', { token: undefined }), await broken.client.get('/platform-token'));
+    expect(crashed.map((r) => r.status)).to.deep.equal(Array(10).fill(500));
 
     const contended = await serve({ overrides: { revokeKey: { execute: async () => Promise.reject(new ConcurrentKeyChangeError('Zz9Yy8Xx7Ww6')) }, rollKey: { execute: async () => Promise.reject(new ConcurrentKeyChangeError('Zz9Yy8Xx7Ww6')) } } });
     const changed = [await contended.client.post('/companies/c/keys/Zz9Yy8Xx7Ww6/revoke'), await contended.client.post('/companies/c/keys/Zz9Yy8Xx7Ww6/roll')];

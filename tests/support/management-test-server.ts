@@ -60,7 +60,9 @@ export async function startManagementTestServer(options: ManagementTestServerOpt
     client: new ManagementClient(managementUrl, platformToken.token),
     /** A client of the public API with a service key. */
     publicClient: (key: string | undefined) => new ApiClient(`${publicApi.origin}${API_PATH}`, key),
-    issuePlatformToken: (name = 'another platform service') => issuePlatformToken.execute({ name }),
+    /** Another token, as `admin platform-token issue` makes it: every scope and company unless told. */
+    issuePlatformToken: (name = 'another platform service', limits: Omit<Parameters<typeof issuePlatformToken.execute>[0], 'name'> = {}) =>
+      issuePlatformToken.execute({ name, ...limits }),
     revokePlatformToken: (id: string) => resolve(container, USE_CASES.revokePlatformToken).execute({ id }),
     clock,
     logs,

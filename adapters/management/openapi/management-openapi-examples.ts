@@ -63,3 +63,11 @@ export const keyEventPageExample = {
 export const createCompanyExample = { name: 'ТОО «Каспиан Софт»' };
 export const issueKeyExample = { name: 'Карьерный сайт', scopes: ['vacancies:read', 'applications:write'], expiresAt: '2027-11-01T00:00:00Z' };
 export const rollKeyExample = { oldKeyExpiresAt: '2026-11-25T10:00:00Z', expiresAt: null };
+
+export const platformTokenExample = {
+  id: 'Pm4sYq8LrT2c',
+  name: 'service-keys-page',
+  scopes: ['keys:read', 'keys:write', 'key-events:read'],
+  companies: [COMPANY_ID],
+  expiresAt: '2027-11-30T00:00:00.000Z',
+};

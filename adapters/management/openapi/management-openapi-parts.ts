@@ -24,7 +24,7 @@ export const managementHeaders = {
   BearerChallenge: {
     description:
       'How to authenticate (RFC 6750 3.1): a platform token as Authorization: Bearer pt_... With error="invalid_token" when the ' +
-      'request sent a token (after the Bearer scheme) and it is malformed, unknown, wrong or revoked, without an error when it ' +
+      'request sent a token (after the Bearer scheme) and it is malformed, unknown, wrong, revoked or expired, without an error when it ' +
       'sent none (no Authorization header, another scheme, or the scheme alone). It never says which way a token was wrong.',
     required: true,
     schema: { type: 'string', enum: [PLATFORM_TOKEN_CHALLENGE, INVALID_PLATFORM_TOKEN_CHALLENGE] },
@@ -115,7 +115,7 @@ export function problemResponse(status: number, description: string, schema: obj
 
 export const commonResponses = {
   unauthorized: () =>
-    problemResponse(401, 'The platform token is missing, malformed, unknown or revoked; the body is the same in every case, WWW-Authenticate says whether a token was sent.', ref('UnauthorizedProblem'), {
+    problemResponse(401, 'The platform token is missing, malformed, unknown, revoked or expired; the body is the same in every case, WWW-Authenticate says whether a token was sent.', ref('UnauthorizedProblem'), {
       unauthorized: { summary: 'No valid token', code: 'unauthorized', title: 'Unauthorized', detail: 'A valid platform token is required as "Authorization: Bearer pt_...".' },
     }, { ...limitedHeaders, 'WWW-Authenticate': headerRef('BearerChallenge') }),
   rateLimited: (points: number, windowS: number) =>

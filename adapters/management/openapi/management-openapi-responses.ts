@@ -1,5 +1,6 @@
 import { JSON_BODY_LIMIT_BYTES } from '../../json/json-text.js';
 import { ref } from '../../http/schemas/schema-helpers.js';
+import { OPERATION_SCOPES, type ScopedOperation } from '../operation-scopes.js';
 import { limitedHeaders, problemResponse } from './management-openapi-parts.js';
 
 /** The 4xx answers particular to operations: what is wrong with the request, the thing it names, or the key's state. */
@@ -49,6 +50,20 @@ export const operationResponses = {
       },
       actor: actorMissing,
     }),
+
+  forbidden: (operation: ScopedOperation) => {
+    const scope = OPERATION_SCOPES[operation];
+    const lacksScope = { summary: `A token without ${scope}`, code: 'forbidden' as const, title: 'Forbidden', detail: `The platform token lacks the scope ${scope}.` };
+    return operation === 'createCompany'
+      ? problemResponse(403, `The token lacks the scope ${scope}, or is limited to named companies (a new company would be outside them); detail says which.`, ref('ForbiddenProblem'), {
+          scope: lacksScope,
+          limited: { summary: 'A token limited to companies', code: 'forbidden', title: 'Forbidden', detail: 'The platform token is limited to named companies; this operation needs a token for every company.' },
+        })
+      : problemResponse(403, `The token lacks the scope ${scope}, or is limited to other companies (whether this one exists or not); detail names the scope or the company. The scope is checked first.`, ref('ForbiddenProblem'), {
+          scope: lacksScope,
+          company: { summary: 'A token limited to other companies', code: 'forbidden', title: 'Forbidden', detail: 'The platform token is not allowed for company 019a98c0-5e00-7000-8a00-000000000001.' },
+        });
+  },
 
   companyNotFound: () =>
     problemResponse(404, 'No company has this id.', ref('NotFoundProblem'), {

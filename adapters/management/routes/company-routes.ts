@@ -5,16 +5,18 @@ import { actorOf } from '../actor-header.js';
 import { readCreateCompany } from '../management-bodies.js';
 import type { ManagementDependencies } from '../management-dependencies.js';
 import type { ManagementState } from '../management-state.js';
-import { companyIdOf } from '../path-ids.js';
+import { authorizeForCompany, authorizeForEveryCompany } from '../operation-scopes.js';
 import { presentCompany } from '../presenters/key-view.presenter.js';
 import { companyPath } from '../resource-paths.js';
 
 /**
- * POST /companies and GET /companies/{companyId}. Every route checks, in this order: X-Actor, the path's ids,
+ * POST /companies and GET /companies/{companyId}. Every route checks, in this order: the token's scope and
+ * companies (operation-scopes.ts), X-Actor, the path's ids,
  * the query string (these operations take no parameter), then the body; the use case does the rest.
  */
 export function registerCompanyRoutes(router: Router<ManagementState>, deps: Pick<ManagementDependencies, 'createCompany' | 'getCompany'>): void {
   router.post('/companies', async (ctx) => {
+    authorizeForEveryCompany(ctx, 'createCompany');
     actorOf(ctx);
     refuseUnknownParameters(ctx.querystring, []);
     const { name } = readCreateCompany(await readJsonBody(ctx));
@@ -25,8 +27,8 @@ export function registerCompanyRoutes(router: Router<ManagementState>, deps: Pic
   });
 
   router.get('/companies/:companyId', async (ctx) => {
+    const companyId = authorizeForCompany(ctx, 'getCompany');
     actorOf(ctx);
-    const companyId = companyIdOf(ctx);
     refuseUnknownParameters(ctx.querystring, []);
     ctx.body = presentCompany(await deps.getCompany.execute({ companyId }));
   });

@@ -9,6 +9,7 @@ export const MANAGEMENT_PROBLEM_CODES = [
   'validation_failed',
   'invalid_cursor',
   'unauthorized',
+  'forbidden',
   'not_found',
   'method_not_allowed',
   'key_not_active',

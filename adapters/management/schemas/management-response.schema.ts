@@ -1,3 +1,5 @@
+import { PLATFORM_TOKEN_ID_LENGTH } from '../../../domain/platform-token/platform-token-format.js';
+import { PLATFORM_SCOPES } from '../../../domain/platform-token/platform-scope.js';
 import { KEY_EVENT_TYPES } from '../../../domain/service-key/key-event.js';
 import { SCOPES } from '../../../domain/service-key/scope.js';
 import { KEY_ID_LENGTH, KEY_PREFIX, KEY_SECRET_MIN_LENGTH } from '../../../domain/service-key/service-key-format.js';
@@ -71,4 +73,23 @@ export const keyEventSchema = closedObject({
 export const keyEventPageSchema = closedObject({
   items: { type: 'array', items: ref('KeyEvent'), description: 'Newest first; empty on an empty last page.' },
   nextCursor: { ...nullableStr(), description: 'Null exactly on the last page; otherwise pass it unchanged as cursor.' },
+});
+
+/** The token of the request (GET /platform-token): what it may do, never its secret. */
+export const platformTokenSchema = closedObject({
+  id: { ...str(), pattern: `^[0-9A-Za-z]{${PLATFORM_TOKEN_ID_LENGTH}}$`, description: 'The token id: the part between pt_ and the second _; not secret.' },
+  name: { ...str(), description: 'The name the operator gave it (which service holds it).' },
+  scopes: {
+    type: 'array',
+    minItems: 1,
+    items: { type: 'string', enum: [...PLATFORM_SCOPES] },
+    description: `What it may do, in this order: ${PLATFORM_SCOPES.join(', ')}. Each operation needs one (its security requirement names it).`,
+  },
+  companies: {
+    type: ['array', 'null'],
+    minItems: 1,
+    items: { ...str(), minLength: 1 },
+    description: 'The companies it is limited to; null: every company. Another company is a 403 naming it.',
+  },
+  expiresAt: { ...nullableTimestamp(), description: 'When it stops working; null: never.' },
 });

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { BoardSnapshot } from '../../../domain/board/board.js';
 import type { CandidateCardSnapshot } from '../../../domain/candidate/candidate-card.js';
 import type { CompanySnapshot } from '../../../domain/company/company.js';
+import type { PlatformTokenEvent } from '../../../domain/platform-token/platform-token-event.js';
 import type { PlatformTokenSnapshot } from '../../../domain/platform-token/platform-token.js';
 import type { KeyEvent } from '../../../domain/service-key/key-event.js';
 import type { ServiceKeySnapshot } from '../../../domain/service-key/service-key.js';
@@ -103,6 +104,8 @@ export class InMemoryDatabase {
   /** The unique index of the key events a key has at most one of: event id by (key id, type). */
   readonly onceKeyEvents = new InMemoryTable<string>(this.currentJournal);
   readonly platformTokens = new InMemoryTable<PlatformTokenSnapshot>(this.currentJournal);
+  /** The rows of key_events without a company: the platform tokens' events. */
+  readonly platformTokenEvents = new InMemoryTable<PlatformTokenEvent>(this.currentJournal);
   readonly vacancies = new InMemoryTable<VacancySnapshot>(this.currentJournal);
   readonly boards = new InMemoryTable<BoardSnapshot>(this.currentJournal);
   readonly candidates = new InMemoryTable<CandidateCardSnapshot>(this.currentJournal);

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PlatformTokenEvent, PlatformTokenEventType } from '../../../domain/platform-token/platform-token-event.js';
 import type { KeyEvent, KeyEventType } from '../../../domain/service-key/key-event.js';
 import { dateFromMs, epochMs, nullableDateFromMs } from './sql-values.js';
 
@@ -35,12 +36,23 @@ export const KEY_EVENT_VALUES = '?, ?, ?, ?, ?::timestamptz, ?, ?, ?, ?::timesta
  */
 export const ONCE_PER_KEY_CONFLICT = `on conflict (key_id, type) where type in ('expired', 'first_used') do nothing`;
 
-export function keyEventParams(event: KeyEvent): unknown[] {
+/** A row of key_events: a key's event, or a platform token's, which has no company and the token's id as key_id. */
+export type KeyEventRow = Omit<KeyEvent, 'companyId' | 'type'> & {
+  readonly companyId: string | null;
+  readonly type: KeyEventType | PlatformTokenEventType;
+};
+
+export function platformTokenEventRow(event: PlatformTokenEvent): KeyEventRow {
+  const { tokenId, ...rest } = event;
+  return { ...rest, companyId: null, keyId: tokenId, successorKeyId: null };
+}
+
+export function keyEventParams(event: KeyEventRow): unknown[] {
   return [event.id, event.companyId, event.keyId, event.type, event.at, event.actor, event.via, event.successorKeyId, event.expiresAt];
 }
 
 /** Every event in one statement, in a transaction that took the trail's lock (lockTrail). */
-export async function insertKeyEvents(em: EntityManager, events: readonly KeyEvent[]): Promise<void> {
+export async function insertKeyEvents(em: EntityManager, events: readonly KeyEventRow[]): Promise<void> {
   if (events.length === 0) return;
   await em.execute(
     `insert into key_events (${KEY_EVENT_COLUMNS}) values ${events.map(() => `(${KEY_EVENT_VALUES})`).join(', ')}`,

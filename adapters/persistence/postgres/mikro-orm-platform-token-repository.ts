@@ -1,12 +1,20 @@
+import type { QueryResult } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { PlatformTokenRepository } from '../../../application/ports/platform-token-repository.port.js';
+import type { PlatformTokenChange, PlatformTokenRepository } from '../../../application/ports/platform-token-repository.port.js';
+import { ConcurrentKeyChangeError } from '../../../application/ports/service-key-repository.port.js';
+import type { PlatformTokenEvent } from '../../../domain/platform-token/platform-token-event.js';
+import type { PlatformScope } from '../../../domain/platform-token/platform-scope.js';
 import { PlatformToken } from '../../../domain/platform-token/platform-token.js';
 import { PlatformTokenRowSchema, type PlatformTokenRow } from './entities/platform-token.entity.js';
+import { insertKeyEvents, lockTrail, platformTokenEventRow } from './key-events-sql.js';
+import { listPlatformTokenEvents } from './platform-token-events-sql.js';
+import { readStrings } from './row-mapping/json-documents.js';
 import { withFreshEntityManager } from './transaction-scope.js';
 
 /**
  * The management API's bearer tokens in the key registry. Every call runs on a fresh fork, outside any
- * business transaction, and reads the table itself (no identity map): a revocation counts at once.
+ * business transaction, and reads the table itself (no identity map): a revocation counts at once. Their
+ * events go into key_events by the statement the keys' events use.
  */
 export class MikroOrmPlatformTokenRepository implements PlatformTokenRepository {
   constructor(private readonly registry: MikroORM) {}
@@ -35,6 +43,30 @@ export class MikroOrmPlatformTokenRepository implements PlatformTokenRepository 
     );
   }
 
+  /**
+   * One transaction; a revocation holds only on a row still unrevoked, else all of it rolls back. With events it
+   * takes the trail's lock first (lockTrail), so that they are numbered in commit order.
+   */
+  async write(change: PlatformTokenChange): Promise<void> {
+    await withFreshEntityManager(this.registry, (em) =>
+      em.transactional(async (tx) => {
+        if (change.events.length > 0) await lockTrail(tx);
+        for (const token of change.revoked ?? []) {
+          const s = token.toSnapshot();
+          const result = await tx.execute<QueryResult>(
+            'update platform_tokens set revoked_at = ?::timestamptz where id = ? and revoked_at is null',
+            [s.revokedAt, s.id],
+            'run',
+          );
+          if (result.affectedRows !== 1) throw new ConcurrentKeyChangeError(s.id);
+        }
+        const inserted = change.inserted ?? [];
+        if (inserted.length > 0) await tx.insertMany(PlatformTokenRowSchema, inserted.map(toRow));
+        await insertKeyEvents(tx, change.events.map(platformTokenEventRow));
+      }),
+    );
+  }
+
   /** Oldest first; ids ("C" collation) break ties as the in-memory store does. */
   async list(): Promise<PlatformToken[]> {
     const rows = await withFreshEntityManager(this.registry, (em) =>
@@ -42,13 +74,27 @@ export class MikroOrmPlatformTokenRepository implements PlatformTokenRepository 
     );
     return rows.map(fromRow);
   }
+
+  async listEvents(page: { readonly limit: number; readonly after: string | null }): Promise<PlatformTokenEvent[]> {
+    return withFreshEntityManager(this.registry, (em) => listPlatformTokenEvents(em, page));
+  }
 }
 
 function toRow(token: PlatformToken): PlatformTokenRow {
   const s = token.toSnapshot();
-  return { id: s.id, name: s.name, secretHash: s.secretHash, createdAt: s.createdAt, revokedAt: s.revokedAt };
+  return { ...s, scopes: [...s.scopes], companies: s.companies === null ? null : [...s.companies] };
 }
 
 function fromRow(row: PlatformTokenRow): PlatformToken {
-  return PlatformToken.restore({ id: row.id, name: row.name, secretHash: row.secretHash, createdAt: row.createdAt, revokedAt: row.revokedAt });
+  return PlatformToken.restore({
+    id: row.id,
+    name: row.name,
+    secretHash: row.secretHash,
+    // The table's check constraint admits only the domain's scopes.
+    scopes: readStrings(row.scopes) as PlatformScope[],
+    companies: row.companies === null ? null : readStrings(row.companies),
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    revokedAt: row.revokedAt,
+  });
 }

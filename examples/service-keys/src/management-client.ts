@@ -33,6 +33,16 @@ export interface KeyEventView {
   readonly expiresAt: string | null;
 }
 
+/** The page's own platform token, as GET /internal/v1/platform-token shows it: what the page may do. */
+export interface PlatformTokenView {
+  readonly id: string;
+  readonly name: string;
+  readonly scopes: readonly string[];
+  /** Null: every company. */
+  readonly companies: readonly string[] | null;
+  readonly expiresAt: string | null;
+}
+
 export interface ProblemView {
   readonly status: number;
   readonly code: string;
@@ -112,8 +122,17 @@ export class ManagementClient {
     return { items: arrayOf(answer.items), nextCursor: typeof answer.nextCursor === 'string' ? answer.nextCursor : null };
   }
 
+  /** The token this page holds: its scopes, companies and expiry. */
+  async getPlatformToken(caller: CallerContext): Promise<PlatformTokenView> {
+    return this.send<PlatformTokenView>(caller, 'GET', '/platform-token');
+  }
+
   private async call<T>(caller: CallerContext, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    const url = `${this.base}/internal/v1/companies/${encodeURIComponent(caller.companyId)}${path}`;
+    return this.send<T>(caller, method, `/companies/${encodeURIComponent(caller.companyId)}${path}`, body);
+  }
+
+  private async send<T>(caller: CallerContext, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const url = `${this.base}/internal/v1${path}`;
     // A header carries bytes: the actor goes percent-encoded as UTF-8, which the management API decodes.
     const headers: Record<string, string> = { Authorization: `Bearer ${this.options.token}`, 'X-Actor': encodeURIComponent(caller.actor), Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';

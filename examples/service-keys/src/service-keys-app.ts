@@ -18,7 +18,7 @@ import { View } from './views/layout.js';
 import { messagePage } from './views/message.view.js';
 
 export interface ServiceKeysDependencies {
-  readonly client: Pick<ManagementClient, 'listKeys' | 'issueKey' | 'revokeKey' | 'rollKey' | 'listEvents'>;
+  readonly client: Pick<ManagementClient, 'listKeys' | 'issueKey' | 'revokeKey' | 'rollKey' | 'listEvents' | 'getPlatformToken'>;
   readonly identity: IdentitySource;
   readonly formTokens: FormTokens;
   /** The origin browsers use for the page (SERVICE_KEYS_PUBLIC_URL): a POST from a page of any other is refused. */
@@ -55,9 +55,15 @@ export function createServiceKeysApp(deps: ServiceKeysDependencies): Koa {
 
   router.get('/', async (ctx) => {
     const { caller, view } = stateOf(ctx);
-    const [keys, events] = await Promise.allSettled([deps.client.listKeys(caller), deps.client.listEvents(caller, { limit: RECENT_EVENTS, cursor: null })]);
+    const [keys, events, access] = await Promise.allSettled([
+      deps.client.listKeys(caller),
+      deps.client.listEvents(caller, { limit: RECENT_EVENTS, cursor: null }),
+      deps.client.getPlatformToken(caller),
+    ]);
     if (keys.status === 'rejected') return failed(ctx, 'list-keys', keys.reason);
     if (events.status === 'rejected') logFailure(deps.log, 'list-events', events.reason);
+    // Without it the page works as before; the section is left out and the failure logged.
+    if (access.status === 'rejected') logFailure(deps.log, 'get-platform-token', access.reason);
     const revoked = keys.value.find((key) => key.id === ctx.query.revoked);
     const notice =
       events.status === 'rejected'
@@ -69,6 +75,7 @@ export function createServiceKeysApp(deps: ServiceKeysDependencies): Koa {
       keys: keys.value,
       events: events.status === 'fulfilled' ? events.value.items : null,
       form: { values: EMPTY_ISSUE_FORM, errors: {}, token: deps.formTokens.make(caller, 'issue') },
+      access: access.status === 'fulfilled' ? access.value : null,
       ...(notice === undefined ? {} : { notice }),
     }));
   });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { parsePlatformToken } from '../../../domain/platform-token/platform-token-format.js';
+import { PLATFORM_SCOPES } from '../../../domain/platform-token/platform-scope.js';
 import { PlatformUnauthorizedError } from '../../../domain/platform-token/platform-token.js';
 import { NotFoundError, ValidationError } from '../../../domain/shared/domain-error.js';
 import { at, T0 } from '../../support/builders.js';
@@ -19,7 +20,7 @@ describe('Platform tokens (issue, list, revoke, authenticate)', () => {
     const stored = JSON.stringify([...world().database.platformTokens.values()]);
     expect(stored).to.not.contain(parsed?.secret);
     expect(stored).to.contain(createHash('sha256').update(parsed?.secret ?? '', 'utf8').digest('hex'));
-    expect(await authenticate(issued.token)).to.deep.equal({ tokenId: issued.id, name: 'страница ключей' });
+    expect(await authenticate(issued.token)).to.deep.equal({ tokenId: issued.id, name: 'страница ключей', scopes: [...PLATFORM_SCOPES], companies: null, expiresAt: null });
   });
 
   it('lists tokens oldest first without hash or secret', async () => {
@@ -28,8 +29,8 @@ describe('Platform tokens (issue, list, revoke, authenticate)', () => {
     const second = await world().use('issuePlatformToken').execute({ name: 'b' });
     const listed = await world().use('listPlatformTokens').execute();
     expect(listed).to.deep.equal([
-      { id: first.id, name: 'a', createdAt: T0, revokedAt: null },
-      { id: second.id, name: 'b', createdAt: at(1_000), revokedAt: null },
+      { id: first.id, name: 'a', scopes: [...PLATFORM_SCOPES], companies: null, createdAt: T0, expiresAt: null, revokedAt: null },
+      { id: second.id, name: 'b', scopes: [...PLATFORM_SCOPES], companies: null, createdAt: at(1_000), expiresAt: null, revokedAt: null },
     ]);
   });
 
@@ -65,5 +66,48 @@ describe('Platform tokens (issue, list, revoke, authenticate)', () => {
     expect(pointersOf(error)).to.deep.equal(['/name']);
     expect(await rejectionOf(world().use('revokePlatformToken').execute({ id: 'AAAAAAAAAAAA' }))).to.be.instanceOf(NotFoundError);
     expect(await world().use('listPlatformTokens').execute()).to.deep.equal([]);
+  });
+});
+
+describe('Platform tokens: least privilege and the audit trail', () => {
+  const world = withWorld();
+  const authenticate = (presented: string | undefined) => world().use('authenticatePlatformToken').execute({ presented });
+  const events = async () => (await world().use('listPlatformTokenEvents').execute({ cursor: null })).items;
+
+  it('issues a token with scopes, companies and an expiry, which authentication hands on, and refuses it from its expiry on', async () => {
+    const companyId = await world().company();
+    const issued = await world().use('issuePlatformToken').execute({ name: 'page', scopes: ['keys:read'], companies: [companyId], expiresAt: at(60_000) });
+    expect(issued).to.deep.include({ scopes: ['keys:read'], companies: [companyId], expiresAt: at(60_000) });
+    expect(await authenticate(issued.token)).to.deep.include({ scopes: ['keys:read'], companies: [companyId], expiresAt: at(60_000) });
+    world().clock.set(at(60_000));
+    expect(await rejectionOf(authenticate(issued.token))).to.be.instanceOf(PlatformUnauthorizedError);
+  });
+
+  it('refuses a company that does not exist at /companies/<i>, and stores nothing', async () => {
+    const companyId = await world().company();
+    const error = await rejectionOf(world().use('issuePlatformToken').execute({ name: 'x', companies: [companyId, 'no-such-company'] }));
+    expect(pointersOf(error)).to.deep.equal(['/companies/1']);
+    expect([await world().use('listPlatformTokens').execute(), await events()]).to.deep.equal([[], []]);
+  });
+
+  it('records issue and revocation with actor and channel, newest first; a second revocation records nothing', async () => {
+    const actor = { name: 'ops@platform.example', via: 'admin-cli' };
+    const issued = await world().use('issuePlatformToken').execute({ name: 'x', expiresAt: at(86_400_000), actor });
+    world().clock.set(at(1_000));
+    await world().use('revokePlatformToken').execute({ id: issued.id, actor });
+    world().clock.set(at(2_000));
+    await world().use('revokePlatformToken').execute({ id: issued.id });
+    const trail = (await events()).map(({ id: _id, ...event }) => event);
+    expect(trail).to.deep.equal([
+      { tokenId: issued.id, type: 'platform_token_revoked', at: at(1_000), actor: 'ops@platform.example', via: 'admin-cli', expiresAt: null },
+      { tokenId: issued.id, type: 'platform_token_issued', at: T0, actor: 'ops@platform.example', via: 'admin-cli', expiresAt: at(86_400_000) },
+    ]);
+  });
+
+  it('keeps the tokens\' events out of every company\'s trail', async () => {
+    const companyId = await world().company();
+    await world().use('issuePlatformToken').execute({ name: 'x', companies: [companyId] });
+    expect((await world().use('listKeyEvents').execute({ companyId, cursor: null })).items).to.deep.equal([]);
+    expect(await events()).to.have.length(1);
   });
 });

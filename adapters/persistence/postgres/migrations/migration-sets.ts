@@ -7,6 +7,7 @@ import { Migration20261129000000DeletionTimes } from './business/Migration202611
 import { Migration20251122000000RegistryTables } from './registry/Migration20251122000000RegistryTables.js';
 import { Migration20261126000000KeyEvents } from './registry/Migration20261126000000KeyEvents.js';
 import { Migration20261202000000KeyEventSequence } from './registry/Migration20261202000000KeyEventSequence.js';
+import { Migration20261202000000PlatformTokenScopes } from './registry/Migration20261202000000PlatformTokenScopes.js';
 
 /**
  * Two sets with their own history tables: the key registry's (KEYS_DATABASE_URL) and a region's business
@@ -25,6 +26,7 @@ export const REGISTRY_MIGRATIONS: MigrationSet = {
     { name: 'Migration20251122000000RegistryTables', class: Migration20251122000000RegistryTables },
     { name: 'Migration20261126000000KeyEvents', class: Migration20261126000000KeyEvents },
     { name: 'Migration20261202000000KeyEventSequence', class: Migration20261202000000KeyEventSequence },
+    { name: 'Migration20261202000000PlatformTokenScopes', class: Migration20261202000000PlatformTokenScopes },
   ],
 };
 

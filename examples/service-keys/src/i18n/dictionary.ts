@@ -1,3 +1,4 @@
+import type { PlatformScope } from '../../../../domain/platform-token/platform-scope.js';
 import type { Scope } from '../../../../domain/service-key/scope.js';
 import type { KeyEventType, KeyStatus } from '../management-client.js';
 
@@ -87,6 +88,17 @@ export interface Dictionary {
 
   readonly scopes: Readonly<Record<Scope, { readonly title: string; readonly explanation: string }>>;
   readonly personalData: string;
+
+  /** What the page itself may do: the scopes of its platform token (GET /internal/v1/platform-token). */
+  readonly access: {
+    readonly heading: string;
+    readonly token: (name: string, id: string) => string;
+    readonly scopes: string;
+    readonly platformScopes: Readonly<Record<PlatformScope, string>>;
+    readonly companies: string;
+    readonly everyCompany: string;
+    readonly expires: string;
+  };
 
   readonly issue: {
     readonly heading: string;

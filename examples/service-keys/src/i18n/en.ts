@@ -115,6 +115,22 @@ export const EN: Dictionary = {
     alreadyRolled: 'This key has been rolled already: roll the key that replaced it instead.',
   },
 
+  access: {
+    heading: 'What this page may do',
+    token: (name, id) => `It acts with the platform token “${name}” (${id}), which an operator issued with these limits.`,
+    scopes: 'Scopes',
+    platformScopes: {
+      'companies:read': 'read companies',
+      'companies:write': 'create companies',
+      'keys:read': 'see the keys',
+      'keys:write': 'issue, roll and revoke keys',
+      'key-events:read': 'read the key events',
+    },
+    companies: 'Companies',
+    everyCompany: 'every company',
+    expires: 'Token expires',
+  },
+
   events: {
     heading: 'Event trail',
     recentHeading: 'Recent events',

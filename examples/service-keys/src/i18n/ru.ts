@@ -116,6 +116,22 @@ export const RU: Dictionary = {
     alreadyRolled: 'Этот ключ уже перевыпущен: перевыпускайте ключ, который его заменил.',
   },
 
+  access: {
+    heading: 'Что может эта страница',
+    token: (name, id) => `Она действует с токеном платформы «${name}» (${id}), который оператор выпустил с такими ограничениями.`,
+    scopes: 'Права',
+    platformScopes: {
+      'companies:read': 'чтение компаний',
+      'companies:write': 'создание компаний',
+      'keys:read': 'просмотр ключей',
+      'keys:write': 'выпуск, замена и отзыв ключей',
+      'key-events:read': 'чтение событий ключей',
+    },
+    companies: 'Компании',
+    everyCompany: 'все компании',
+    expires: 'Токен истекает',
+  },
+
   events: {
     heading: 'Журнал событий',
     recentHeading: 'Последние события',

@@ -1,5 +1,6 @@
 import { html } from '../../../career-portal/src/html.js';
-import type { KeyEventView, KeyView } from '../management-client.js';
+import type { KeyEventView, KeyView, PlatformTokenView } from '../management-client.js';
+import { accessSection } from './access.view.js';
 import { eventTable, keyNamesOf } from './events.view.js';
 import { issueForm, type IssueFormState } from './issue-form.view.js';
 import { keyCard } from './key-card.view.js';
@@ -13,10 +14,10 @@ export function sortKeys(keys: readonly KeyView[]): KeyView[] {
   return [...keys].sort((a, b) => (STATUS_ORDER[a.status] ?? 3) - (STATUS_ORDER[b.status] ?? 3) || b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
 }
 
-/** GET /: the keys, the issue form and the latest events. */
+/** GET /: the keys, the issue form, the latest events and what the page's token may do. */
 export function keysPage(
   view: View,
-  params: { keys: readonly KeyView[]; events: readonly KeyEventView[] | null; form: IssueFormState; notice?: Notice },
+  params: { keys: readonly KeyView[]; events: readonly KeyEventView[] | null; form: IssueFormState; notice?: Notice; access?: PlatformTokenView | null },
 ): Page {
   const d = view.dictionary;
   const keys = sortKeys(params.keys);
@@ -35,6 +36,7 @@ ${issueForm(view, params.form)}
 <h2 id="recent-heading">${d.events.recentHeading}</h2>
 ${params.events === null ? '' : eventTable(view, params.events, keyNamesOf(params.keys), 'recent-heading')}
 <p><a href="${view.href('/events')}">${d.events.all}</a></p>
-</section>`,
+</section>
+${params.access == null ? '' : accessSection(view, params.access)}`,
   };
 }
