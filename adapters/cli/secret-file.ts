@@ -5,6 +5,12 @@ import { CliFailure } from './cli-failure.js';
 
 /** Owner read and write only: the file holds a live service key. */
 export const SECRET_FILE_MODE = 0o600;
+/**
+ * Directories made on the way to it: others may pass through (not list): the file is private by its own mode,
+ * and the directory may be a later DATA_DIR (`var/`), which the embedded PostgreSQL's `postgres` user must enter
+ * when the service runs as root. A 0700 one locked it out.
+ */
+export const SECRET_FILE_DIRECTORY_MODE = 0o711;
 
 /**
  * The file of an `--out` option, which will hold a key. It is opened before the key is issued, so that a
@@ -26,7 +32,7 @@ export class SecretFile {
     if ((await stat(target).catch(() => null))?.isDirectory()) throw new CliFailure(`${option} ${file} is a directory; give a file name.`);
     const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+      await mkdir(path.dirname(target), { recursive: true, mode: SECRET_FILE_DIRECTORY_MODE });
       return new SecretFile(option, file, target, temporary, await open(temporary, 'wx', SECRET_FILE_MODE));
     } catch (error) {
       throw cannotWrite(option, file, error);

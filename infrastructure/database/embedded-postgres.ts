@@ -112,7 +112,7 @@ async function launch(dataDir: string, pgData: string, state: EmbeddedPostgresSt
       const portTaken = log.mentions('could not bind');
       // Another process may have taken the free port between our probe and the start.
       if (attempt < 3 && kept === null && portTaken) continue;
-      if (portTaken) throw new Error(portTakenMessage(dataDir, port, options.port !== undefined));
+      if (portTaken && kept !== null) throw new Error(portTakenMessage(dataDir, port, options.port !== undefined));
       const reason = error instanceof Error ? error.message : 'the server exited before it was ready';
       throw new Error(`Embedded PostgreSQL did not start on port ${port} (data in ${pgData}): ${reason}\n${log.tail()}`);
     }

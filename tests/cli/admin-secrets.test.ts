@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startEmbeddedPostgres, type RunningEmbeddedPostgres } from '../../infrastructure/database/embedded-postgres.js';
 import { useAdminDatabase } from './support/admin-database.js';
 import { errorOf, jsonOf } from './support/run-admin.js';
 
@@ -30,7 +31,8 @@ describe('admin CLI: keys on disk and messages that keep secrets (processes on P
     );
     const saved = JSON.parse(readFileSync(file, 'utf8')) as Issued & Record<string, unknown>;
     expect(modeOf(file)).to.equal(0o600);
-    expect(modeOf(path.dirname(file))).to.equal(0o700);
+    // Others may pass through it, not list it: it may become a DATA_DIR that the embedded PostgreSQL must enter.
+    expect(modeOf(path.dirname(file))).to.equal(0o711);
     expect(Object.keys(saved)).to.deep.equal(['id', 'key', 'scopes', 'companyId', 'expiresAt']);
     expect(saved.key).to.match(new RegExp(`^ik_${saved.id}_`));
     expect(printed).to.deep.equal({ id: saved.id, scopes: saved.scopes, companyId: company.id, expiresAt: null, savedTo: file });
@@ -61,6 +63,24 @@ describe('admin CLI: keys on disk and messages that keep secrets (processes on P
     expect(printed).to.not.have.property('key');
     expect(printed).to.deep.include({ companyId: saved.companyId, keyId: saved.keyId, candidates: 3, savedTo: file });
     expect(run.stdout + run.stderr).to.not.contain(saved.key as string);
+  });
+
+  it('seed demo --out var/demo.json on another database leaves a var/ in which the embedded PostgreSQL then starts', async () => {
+    const checkout = mkdtempSync(path.join(tmpdir(), 'admin-secrets-checkout-'));
+    chmodSync(checkout, 0o755);
+    const dataDir = path.join(checkout, 'var');
+    let running: RunningEmbeddedPostgres | undefined;
+    try {
+      const run = await admin().run(['seed', 'demo', '--vacancies', '1', '--candidates', '1', '--out', path.join(dataDir, 'demo.json')]);
+      jsonOf(run);
+      expect(modeOf(dataDir) & 0o001, 'others (the postgres user) may enter var/').to.equal(0o001);
+      // `npm start` with DATA_DIR=var next: as root, the server runs as the postgres user, which must enter var/.
+      running = await startEmbeddedPostgres({ dataDir, ephemeral: true });
+      expect(running.startedHere).to.equal(true);
+    } finally {
+      await running?.stop({ force: true });
+      rmSync(checkout, { recursive: true, force: true });
+    }
   });
 
   it('key revoke --id given the whole key refuses without repeating it, and revokes nothing', async () => {

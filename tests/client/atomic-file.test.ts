@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { appendDurably, completeLines, writeAll, type Writable } from '../../clients/typescript/src/node/atomic-file.js';
+import { appendDurably, completeLines, writeAll, writeFileAtomic, type Writable } from '../../clients/typescript/src/node/atomic-file.js';
 import { JsonlMirror } from '../../clients/typescript/src/node/jsonl-mirror.js';
 
 /** A file handle of a disk that takes at most `room` bytes more, `most` bytes a write, as write(2) then answers. */
@@ -38,6 +38,27 @@ describe('The sync client\'s files (clients/typescript/src/node)', () => {
     const failure = await writeAll(full, text).then(() => null, (error: unknown) => error);
     expect((failure as NodeJS.ErrnoException | null)?.code).to.equal('ENOSPC');
     expect(full.written).to.have.length(40);
+  });
+
+  it('creates its files readable by their owner only (0600), whatever the umask, and narrows a file an earlier version left readable by all', async () => {
+    const modeOf = async (file: string) => (await stat(file)).mode & 0o777;
+    const previous = process.umask(0o022);
+    try {
+      const mirror = path.join(dir, 'candidates.jsonl');
+      await writeFileAtomic(mirror, '{"id":"a","email":"aigerim@example.kz"}\n');
+      expect(await modeOf(mirror)).to.equal(0o600);
+      const journal = path.join(dir, 'candidates.journal');
+      await appendDurably(journal, '{"remove":["a"]}\n');
+      expect(await modeOf(journal)).to.equal(0o600);
+      // Files of an earlier version, 0644.
+      for (const file of [mirror, journal]) await chmod(file, 0o644);
+      await writeFileAtomic(mirror, '{"id":"b","phone":"+77010000000"}\n');
+      await appendDurably(journal, '{"remove":["b"]}\n');
+      expect([await modeOf(mirror), await modeOf(journal)]).to.deep.equal([0o600, 0o600]);
+      expect(await completeLines(journal)).to.deep.equal(['{"remove":["a"]}', '{"remove":["b"]}']);
+    } finally {
+      process.umask(previous);
+    }
   });
 
   it('appends after cutting off a last line a crash left without its newline, so that every line stays JSON', async () => {

@@ -124,6 +124,8 @@ describe('admin sync --base-url URL (--key-file PATH | INTEGRATION_API_KEY | --k
     expect(await lines(path.join(dir, 'vacancies.jsonl'))).to.deep.equal((await truth()).vacancies);
     expect(await lines(path.join(dir, 'candidates.jsonl'))).to.deep.equal((await truth()).candidates);
     expect((await readdir(path.join(dir, '.sync'))).sort()).to.deep.equal(['state.json']);
+    // Candidates' names, e-mails and phones: readable by the owner only.
+    for (const file of ['vacancies.jsonl', 'candidates.jsonl', '.sync/state.json']) expect((await stat(path.join(dir, file))).mode & 0o777, file).to.equal(0o600);
   });
 
   it('answers --help with its flags, and is listed in the top-level help', async () => {

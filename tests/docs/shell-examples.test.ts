@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,18 @@ function realCurl(): string {
   } catch {
     throw new Error('The examples use curl, which is not installed: apt-get install -y curl');
   }
+}
+
+/** A service key or a platform token's field, as a file the examples write would hold them. */
+const SECRET = /\bik_[A-Za-z0-9]{12}_[A-Za-z0-9]{32,}|"token"\s*:/;
+
+/** Files under `directory` that hold a key or a token and that others than their owner may read, with their modes. */
+function secretFilesReadableByOthers(directory: string): string[] {
+  return readdirSync(directory, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .filter((file) => (statSync(file).mode & 0o077) !== 0 && SECRET.test(readFileSync(file, 'utf8')))
+    .map((file) => `${file.slice(directory.length + 1)} (${(statSync(file).mode & 0o777).toString(8)})`);
 }
 
 interface Run {
@@ -183,6 +195,7 @@ describe('Shell examples in the README and docs/', function () {
       }
       await stopServices();
       expect(unstoppable.splice(0), 'service examples still running 15 s after SIGTERM to their process group').to.deep.equal([]);
+      expect(secretFilesReadableByOthers(join(workspace, 'var')), 'files the examples wrote with a live key or token in them').to.deep.equal([]);
     });
   }
 

@@ -3,13 +3,20 @@ import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
+ * Owner read and write only: the mirror holds candidates' names, e-mails and phones, and the state and journals
+ * hold the same records. Set when a file is created (never made by the umask and narrowed later), so it is kept
+ * through every rename and append.
+ */
+export const PRIVATE_FILE_MODE = 0o600;
+
+/**
  * Replaces a file all at once: the text goes to a temporary file beside it, is flushed to disk, and is
  * renamed over the target, and the directory is flushed too. A crash leaves the old file or the new one,
  * never a part. Chunks are written one by one, so a file larger than a string may hold can be written.
  */
 export async function writeFileAtomic(file: string, chunks: Iterable<string> | string): Promise<void> {
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const handle = await open(temporary, 'w');
+  const handle = await open(temporary, 'wx', PRIVATE_FILE_MODE);
   try {
     for (const chunk of typeof chunks === 'string' ? [chunks] : chunks) await writeAll(handle, chunk);
     await handle.sync();
@@ -29,9 +36,12 @@ export async function writeFileAtomic(file: string, chunks: Iterable<string> | s
  * every later reading of the file would stumble on.
  */
 export async function appendDurably(file: string, text: string): Promise<void> {
-  const handle = await open(file, 'a+');
+  const handle = await open(file, 'a+', PRIVATE_FILE_MODE);
   try {
-    await dropTornLine(handle);
+    const { size, mode } = await handle.stat();
+    // A file an earlier version left readable by others is narrowed at its first append.
+    if ((mode & 0o077) !== 0) await handle.chmod(mode & 0o700);
+    await dropTornLine(handle, size);
     await writeAll(handle, text);
     await handle.sync();
   } finally {
@@ -62,8 +72,7 @@ const NEWLINE = 0x0a;
 const TAIL_BLOCK = 64 * 1024;
 
 /** Cuts the file after its last newline (to nothing when it has none), unless it already ends with one. */
-async function dropTornLine(handle: FileHandle): Promise<void> {
-  const { size } = await handle.stat();
+async function dropTornLine(handle: FileHandle, size: number): Promise<void> {
   if (size === 0) return;
   // The usual case, a file that ends with its newline, costs one byte read.
   const last = Buffer.alloc(1);
