@@ -1,3 +1,4 @@
+import { addressGroupOf } from '../rate-limit/address-group.js';
 import { MANAGEMENT_ROOT } from './management-state.js';
 import { isCompanyId } from './path-ids.js';
 
@@ -17,9 +18,9 @@ export function tokenBucketOf(tokenId: string, path: string): string {
   return companyId !== null && isCompanyId(companyId) ? `${base}:company:${companyId}` : base;
 }
 
-/** The bucket of a request without a valid token (none, a bad one, the OpenAPI document): its client address's. */
+/** The bucket of a request without a valid token (none, a bad one, the OpenAPI document): its client address's (an IPv6 address's /64). */
 export function addressBucketOf(ip: string): string {
-  return `management-address:${ip}`;
+  return `management-address:${addressGroupOf(ip)}`;
 }
 
 /** As @koa/router decodes a path parameter: text that is not valid percent-encoding stays as it is. */
