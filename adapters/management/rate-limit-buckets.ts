@@ -18,6 +18,14 @@ export function tokenBucketOf(tokenId: string, path: string): string {
   return companyId !== null && isCompanyId(companyId) ? `${base}:company:${companyId}` : base;
 }
 
+/**
+ * The ceiling every request with a valid token spends besides its bucket above, whatever company it names: a
+ * caller cannot multiply its budget by naming more companies (made-up ones are a 404, and spend it too).
+ */
+export function tokenCeilingBucketOf(tokenId: string): string {
+  return `platform-token-ceiling:${tokenId}`;
+}
+
 /** The bucket of a request without a valid token (none, a bad one, the OpenAPI document): its client address's (an IPv6 address's /64). */
 export function addressBucketOf(ip: string): string {
   return `management-address:${addressGroupOf(ip)}`;
