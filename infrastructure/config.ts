@@ -41,6 +41,11 @@ export interface AppConfig {
   readonly rateLimitPoints: number;
   readonly rateLimitWindowS: number;
   /**
+   * MANAGEMENT_TOKEN_RATE_LIMIT_POINTS: a platform token's ceiling per RATE_LIMIT_WINDOW_S across every company it
+   * names on the management API (404s included), above the per-company budgets. Default twice RATE_LIMIT_POINTS.
+   */
+  readonly managementTokenRateLimitPoints: number;
+  /**
    * Where the budgets are counted: `memory` (this process), `postgres` (a table in the business database,
    * DATABASE_URL or the embedded server's) or `redis` (REDIS_URL). Shared stores fall back to per-process
    * counting while they fail.
@@ -176,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const databaseUrl = (settings.DATABASE_URL as string | undefined) ?? null;
   const { feedPrefetch, feedMaxHeldBytes } = feedHolding(settings.FEED_PREFETCH as number | undefined, integer('FEED_MAX_HELD_BYTES', FEED_DEFAULT_MAX_HELD_BYTES));
+  const rateLimitPoints = integer('RATE_LIMIT_POINTS', 600);
   return {
     port,
     host,
@@ -194,8 +200,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     embeddedPgPort: (settings.EMBEDDED_PG_PORT as number | undefined) ?? null,
     region: text('REGION', 'kz') as Region,
     publicBaseUrl: text('PUBLIC_BASE_URL', `http://${host}:${port}/api`).replace(/\/+$/, ''),
-    rateLimitPoints: integer('RATE_LIMIT_POINTS', 600),
+    rateLimitPoints,
     rateLimitWindowS: integer('RATE_LIMIT_WINDOW_S', 60),
+    managementTokenRateLimitPoints: integer('MANAGEMENT_TOKEN_RATE_LIMIT_POINTS', 2 * rateLimitPoints),
     rateLimitStore: text('RATE_LIMIT_STORE', 'memory') as RateLimitStoreKind,
     redisUrl: text('REDIS_URL', 'redis://127.0.0.1:6379'),
     keyCacheTtlMs: integer('KEY_CACHE_TTL_MS', KEY_CACHE_TTL_MAX_MS),

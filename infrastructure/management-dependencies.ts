@@ -23,8 +23,9 @@ export function managementDependencies(container: Container): ManagementDependen
     rollKey: resolve(container, USE_CASES.rollKey),
     listKeyEvents: resolve(container, USE_CASES.listKeyEvents),
     rateLimiter: resolve(container, RATE_LIMIT_STORE).limiter,
+    tokenCeilingLimiter: resolve(container, RATE_LIMIT_STORE).limiterFor(config.managementTokenRateLimitPoints),
     logger: resolve(container, LOGGER),
-    settings: { rateLimitPoints: config.rateLimitPoints, rateLimitWindowS: config.rateLimitWindowS },
+    settings: { rateLimitPoints: config.rateLimitPoints, rateLimitWindowS: config.rateLimitWindowS, tokenCeilingPoints: config.managementTokenRateLimitPoints },
   };
 }
 

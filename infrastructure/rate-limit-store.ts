@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { createMemoryRateLimiter, type RateLimitBudget } from '../adapters/rate-limit/flexible-rate-limiter.js';
-import { createPostgresRateLimiter } from '../adapters/rate-limit/postgres-rate-limiter.js';
+import { createPostgresRateLimiter, postgresRateLimiterOn } from '../adapters/rate-limit/postgres-rate-limiter.js';
 import type { RateLimiter } from '../adapters/rate-limit/rate-limiter.js';
 import type { StoreOutageEvent } from '../adapters/rate-limit/store-outage-guard.js';
 import { pgConnectionOf } from '../adapters/persistence/postgres/connection-fields.js';
@@ -11,6 +11,11 @@ import { ConfigError, type AppConfig, type RateLimitStoreKind } from './config.j
 export interface RateLimitStore {
   readonly kind: RateLimitStoreKind;
   readonly limiter: RateLimiter;
+  /**
+   * A limiter with another budget per window (`points` per RATE_LIMIT_WINDOW_S) on the same store and connections,
+   * e.g. a platform token's ceiling; one per figure, made on first use.
+   */
+  limiterFor(points: number): RateLimiter;
   /** Closes the store's connections; safe to call more than once. */
   close(): Promise<void>;
 }
@@ -37,7 +42,8 @@ export function budgetOf(config: Pick<AppConfig, 'rateLimitPoints' | 'rateLimitW
 
 /** RATE_LIMIT_STORE=memory: nothing to open, so it is built at once. */
 export function memoryRateLimitStore(config: Pick<AppConfig, 'rateLimitPoints' | 'rateLimitWindowS'>): RateLimitStore {
-  return { kind: 'memory', limiter: createMemoryRateLimiter(budgetOf(config)), close: async () => {} };
+  const limiterFor = memoized((points) => createMemoryRateLimiter({ points, windowS: config.rateLimitWindowS }));
+  return { kind: 'memory', limiter: createMemoryRateLimiter(budgetOf(config)), limiterFor, close: async () => {} };
 }
 
 /**
@@ -85,7 +91,8 @@ async function openPostgresStore(url: string, shared: { budget: RateLimitBudget;
   const close = once(() => pool.end());
   try {
     const limiter = await createPostgresRateLimiter({ ...shared, pool });
-    return { kind: 'postgres', limiter, close };
+    const limiterFor = memoized((points) => postgresRateLimiterOn({ ...shared, budget: { ...shared.budget, points }, pool }));
+    return { kind: 'postgres', limiter, limiterFor, close };
   } catch (error) {
     await close();
     throw error;
@@ -115,7 +122,8 @@ async function openRedisStore(url: string, shared: { budget: RateLimitBudget; on
       client.disconnect();
     }
   });
-  return { kind: 'redis', limiter, close };
+  const limiterFor = memoized((points) => createRedisRateLimiter({ ...shared, budget: { ...shared.budget, points }, client }));
+  return { kind: 'redis', limiter, limiterFor, close };
 }
 
 function readyWithin(client: import('ioredis').Redis, ms: number): Promise<boolean> {
@@ -145,4 +153,14 @@ function throttled<A extends unknown[]>(intervalMs: number, action: (...args: A)
 function once(action: () => Promise<void>): () => Promise<void> {
   let done: Promise<void> | undefined;
   return () => (done ??= action());
+}
+
+/** One limiter per budget figure, so that every caller asking for a figure counts in the same one. */
+function memoized(make: (points: number) => RateLimiter): (points: number) => RateLimiter {
+  const made = new Map<number, RateLimiter>();
+  return (points) => {
+    let limiter = made.get(points);
+    if (limiter === undefined) made.set(points, (limiter = make(points)));
+    return limiter;
+  };
 }

@@ -1,5 +1,7 @@
 import type { Principal } from '../../domain/service-key/service-key.js';
 import { UnauthorizedError } from '../../domain/service-key/service-key.js';
+import { addressGroupOf } from '../rate-limit/address-group.js';
+import type { RateLimitOutcome } from '../rate-limit/rate-limiter.js';
 import type { HttpDependencies } from './http-dependencies.js';
 import { API_ROOT, OPENAPI_PATH, type HttpContext, type HttpMiddleware } from './http-state.js';
 import { HttpProblem } from './problem.js';
@@ -7,40 +9,58 @@ import { HttpProblem } from './problem.js';
 /** Probes must answer whatever the traffic: they are neither authenticated nor rate-limited. */
 export const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
 
+type GatekeeperDependencies = Pick<HttpDependencies, 'authenticateKey' | 'rateLimiter' | 'settings'>;
+
 /**
  * Authentication and the rate limit, before routing.
  *
  * Everything under the API root but the OpenAPI document needs a key, unknown paths included, so that
  * a caller without a key learns nothing about which routes exist. A request with a valid key spends its
  * key's budget; every other request (no key, a bad key, the OpenAPI document, unknown paths outside the
- * API) spends the budget of its client address, which also slows down anyone guessing keys.
+ * API) spends the budget of its client address (an IPv6 address by its /64), which also slows down anyone
+ * guessing keys. Before the registry is read for a key id it was not seen to hold, the address's bucket is
+ * peeked at (which spends nothing): once the address has spent its budget, made-up keys are refused (429)
+ * without a read. A request that did cost a read is never answered 429 for its address (it is counted, and
+ * answered 401), and a valid key never spends the address's budget (ADR 6).
  */
-export function gatekeeperMiddleware(deps: Pick<HttpDependencies, 'authenticateKey' | 'rateLimiter' | 'settings'>): HttpMiddleware {
-  const policy = `"default";q=${deps.settings.rateLimitPoints};w=${deps.settings.rateLimitWindowS}`;
-  return async (ctx, next) => {
-    if (PROBE_PATHS.has(ctx.path)) return next();
-    const needsKey = ctx.path.startsWith(`${API_ROOT}/`) && ctx.path !== OPENAPI_PATH;
-    const principal = needsKey ? await authenticate(deps, ctx) : null;
-    if (principal !== null) ctx.state.principal = principal;
-
-    const outcome = await deps.rateLimiter.consume(principal === null ? `ip:${ctx.ip}` : `key:${principal.keyId}`);
+export function gatekeeperMiddleware(deps: GatekeeperDependencies): HttpMiddleware {
+  const { rateLimitPoints: points, rateLimitWindowS: windowS } = deps.settings;
+  const policy = `"default";q=${points};w=${windowS}`;
+  const answer = (ctx: HttpContext, outcome: RateLimitOutcome, mayRefuse = true): void => {
     const resetS = Math.ceil(outcome.resetAfterMs / 1000);
     ctx.set('RateLimit-Policy', policy);
     ctx.set('RateLimit', `"default";r=${outcome.remaining};t=${resetS}`);
-    if (!outcome.allowed) {
-      ctx.set('Retry-After', String(Math.max(1, resetS)));
-      throw new HttpProblem(429, 'rate_limited', 'Too many requests', `The request budget of ${deps.settings.rateLimitPoints} requests per ${deps.settings.rateLimitWindowS} s is spent. Retry after the time given in Retry-After.`);
+    if (outcome.allowed || !mayRefuse) return;
+    ctx.set('Retry-After', String(Math.max(1, resetS)));
+    throw new HttpProblem(429, 'rate_limited', 'Too many requests', `The request budget of ${points} requests per ${windowS} s is spent. Retry after the time given in Retry-After.`);
+  };
+  return async (ctx, next) => {
+    if (PROBE_PATHS.has(ctx.path)) return next();
+    const address = `ip:${addressGroupOf(ctx.ip)}`;
+    const needsKey = ctx.path.startsWith(`${API_ROOT}/`) && ctx.path !== OPENAPI_PATH;
+    let registryRead = false;
+    const beforeRegistryRead = async (heldBefore: boolean): Promise<void> => {
+      // A key id the registry holds is read again (once per KEY_CACHE_TTL_MS) whatever its address spent.
+      if (!heldBefore) answer(ctx, await deps.rateLimiter.peek(address));
+      registryRead = true;
+    };
+    const principal = needsKey ? await authenticate(deps, ctx, beforeRegistryRead) : null;
+    if (principal !== null) {
+      ctx.state.principal = principal;
+      answer(ctx, await deps.rateLimiter.consume(`key:${principal.keyId}`));
+    } else {
+      answer(ctx, await deps.rateLimiter.consume(address), !registryRead);
+      if (needsKey) throw new UnauthorizedError();
     }
-    if (needsKey && principal === null) throw new UnauthorizedError();
     await next();
   };
 }
 
 /** The key comes from the X-API-Key header only; a key in the query string is never looked at. */
-async function authenticate(deps: Pick<HttpDependencies, 'authenticateKey'>, ctx: HttpContext): Promise<Principal | null> {
+async function authenticate(deps: GatekeeperDependencies, ctx: HttpContext, beforeRegistryRead: (heldBefore: boolean) => Promise<void>): Promise<Principal | null> {
   const header = ctx.get('X-API-Key');
   try {
-    return await deps.authenticateKey.execute({ presentedKey: header === '' ? undefined : header });
+    return await deps.authenticateKey.execute({ presentedKey: header === '' ? undefined : header, beforeRegistryRead });
   } catch (error) {
     if (error instanceof UnauthorizedError) return null;
     throw error;

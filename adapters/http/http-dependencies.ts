@@ -23,8 +23,8 @@ export interface HttpDependencies {
   readonly listCandidates: Pick<ListCandidates, 'execute'>;
   readonly submitApplication: Pick<SubmitApplication, 'execute'>;
   readonly authenticateKey: Pick<AuthenticateKey, 'execute'>;
-  /** It only spends: nothing here asks a bucket without spending. */
-  readonly rateLimiter: Pick<RateLimiter, 'consume'>;
+  /** `peek` before a key id not seen is looked up in the registry (the gatekeeper), `consume` for every request. */
+  readonly rateLimiter: Pick<RateLimiter, 'consume' | 'peek'>;
   readonly logger: Logger;
   /** Whether the stores answer; /readyz reports it. */
   readonly readiness: () => Promise<boolean>;

@@ -14,6 +14,8 @@ export interface ManagementSettings {
   /** The budget the rate limiter enforces (the public API's numbers); echoed in RateLimit-Policy. */
   readonly rateLimitPoints: number;
   readonly rateLimitWindowS: number;
+  /** A platform token's ceiling per window across all its buckets (MANAGEMENT_TOKEN_RATE_LIMIT_POINTS). */
+  readonly tokenCeilingPoints: number;
 }
 
 /** Everything the management adapter needs, handed over by the composition root: use cases only, no repository. */
@@ -28,6 +30,8 @@ export interface ManagementDependencies {
   readonly rollKey: Pick<RollKey, 'execute'>;
   readonly listKeyEvents: Pick<ListKeyEvents, 'execute'>;
   readonly rateLimiter: RateLimiter;
+  /** The same store, with `tokenCeilingPoints` per window: a token's ceiling. */
+  readonly tokenCeilingLimiter: Pick<RateLimiter, 'consume'>;
   readonly logger: Logger;
   readonly settings: ManagementSettings;
 }

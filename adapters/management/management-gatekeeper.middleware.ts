@@ -3,7 +3,7 @@ import { HttpProblem } from '../http/problem.js';
 import type { RateLimitOutcome } from '../rate-limit/rate-limiter.js';
 import type { ManagementDependencies } from './management-dependencies.js';
 import { MANAGEMENT_OPENAPI_PATH, MANAGEMENT_ROOT, type ManagementContext, type ManagementMiddleware, type PlatformCaller } from './management-state.js';
-import { addressBucketOf, tokenBucketOf } from './rate-limit-buckets.js';
+import { addressBucketOf, tokenBucketOf, tokenCeilingBucketOf } from './rate-limit-buckets.js';
 
 /** `Authorization: Bearer <token>` (RFC 6750 2.1); the scheme's case is free, as RFC 9110 says. */
 const BEARER = /^Bearer +(\S+)$/i;
@@ -14,20 +14,20 @@ const PRESENTED = /^Bearer\s+\S/i;
  * Authentication and the rate limit, before routing, as the public gatekeeper does them.
  *
  * Everything under /internal/v1 but the OpenAPI document needs a platform token, unknown paths included, so
- * that a caller without one learns nothing about the routes. A request with a valid token spends that token's
+ * that a caller without one learns nothing about the routes. A request with a valid token spends its token's
+ * ceiling (`tokenCeilingPoints`, across every company it names, made-up ones included), then that token's
  * budget for the company in its path (rate-limit-buckets.ts); every other one spends its client address's,
  * which also slows down anyone guessing tokens: once an address has spent its budget, a token it sends is not
  * even looked up (a peek at the bucket, which spends nothing), so made-up tokens cost no read of the key
  * registry. The buckets are named apart from the public listener's, so the two listeners never share a budget.
  */
 export function managementGatekeeperMiddleware(
-  deps: Pick<ManagementDependencies, 'authenticatePlatformToken' | 'rateLimiter' | 'settings'>,
+  deps: Pick<ManagementDependencies, 'authenticatePlatformToken' | 'rateLimiter' | 'tokenCeilingLimiter' | 'settings'>,
 ): ManagementMiddleware {
-  const { rateLimitPoints: points, rateLimitWindowS: windowS } = deps.settings;
-  const policy = `"default";q=${points};w=${windowS}`;
-  const answer = (ctx: ManagementContext, outcome: RateLimitOutcome): void => {
+  const { rateLimitPoints, rateLimitWindowS: windowS, tokenCeilingPoints } = deps.settings;
+  const answer = (ctx: ManagementContext, outcome: RateLimitOutcome, points = rateLimitPoints): void => {
     const resetS = Math.ceil(outcome.resetAfterMs / 1000);
-    ctx.set('RateLimit-Policy', policy);
+    ctx.set('RateLimit-Policy', `"default";q=${points};w=${windowS}`);
     ctx.set('RateLimit', `"default";r=${outcome.remaining};t=${resetS}`);
     if (outcome.allowed) return;
     ctx.set('Retry-After', String(Math.max(1, resetS)));
@@ -45,7 +45,12 @@ export function managementGatekeeperMiddleware(
       }
       caller = await authenticate(deps, presented);
     }
-    if (caller !== null) ctx.state.caller = caller;
+    if (caller !== null) {
+      ctx.state.caller = caller;
+      const ceiling = await deps.tokenCeilingLimiter.consume(tokenCeilingBucketOf(caller.tokenId));
+      // Its headers only when it refuses: otherwise they tell the budget of the bucket below, as before.
+      if (!ceiling.allowed) answer(ctx, ceiling, tokenCeilingPoints);
+    }
     answer(ctx, await deps.rateLimiter.consume(caller === null ? address : tokenBucketOf(caller.tokenId, ctx.path)));
     if (needsToken && caller === null) throw new PlatformUnauthorizedError();
     await next();

@@ -1,3 +1,4 @@
+import { addressGroupOf } from '../rate-limit/address-group.js';
 import { MANAGEMENT_ROOT } from './management-state.js';
 import { isCompanyId } from './path-ids.js';
 
@@ -17,9 +18,17 @@ export function tokenBucketOf(tokenId: string, path: string): string {
   return companyId !== null && isCompanyId(companyId) ? `${base}:company:${companyId}` : base;
 }
 
-/** The bucket of a request without a valid token (none, a bad one, the OpenAPI document): its client address's. */
+/**
+ * The ceiling every request with a valid token spends besides its bucket above, whatever company it names: a
+ * caller cannot multiply its budget by naming more companies (made-up ones are a 404, and spend it too).
+ */
+export function tokenCeilingBucketOf(tokenId: string): string {
+  return `platform-token-ceiling:${tokenId}`;
+}
+
+/** The bucket of a request without a valid token (none, a bad one, the OpenAPI document): its client address's (an IPv6 address's /64). */
 export function addressBucketOf(ip: string): string {
-  return `management-address:${ip}`;
+  return `management-address:${addressGroupOf(ip)}`;
 }
 
 /** As @koa/router decodes a path parameter: text that is not valid percent-encoding stays as it is. */

@@ -27,6 +27,12 @@ export async function createPostgresRateLimiter(options: PostgresRateLimiterOpti
   } catch (error) {
     throw new Error(`The rate-limit table could not be created: ${error instanceof Error ? error.message : String(error)}`);
   }
+  return postgresRateLimiterOn(options);
+}
+
+/** Another budget on a database where createPostgresRateLimiter has made the table: built at once. */
+export function postgresRateLimiterOn(options: PostgresRateLimiterOptions): RateLimiter {
+  const tableName = options.tableName ?? RATE_LIMIT_TABLE;
   const guard = new StoreOutageGuard(options);
   const limiter = new RateLimiterPostgres({
     ...budgetOptions(options.budget),

@@ -11,6 +11,13 @@ import { KeyUsageRecorder } from './key-usage-recorder.js';
 export interface AuthenticateKeyCommand {
   /** The X-API-Key header as received; undefined when absent. */
   readonly presentedKey: string | undefined;
+  /**
+   * Awaited before the key registry is read, told whether the registry held the key id when this instance last
+   * read it (KeyRegistryCache.find); a rejection ends the authentication with it, before any read. The HTTP
+   * adapter spends the client address's budget here for ids not held, so that a flood of made-up keys is
+   * refused before it reaches the registry.
+   */
+  readonly beforeRegistryRead?: (heldBefore: boolean) => Promise<void>;
 }
 
 export interface AuthenticateKeyOptions {
@@ -56,7 +63,7 @@ export class AuthenticateKey {
     const parsed = command.presentedKey === undefined ? null : parseServiceKey(command.presentedKey);
     if (parsed === null) throw new UnauthorizedError();
     const now = this.clock.now();
-    const key = await this.registry.find(parsed.keyId, now);
+    const key = await this.registry.find(parsed.keyId, now, command.beforeRegistryRead);
     const presentedHash = this.secrets.sha256(parsed.secret);
     // One hash and one constant-time comparison whether the id is known or not, so that timing does not tell which ids exist.
     const matches = this.secrets.hashesEqual(presentedHash, key?.secretHash ?? this.dummySecretHash);

@@ -36,11 +36,25 @@ export class KeyRegistryCache {
     private readonly ttlMs: number,
   ) {}
 
-  async find(keyId: string, now: Date): Promise<ServiceKey | null> {
-    if (this.ttlMs <= 0) return this.keys.findById(keyId);
+  /**
+   * `beforeRead`, when given, is awaited before the registry is read, and told whether the registry held the id
+   * when this instance last read it (false for a made-up id, or one not read here yet); if it rejects, nothing is
+   * read and the find rejects with it. A request that joins a read another request started is not told.
+   */
+  async find(keyId: string, now: Date, beforeRead?: (heldBefore: boolean) => Promise<void>): Promise<ServiceKey | null> {
     const at = now.getTime();
+    if (this.ttlMs <= 0) {
+      if (beforeRead !== undefined) await beforeRead(this.known.has(keyId));
+      const key = await this.keys.findById(keyId);
+      // Never fresh with no TTL: kept only as a sign that the registry holds the id.
+      if (key !== null) this.remember(keyId, key, at);
+      return key;
+    }
     const entry = this.known.get(keyId) ?? this.unknown.get(keyId);
     if (entry !== undefined && this.isFresh(entry, at)) return entry.key;
+    const pending = this.reading.get(keyId);
+    if (pending !== undefined) return pending;
+    if (beforeRead !== undefined) await beforeRead(this.known.has(keyId));
     return this.read(keyId, at);
   }
 

@@ -107,7 +107,7 @@ describe('The OpenAPI document against live responses', () => {
   });
 
   it('documents 500 internal_error on every operation', async () => {
-    const server = await serve({ overrides: { rateLimiter: { consume: async () => Promise.reject(new Error('limiter store down')) } } });
+    const server = await serve({ overrides: { rateLimiter: { consume: async () => Promise.reject(new Error('limiter store down')), peek: async () => Promise.reject(new Error('limiter store down')) } } });
     const tenant = await aTenant(server);
     const failed = [
       await tenant.api.get('/vacancies'),

@@ -33,7 +33,7 @@ export function buildManagementOpenApiDocument(settings: ManagementSettings) {
   const bodyErrors = { '413': O.payloadTooLarge(), '415': O.unsupportedMediaType() };
   return {
     openapi: '3.1.0',
-    info: { title: 'Hiring platform management API', version: '1.0.0', description: description(points, windowS) },
+    info: { title: 'Hiring platform management API', version: '1.0.0', description: description(points, windowS, settings.tokenCeilingPoints) },
     servers: [{ url: MANAGEMENT_ROOT, description: 'The management listener this document is served from (MANAGEMENT_HOST:MANAGEMENT_PORT); never the public port.' }],
     security: [{ platformToken: [] }],
     tags: [
@@ -170,7 +170,7 @@ export function buildManagementOpenApiDocument(settings: ManagementSettings) {
   };
 }
 
-function description(points: number, windowS: number): string {
+function description(points: number, windowS: number, ceiling: number): string {
   return `Companies and their service keys, for the platform's own services (the "Service keys" section of the platform
 interface): list, issue, revoke and roll keys, and read the audit trail of who did what. Served on a listener of its own
 (MANAGEMENT_HOST:MANAGEMENT_PORT), never on the public port.
@@ -184,7 +184,8 @@ A key's secret appears in exactly two answers, the 201 of issue and of roll, and
 
 Errors are \`application/problem+json\` with a stable \`code\`, the \`requestId\` and, for a 400, every problem with a pointer.
 Each token has a budget of ${points} requests per ${windowS} s for each company (the operations under /companies/{companyId})
-and one of its own (POST /companies); without a valid token, the client address has one, and an address that has spent it
-is refused before any token it sends is read. Told in \`RateLimit-Policy\` and \`RateLimit\`; a 429 carries \`Retry-After\`.
+and one of its own (POST /companies), all under a ceiling of ${ceiling} requests per ${windowS} s for the token, whatever
+companies it names (an unknown company's 404 spends it too); without a valid token, the client address has one, and an
+address that has spent it is refused before any token it sends is read. Told in \`RateLimit-Policy\` and \`RateLimit\`; a 429 carries \`Retry-After\`.
 Every answer carries \`Cache-Control: no-store\`.`;
 }

@@ -13,7 +13,8 @@ export const managementHeaders = {
     ...headerComponents.RateLimitPolicy,
     description:
       'IETF draft RateLimit headers: q requests per w seconds, of the budget the request spent: the platform token\'s for the company ' +
-      'in the path, the token\'s own for POST /companies, the client address\'s without a valid token.',
+      'in the path, the token\'s own for POST /companies, the client address\'s without a valid token; the token\'s ceiling ' +
+      'across companies when that refused the request.',
   },
   RateLimit: headerComponents.RateLimit,
   RetryAfter: headerComponents.RetryAfter,
@@ -119,7 +120,7 @@ export const commonResponses = {
       unauthorized: { summary: 'No valid token', code: 'unauthorized', title: 'Unauthorized', detail: 'A valid platform token is required as "Authorization: Bearer pt_...".' },
     }, { ...limitedHeaders, 'WWW-Authenticate': headerRef('BearerChallenge') }),
   rateLimited: (points: number, windowS: number) =>
-    problemResponse(429, 'The request budget is spent: the token\'s for this company (its own for POST /companies), or the client address\'s without a valid token. An address that spent its budget is refused before its token is read, a valid one too. Wait Retry-After seconds.', ref('RateLimitedProblem'), {
+    problemResponse(429, 'The request budget is spent: the token\'s for this company (its own for POST /companies), its ceiling across companies, or the client address\'s without a valid token. An address that spent its budget is refused before its token is read, a valid one too. Wait Retry-After seconds.', ref('RateLimitedProblem'), {
       rateLimited: { summary: 'Too many requests', code: 'rate_limited', title: 'Too many requests', detail: `The request budget of ${points} requests per ${windowS} s is spent. Retry after the time given in Retry-After.` },
     }, { ...limitedHeaders, 'Retry-After': headerRef('RetryAfter') }),
   internalError: () =>
