@@ -95,6 +95,11 @@ export function spliceCandidate(id: string, vacancyId: string | null, vacancyTit
   return candidateLead(id, vacancyId, vacancyTitle) + rest;
 }
 
+/** spliceCandidate's text as its two parts, for a page to write one after the other (renderPage) without joining them. */
+export function splicedCandidateParts(id: string, vacancyId: string | null, vacancyTitle: string | null, rest: string): readonly [string, string] {
+  return [candidateLead(id, vacancyId, vacancyTitle), rest];
+}
+
 /** The UTF-8 bytes of spliceCandidate's text, what the card takes of a page's budget, without building that text. */
 export function splicedCandidateBytes(id: string, vacancyId: string | null, vacancyTitle: string | null, rest: string): number {
   return Buffer.byteLength(candidateLead(id, vacancyId, vacancyTitle), 'utf8') + Buffer.byteLength(rest, 'utf8');

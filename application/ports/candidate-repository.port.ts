@@ -57,11 +57,16 @@ export interface CandidateListQuery {
   readonly after: PagePosition | null;
   readonly limit: number;
   /**
-   * Reads no further than the page's byte budget needs (issue: pages bounded in bytes): the list ends with the
-   * first card at which the UTF-8 bytes of the renderings so far pass this. Absent: no such end.
+   * Reads no further than a page of this many bytes needs (ADR 24): the first two cards, then each card while
+   * the UTF-8 bytes of the renderings before it stay within maxBytes. A last card whose own rendering takes
+   * them past maxBytes (never the first) is there only to say that more exist: its rendering is not read ('')
+   * and its bytes are PAST_BUDGET_BYTES. Absent: no such end.
    */
   readonly maxBytes?: number;
 }
+
+/** The bytes of a listed record past the page's byte budget (CandidateListQuery.maxBytes): more than any page holds. */
+export const PAST_BUDGET_BYTES = Number.POSITIVE_INFINITY;
 
 export interface CandidateRepository {
   /** Any card of the company, technical ones included. */

@@ -27,7 +27,7 @@ export interface VacancyListQuery {
   /** Only vacancies strictly after this position in the order (updatedAt, id). */
   readonly after: PagePosition | null;
   readonly limit: number;
-  /** As CandidateListQuery's: the list ends with the first vacancy at which the renderings' bytes so far pass this. */
+  /** As CandidateListQuery's: a last vacancy past it comes without its rendering, its bytes PAST_BUDGET_BYTES. */
   readonly maxBytes?: number;
 }
 

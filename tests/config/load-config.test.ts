@@ -61,6 +61,12 @@ describe('loadConfig: every variable, validated as a whole', () => {
     });
   });
 
+  it('bounds list pages at 8 MiB unless LIST_PAGE_MAX_BYTES says otherwise', () => {
+    expect(loadConfig({}).listPageMaxBytes).to.equal(8 * 1024 * 1024);
+    expect(loadConfig({ LIST_PAGE_MAX_BYTES: ' 1024 ' }).listPageMaxBytes).to.equal(1024);
+    expect(onlyProblemOf({ LIST_PAGE_MAX_BYTES: '1023' })).to.equal('LIST_PAGE_MAX_BYTES must be a whole number from 1024 to 1073741824; got "1023".');
+  });
+
   it('accepts a PostgreSQL URL that names a Unix socket by ?host=', () => {
     expect(loadConfig({ DATABASE_URL: 'postgresql:///integration?host=/var/run/postgresql' }).databaseUrl).to.equal('postgresql:///integration?host=/var/run/postgresql');
   });
@@ -81,6 +87,7 @@ describe('loadConfig: every variable, validated as a whole', () => {
     ['FEED_MAX_ATTEMPTS', 'must be a whole number from 1 to 1000'],
     ['SHUTDOWN_DELAY_MS', 'must be a whole number from 0 to 60000'],
     ['EMBEDDED_PG_PORT', 'must be a whole number from 1024 to 65535'],
+    ['LIST_PAGE_MAX_BYTES', 'must be a whole number from 1024 to 1073741824'],
   ];
   for (const [name, rule] of wholeNumbers) {
     it(`refuses ${name} that is not a whole number in range, naming it and echoing the value`, () => {

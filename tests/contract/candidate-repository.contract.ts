@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { presentCandidate, spliceCandidate } from '../../adapters/presenters/candidate.presenter.js';
+import { PAST_BUDGET_BYTES } from '../../application/ports/candidate-repository.port.js';
 import { toCandidateView } from '../../application/views/candidate-view.js';
 import { CandidateCard } from '../../domain/candidate/candidate-card.js';
 import { aManualCard, anApplicationCard, aPerson, aResume, aVacancy, at, nextId } from '../support/builders.js';
@@ -192,7 +193,11 @@ export function candidateRepositoryContract(factory: AdapterFactory): void {
       expect(await ids(through(2) - 1)).to.deep.equal(['card-0', 'card-1', 'card-2']);
       expect(await ids(through(2))).to.deep.equal(['card-0', 'card-1', 'card-2', 'card-3']);
       expect(await ids(through(4))).to.deep.equal(all.map((c) => c.id));
-      expect(await list(through(2))).to.deep.equal(all.slice(0, 4));
+      // The last card, past the budget, only says that more exist: no page can take it, and its rendering is not read.
+      expect(await list(through(2))).to.deep.equal([...all.slice(0, 3), { ...all[3], rendering: '', bytes: PAST_BUDGET_BYTES }]);
+      expect(await list(through(3))).to.deep.equal([...all.slice(0, 4), { ...all[4], rendering: '', bytes: PAST_BUDGET_BYTES }]);
+      expect(await list(1)).to.deep.equal([all[0], { ...all[1], rendering: '', bytes: PAST_BUDGET_BYTES }]);
+      expect(await list(through(4))).to.deep.equal(all);
     });
 
     it('detaches the cards of a deleted vacancy and bumps their modification time', async () => {

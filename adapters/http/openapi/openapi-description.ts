@@ -27,7 +27,8 @@ idempotent on \`externalId\`.
 Lists are ordered by (modification time, id) and paged by an opaque cursor: inserts while you page cause no repeats or
 gaps, and a record changed while you page moves to the end, where you meet it again.
 1. Before the first page of a pass, nothing; on the first page, keep its \`X-Sync-Watermark\` header.
-2. Follow \`nextCursor\` until it is null, keeping since (and status, vacancyId) as on the first page.
+2. Follow \`nextCursor\` until it is null, keeping since (and status, vacancyId) as on the first page. A page may hold
+   fewer items than \`limit\` and still have a next one (pages are bounded in bytes too): only a null cursor ends a pass.
 3. Once the pass is complete, the kept watermark is the \`since\` of the next pass. Never take the time at the end.
 4. Deletions are not reported: now and then make a full pass without \`since\` and drop the ids you did not see.
 5. Sync vacancies with \`status=all\`; archived ones are delivered with status archived.

@@ -1,6 +1,6 @@
 import type { Router } from '@koa/router';
 import { requireScope } from '../../../domain/service-key/service-key.js';
-import { spliceCandidate } from '../../presenters/candidate.presenter.js';
+import { splicedCandidateParts } from '../../presenters/candidate.presenter.js';
 import { renderPage } from '../../presenters/page.presenter.js';
 import { principalOf } from '../gatekeeper.middleware.js';
 import type { HttpDependencies } from '../http-dependencies.js';
@@ -35,7 +35,7 @@ export function registerListRoutes(router: Router<HttpState>, deps: Pick<HttpDep
     const command = { companyId: principal.companyId, since: query.since(), vacancyId: query.vacancyId(), limit: query.limit(), cursor: query.cursor() };
     query.finish();
     const { page, watermark } = await deps.listCandidates.execute(command);
-    const items = page.items.map((c) => spliceCandidate(c.id, c.vacancyId, c.vacancyTitle, c.rendering));
+    const items = page.items.map((c) => splicedCandidateParts(c.id, c.vacancyId, c.vacancyTitle, c.rendering));
     sendPage(ctx, watermark, renderPage(items, page.nextCursor));
   });
 }

@@ -1,5 +1,6 @@
 import { VACANCY_ID_MAX_LENGTH, VACANCY_ID_MIN_LENGTH } from '../../../domain/inbound-application/application-limits.js';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../../../domain/paging/cursor.js';
+import { PAGE_MAX_BYTES_DEFAULT } from '../../../domain/paging/page-budget.js';
 import { SINCE_DATE_PATTERN, SINCE_DATE_TIME_PATTERN, SINCE_NO_FILTER } from '../../../domain/paging/since.js';
 import { STORABLE_TEXT_PATTERN } from '../../../domain/shared/text-patterns.js';
 import { DEFAULT_VACANCY_STATUS_FILTER, VACANCY_STATUS_FILTERS } from '../../../domain/vacancy/vacancy-status.js';
@@ -13,7 +14,11 @@ export const limitParameter = {
   name: 'limit',
   in: 'query',
   required: false,
-  description: 'Page size: a base-10 integer. It may change from page to page. Given at most once, like every parameter.',
+  description:
+    'Page size: a base-10 integer, the most items a page holds. It may change from page to page. Given at most once, like ' +
+    'every parameter. A page may hold fewer items with more to come: it ends before the item that would take its body past ' +
+    `the deployment's byte budget (${PAGE_MAX_BYTES_DEFAULT / 1_048_576} MiB by default), and an item larger than that comes alone on its page. ` +
+    'Only a null nextCursor ends the list.',
   schema: { type: 'integer', minimum: PAGE_LIMIT_MIN, maximum: PAGE_LIMIT_MAX, default: PAGE_LIMIT_DEFAULT },
   example: 500,
 } as const;

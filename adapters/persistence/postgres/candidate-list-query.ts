@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { CandidateListQuery, ListedCandidate } from '../../../application/ports/candidate-repository.port.js';
+import { PAST_BUDGET_BYTES, type CandidateListQuery, type ListedCandidate } from '../../../application/ports/candidate-repository.port.js';
 import { splicedCandidateBytes } from '../../presenters/candidate.presenter.js';
 import { withCurrentRenderings } from './current-renderings.js';
 import { executeInlined } from './direct-statement.js';
@@ -14,6 +14,7 @@ interface CandidateListRow {
   vacancy_title: string | null;
   rendering: string | null;
   modified_at_ms: number;
+  past_budget: boolean;
 }
 
 /**
@@ -57,12 +58,13 @@ export async function listedCandidates(em: EntityManager, query: CandidateListQu
       order by c.modified_at, c.id
       limit ?`;
   const page = (whole: boolean) => {
-    const within = rowsWithinPageBytes(rows(whole), 'c', 'p.modified_at, p.id', query.maxBytes);
+    const within = rowsWithinPageBytes(rows(whole), params, 'c', 'p.modified_at, p.id', query.maxBytes);
     const sql = `select c.vacancy_id, (select v.title from vacancies v where v.company_id = c.company_id and v.id = c.vacancy_id) as vacancy_title,
-            c.rendering, ${epochMs('c.modified_at')} as modified_at_ms, ${whole ? candidateRowSelect('c') : 'c.id'}
+            case when c.past_budget then null else c.rendering end as rendering, c.past_budget,
+            ${epochMs('c.modified_at')} as modified_at_ms, ${whole ? candidateRowSelect('c') : 'c.id'}
        from ${within.sql}
       order by c.modified_at, c.id`;
-    return { sql, params: [...params, ...within.params] };
+    return { sql, params: within.params };
   };
   const readPage = async () => {
     const { sql, params } = page(false);
@@ -75,11 +77,14 @@ export async function listedCandidates(em: EntityManager, query: CandidateListQu
     return rows.map((r) => ({ listed: toListed(r), render: () => cardRendering(fromCandidateRow(candidateRowOf(r))) as string }));
   };
   const current = await withCurrentRenderings(readPage, readWholePage);
-  return current.map((c) => ({ ...c, bytes: splicedCandidateBytes(c.id, c.vacancyId, c.vacancyTitle, c.rendering) }));
+  return current.map(({ pastBudget, ...c }) =>
+    pastBudget ? { ...c, rendering: '', bytes: PAST_BUDGET_BYTES } : { ...c, bytes: splicedCandidateBytes(c.id, c.vacancyId, c.vacancyTitle, c.rendering) },
+  );
 }
 
-function toListed(r: CandidateListRow): Omit<ListedCandidate, 'rendering' | 'bytes'> & { readonly rendering: string | null } {
+function toListed(r: CandidateListRow): Omit<ListedCandidate, 'rendering' | 'bytes'> & { readonly rendering: string | null; readonly pastBudget: boolean } {
   return {
+    pastBudget: r.past_budget,
     id: r.id,
     vacancyId: r.vacancy_id,
     vacancyTitle: r.vacancy_id === null ? null : r.vacancy_title,

@@ -5,6 +5,8 @@ export interface RenderedPageRow {
   readonly id: string;
   readonly updatedAt: Date;
   readonly rendering: string | null;
+  /** A row past the page's byte budget, read without its rendering (rowsWithinPageBytes): nothing to render. */
+  readonly pastBudget?: boolean;
 }
 
 /** A page's row read whole: as listed, and its text as the row mapping renders it from the same row's columns. */
@@ -35,4 +37,4 @@ export async function withCurrentRenderings<T extends RenderedPageRow>(
   return whole.map(({ listed, render }) => (isCurrent(listed) ? (listed as T & { rendering: string }) : { ...listed, rendering: render() }));
 }
 
-const isCurrent = (row: RenderedPageRow) => isRenderingCurrent(row.rendering, row.updatedAt);
+const isCurrent = (row: RenderedPageRow) => row.pastBudget === true || isRenderingCurrent(row.rendering, row.updatedAt);

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { PAST_BUDGET_BYTES } from '../../../application/ports/candidate-repository.port.js';
 import type { ListedVacancy, VacancyListQuery } from '../../../application/ports/vacancy-repository.port.js';
 import { withCurrentRenderings } from './current-renderings.js';
 import { executeInlined } from './direct-statement.js';
@@ -7,10 +8,14 @@ import { VACANCY_ROW_SELECT, vacancyRowOf } from './point-reads.js';
 import { fromVacancyRow, vacancyRendering } from './row-mapping/vacancy-row-mapping.js';
 import { TIMESTAMP_PARAM, dateFromMs, epochMs, timestampParams } from './sql-values.js';
 
+/** A vacancy past the page's byte budget is read without its rendering (rowsWithinPageBytes). */
+const RENDERING_WITHIN_BUDGET = 'case when past_budget then null else rendering end as rendering';
+
 interface VacancyListRow {
   id: string;
   rendering: string | null;
   updated_at_ms: number;
+  past_budget: boolean;
 }
 
 /**
@@ -41,22 +46,22 @@ export async function listedVacancies(em: EntityManager, query: VacancyListQuery
   const rows = `select *, coalesce(octet_length(rendering), octet_length(title) + coalesce(octet_length(description), 0)
                   + coalesce(octet_length(responsibilities), 0)) as page_bytes
                   from vacancies where ${where.join(' and ')} order by updated_at, id limit ?`;
-  const within = rowsWithinPageBytes(rows, 'v', 'p.updated_at, p.id', query.maxBytes);
+  const within = rowsWithinPageBytes(rows, params, 'v', 'p.updated_at, p.id', query.maxBytes);
   const page = (columns: string) => `select ${columns} from ${within.sql} order by updated_at, id`;
-  const pageParams = [...params, ...within.params];
+  const pageParams = within.params;
   const readPage = async () => {
-    const rows = await executeInlined<VacancyListRow>(em, page(`id, rendering, ${epochMs('updated_at')} as updated_at_ms`), pageParams);
+    const rows = await executeInlined<VacancyListRow>(em, page(`id, ${RENDERING_WITHIN_BUDGET}, past_budget, ${epochMs('updated_at')} as updated_at_ms`), pageParams);
     return rows.map(toListed);
   };
   // The same page with every column, for the rows whose rendering is not current (withCurrentRenderings).
   const readWholePage = async () => {
-    const rows = await executeInlined<VacancyListRow & Record<string, unknown>>(em, page(`${VACANCY_ROW_SELECT}, rendering`), pageParams);
+    const rows = await executeInlined<VacancyListRow & Record<string, unknown>>(em, page(`${VACANCY_ROW_SELECT}, ${RENDERING_WITHIN_BUDGET}, past_budget`), pageParams);
     return rows.map((r) => ({ listed: toListed(r), render: () => vacancyRendering(fromVacancyRow(vacancyRowOf(r))) }));
   };
   const current = await withCurrentRenderings(readPage, readWholePage);
-  return current.map((v) => ({ ...v, bytes: Buffer.byteLength(v.rendering, 'utf8') }));
+  return current.map(({ pastBudget, ...v }) => (pastBudget ? { ...v, rendering: '', bytes: PAST_BUDGET_BYTES } : { ...v, bytes: Buffer.byteLength(v.rendering, 'utf8') }));
 }
 
-function toListed(r: VacancyListRow): Omit<ListedVacancy, 'rendering' | 'bytes'> & { readonly rendering: string | null } {
-  return { id: r.id, updatedAt: dateFromMs(r.updated_at_ms), rendering: r.rendering };
+function toListed(r: VacancyListRow): Omit<ListedVacancy, 'rendering' | 'bytes'> & { readonly rendering: string | null; readonly pastBudget: boolean } {
+  return { id: r.id, updatedAt: dateFromMs(r.updated_at_ms), rendering: r.rendering, pastBudget: r.past_budget };
 }

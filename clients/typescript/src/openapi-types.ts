@@ -649,7 +649,7 @@ export interface operations {
                  */
                 since?: ("" | "null") | string;
                 /**
-                 * @description Page size: a base-10 integer. It may change from page to page. Given at most once, like every parameter.
+                 * @description Page size: a base-10 integer, the most items a page holds. It may change from page to page. Given at most once, like every parameter. A page may hold fewer items with more to come: it ends before the item that would take its body past the deployment's byte budget (8 MiB by default), and an item larger than that comes alone on its page. Only a null nextCursor ends the list.
                  * @example 500
                  */
                 limit?: number;
@@ -798,7 +798,7 @@ export interface operations {
                  */
                 since?: ("" | "null") | string;
                 /**
-                 * @description Page size: a base-10 integer. It may change from page to page. Given at most once, like every parameter.
+                 * @description Page size: a base-10 integer, the most items a page holds. It may change from page to page. Given at most once, like every parameter. A page may hold fewer items with more to come: it ends before the item that would take its body past the deployment's byte budget (8 MiB by default), and an item larger than that comes alone on its page. Only a null nextCursor ends the list.
                  * @example 500
                  */
                 limit?: number;
