@@ -42,7 +42,7 @@ export interface AppConfig {
   readonly rateLimitWindowS: number;
   /**
    * MANAGEMENT_TOKEN_RATE_LIMIT_POINTS: a platform token's ceiling per RATE_LIMIT_WINDOW_S across every company it
-   * names on the management API (404s included), above the per-company budgets. Default twice RATE_LIMIT_POINTS.
+   * names on the management API (404s included), above the per-company budgets. Default RATE_LIMIT_POINTS.
    */
   readonly managementTokenRateLimitPoints: number;
   /**
@@ -202,7 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicBaseUrl: text('PUBLIC_BASE_URL', `http://${host}:${port}/api`).replace(/\/+$/, ''),
     rateLimitPoints,
     rateLimitWindowS: integer('RATE_LIMIT_WINDOW_S', 60),
-    managementTokenRateLimitPoints: integer('MANAGEMENT_TOKEN_RATE_LIMIT_POINTS', 2 * rateLimitPoints),
+    managementTokenRateLimitPoints: integer('MANAGEMENT_TOKEN_RATE_LIMIT_POINTS', rateLimitPoints),
     rateLimitStore: text('RATE_LIMIT_STORE', 'memory') as RateLimitStoreKind,
     redisUrl: text('REDIS_URL', 'redis://127.0.0.1:6379'),
     keyCacheTtlMs: integer('KEY_CACHE_TTL_MS', KEY_CACHE_TTL_MAX_MS),

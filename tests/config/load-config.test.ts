@@ -67,6 +67,13 @@ describe('loadConfig: every variable, validated as a whole', () => {
     expect(onlyProblemOf({ LIST_PAGE_MAX_BYTES: '1023' })).to.equal('LIST_PAGE_MAX_BYTES must be a whole number from 1024 to 1073741824; got "1023".');
   });
 
+  it("gives a platform token one budget across companies unless MANAGEMENT_TOKEN_RATE_LIMIT_POINTS says otherwise", () => {
+    // The review's probe: 800 requests of one token naming made-up companies must meet a 429 at the defaults.
+    expect(loadConfig({}).managementTokenRateLimitPoints).to.equal(600);
+    expect(loadConfig({ RATE_LIMIT_POINTS: '100' }).managementTokenRateLimitPoints).to.equal(100);
+    expect(loadConfig({ RATE_LIMIT_POINTS: '100', MANAGEMENT_TOKEN_RATE_LIMIT_POINTS: '5000' }).managementTokenRateLimitPoints).to.equal(5000);
+  });
+
   it('accepts a PostgreSQL URL that names a Unix socket by ?host=', () => {
     expect(loadConfig({ DATABASE_URL: 'postgresql:///integration?host=/var/run/postgresql' }).databaseUrl).to.equal('postgresql:///integration?host=/var/run/postgresql');
   });
