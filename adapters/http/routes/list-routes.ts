@@ -1,7 +1,8 @@
+import { Readable } from 'node:stream';
 import type { Router } from '@koa/router';
 import { requireScope } from '../../../domain/service-key/service-key.js';
 import { splicedCandidateParts } from '../../presenters/candidate.presenter.js';
-import { renderPage } from '../../presenters/page.presenter.js';
+import { pageText, type PageText } from '../../presenters/page.presenter.js';
 import { principalOf } from '../gatekeeper.middleware.js';
 import type { HttpDependencies } from '../http-dependencies.js';
 import type { HttpContext, HttpState } from '../http-state.js';
@@ -25,7 +26,7 @@ export function registerListRoutes(router: Router<HttpState>, deps: Pick<HttpDep
     const command = { companyId: principal.companyId, since: query.since(), status: query.status(), limit: query.limit(), cursor: query.cursor() };
     query.finish();
     const { page, watermark } = await deps.listVacancies.execute(command);
-    sendPage(ctx, watermark, renderPage(page.items.map((v) => v.rendering), page.nextCursor));
+    sendPage(ctx, watermark, pageText(page.items.map((v) => v.rendering), page.nextCursor));
   });
 
   router.get('/candidates', async (ctx) => {
@@ -36,15 +37,17 @@ export function registerListRoutes(router: Router<HttpState>, deps: Pick<HttpDep
     query.finish();
     const { page, watermark } = await deps.listCandidates.execute(command);
     const items = page.items.map((c) => splicedCandidateParts(c.id, c.vacancyId, c.vacancyTitle, c.rendering));
-    sendPage(ctx, watermark, renderPage(items, page.nextCursor));
+    sendPage(ctx, watermark, pageText(items, page.nextCursor));
   });
 }
 
-function sendPage(ctx: HttpContext, watermark: Date, page: Buffer): void {
+function sendPage(ctx: HttpContext, watermark: Date, page: PageText): void {
   // A safe `since` for the client's next run (DESIGN 3, No lost changes).
   ctx.set('X-Sync-Watermark', watermark.toISOString());
-  // The page's bytes, assembled from the read model's texts (renderPage): Koa sends a Buffer as it is, with
-  // its length; an object body would be stringified by Koa's Content-Length getter and again by its writer.
+  // The page's texts, as the read model keeps them (pageText), written to the socket one after the other with
+  // the page's length (no chunked encoding): a page of large records is held once, as its texts, not also as a
+  // buffer of the whole (ADR 24). An object body would be stringified by Koa's Content-Length getter and again.
   ctx.type = 'application/json';
-  ctx.body = page;
+  ctx.body = Readable.from(page.pieces);
+  ctx.length = page.bytes;
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { presentCandidate, renderCandidateRest, spliceCandidate, splicedCandidateParts } from '../../../adapters/presenters/candidate.presenter.js';
-import { renderPage } from '../../../adapters/presenters/page.presenter.js';
+import { PAGE_CHUNK_CHARS, pageText, renderPage } from '../../../adapters/presenters/page.presenter.js';
 import { isRenderingCurrent } from '../../../adapters/presenters/rendering-currency.js';
 import { presentVacancy, renderVacancy } from '../../../adapters/presenters/vacancy.presenter.js';
 import type { CandidateView } from '../../../application/ports/candidate-repository.port.js';
@@ -166,6 +166,13 @@ describe('The renderings the lists are assembled from (ADR 18)', () => {
     const items = Array.from({ length: 40 }, (_, i) => ({ i, text: `Ж${'я'.repeat(1000)}😀${'q'.repeat(996)}` }));
     const texts = items.map((item) => JSON.stringify(item));
     expect(renderPage(texts, 'next').equals(bytesOf({ items, nextCursor: 'next' }))).to.equal(true);
+    // A text longer than a piece goes as a piece of its own, between pieces of joined small ones.
+    const mixed = [...items.slice(0, 3), { text: 'Щ'.repeat(2 * PAGE_CHUNK_CHARS) }, ...items.slice(3, 5)];
+    const parts = mixed.map((item) => JSON.stringify(item)).map((t) => [t.slice(0, 2), t.slice(2)]);
+    const { bytes, pieces } = pageText(parts, null);
+    expect(pieces.some((piece) => piece.length >= 2 * PAGE_CHUNK_CHARS)).to.equal(true);
+    expect(Buffer.from(pieces.join(''), 'utf8').equals(bytesOf({ items: mixed, nextCursor: null }))).to.equal(true);
+    expect(bytes).to.equal(bytesOf({ items: mixed, nextCursor: null }).length);
   });
 
   it('an empty page is the empty list and its cursor', () => {
