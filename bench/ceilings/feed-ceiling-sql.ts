@@ -127,7 +127,8 @@ const noVersions = (): Versions => ({ aspects: new Map(), times: new Map(), dele
 function versionsOfRows(rows: readonly Row[]): Versions {
   const versions = noVersions();
   for (const row of rows) {
-    const time = row.occurred_at_ms === null ? null : Number(row.occurred_at_ms);
+    // The ledger keeps no times since ADR 16 was rewritten: none is read.
+    const time = row.occurred_at_ms == null ? null : Number(row.occurred_at_ms);
     if (row.aspect === TOMBSTONE) {
       versions.deletedAt = Number(row.version);
       versions.deletedTime = time;
@@ -145,15 +146,8 @@ function timeKept(stored: number | null | undefined, storedTime: number | null |
   return version === stored ? (time ?? storedTime ?? null) : (storedTime ?? null);
 }
 
-/** The service's OCCURRED_AT_MS (mikro-orm-feed-ledger.ts): a time read as epoch milliseconds. */
-const OCCURRED_AT_MS = 'round(extract(epoch from v.occurred_at) * 1000)::float8 as occurred_at_ms';
-
 /** The service's UPDATE_VERSION (mikro-orm-feed-ledger.ts), character for character. */
-const UPDATE_VERSION = `version = greatest(feed_entity_versions.version, excluded.version), recorded_at = excluded.recorded_at,
-       occurred_at = case
-         when excluded.version > feed_entity_versions.version then excluded.occurred_at
-         when excluded.version = feed_entity_versions.version then coalesce(excluded.occurred_at, feed_entity_versions.occurred_at)
-         else feed_entity_versions.occurred_at end`;
+const UPDATE_VERSION = 'version = greatest(feed_entity_versions.version, excluded.version), recorded_at = excluded.recorded_at';
 
 /** The vacancy a change names besides its own entity (the service's namedVacancyOf). */
 function namedVacancyOf(event: CeilingEvent): string | null {
@@ -268,11 +262,11 @@ class Tx {
          insert into feed_applied_events (company_id, source, event_id, applied_at) values (${lit(one.company_id)}, ${lit(one.source)}, ${lit(one.event_id)}, ${lit(this.now)}::timestamptz)
          on conflict (company_id, source, event_id) do nothing
          returning 1)
-       select ${lit(one.n)}::int as n, false as named, v.aspect, v.version::text as version, ${OCCURRED_AT_MS}
+       select ${lit(one.n)}::int as n, false as named, v.aspect, v.version::text as version
          from claim
          left join feed_entity_versions as v on v.company_id = ${lit(one.company_id)} and v.entity_kind = ${lit(one.kind)} and v.entity_id = ${lit(one.entity_id)}
        union all
-       select ${lit(one.n)}::int, true, v.aspect, v.version::text, ${OCCURRED_AT_MS}
+       select ${lit(one.n)}::int, true, v.aspect, v.version::text
          from claim
          join feed_entity_versions as v on v.company_id = ${lit(one.company_id)} and v.entity_kind = 'vacancy' and v.entity_id = ${lit(one.vacancy_id)}`
         : `with given as (
@@ -283,12 +277,12 @@ class Tx {
          select company_id, source, event_id, ${lit(this.now)}::timestamptz from given order by company_id, source, event_id
          on conflict (company_id, source, event_id) do nothing
          returning company_id, source, event_id)
-       select g.n, false as named, v.aspect, v.version::text as version, ${OCCURRED_AT_MS}
+       select g.n, false as named, v.aspect, v.version::text as version
          from given as g
          join claim as c on c.company_id = g.company_id and c.source = g.source and c.event_id = g.event_id
          left join feed_entity_versions as v on v.company_id = g.company_id and v.entity_kind = g.kind and v.entity_id = g.entity_id
        union all
-       select g.n, true, v.aspect, v.version::text, ${OCCURRED_AT_MS}
+       select g.n, true, v.aspect, v.version::text
          from given as g
          join claim as c on c.company_id = g.company_id and c.source = g.source and c.event_id = g.event_id
          join feed_entity_versions as v on v.company_id = g.company_id and v.entity_kind = 'vacancy' and v.entity_id = g.vacancy_id`,
@@ -337,7 +331,7 @@ class Tx {
     const known = this.versions.get(entityKey(kind, id));
     if (known !== undefined) return known;
     const rows = await this.rows(
-      `select v.aspect, v.version::text as version, ${OCCURRED_AT_MS} from feed_entity_versions as v where company_id = ${lit(this.companyId)} and entity_kind = ${lit(kind)} and entity_id = ${lit(id)}`,
+      `select v.aspect, v.version::text as version from feed_entity_versions as v where company_id = ${lit(this.companyId)} and entity_kind = ${lit(kind)} and entity_id = ${lit(id)}`,
     );
     return versionsOfRows(rows);
   }
@@ -369,12 +363,12 @@ class Tx {
       const times = new Map<string, number>();
       // The ledger's TIMES_CHUNK ids a statement.
       for (let start = 0; start < ids.length; start += 1_000) {
-        const rows = await this.rows(
-          `select v.entity_id, ${OCCURRED_AT_MS} from feed_entity_versions as v
-            where v.company_id = ${lit(this.companyId)} and v.entity_kind = 'candidate' and v.aspect = ${lit(aspect)} and v.occurred_at is not null
+        await this.rows(
+          // The service's versionedAmong (its ids a JSON array): the statement its vacancy.deleted sends; no times.
+          `select distinct v.entity_id from feed_entity_versions as v
+            where v.company_id = ${lit(this.companyId)} and v.entity_kind = 'candidate' and v.aspect <> ${lit(TOMBSTONE)}
               and v.entity_id = any(array(select jsonb_array_elements_text(${json(ids.slice(start, start + 1_000))}::jsonb)))`,
         );
-        for (const row of rows) times.set(row.entity_id as string, Number(row.occurred_at_ms));
       }
       stored.set(aspect, times);
     }
@@ -393,8 +387,8 @@ class Tx {
     const c = lit(this.companyId);
     this.records.push(
       `with revived as (delete from feed_entity_versions where company_id = ${c} and entity_kind = ${lit(kind)} and entity_id = ${lit(id)} and aspect = ${lit(TOMBSTONE)})
-     insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at, occurred_at)
-     select ${c}, ${lit(kind)}, ${lit(id)}, aspect, ${version}, ${lit(this.now)}::timestamptz, ${lit(iso(time))}::timestamptz from jsonb_array_elements_text(${json(aspects)}::jsonb) as given(aspect)
+     insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at)
+     select ${c}, ${lit(kind)}, ${lit(id)}, aspect, ${version}, ${lit(this.now)}::timestamptz from jsonb_array_elements_text(${json(aspects)}::jsonb) as given(aspect)
      on conflict (company_id, entity_kind, entity_id, aspect)
      do update set ${UPDATE_VERSION}`,
     );
@@ -415,8 +409,8 @@ class Tx {
     const c = lit(this.companyId);
     this.records.push(
       `with forgotten as (delete from feed_entity_versions where company_id = ${c} and entity_kind = ${lit(kind)} and entity_id = ${lit(id)} and aspect <> ${lit(TOMBSTONE)})
-       insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at, occurred_at)
-       values (${c}, ${lit(kind)}, ${lit(id)}, ${lit(TOMBSTONE)}, ${version}, ${lit(this.now)}::timestamptz, ${lit(iso(time))}::timestamptz)
+       insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at)
+       values (${c}, ${lit(kind)}, ${lit(id)}, ${lit(TOMBSTONE)}, ${version}, ${lit(this.now)}::timestamptz)
        on conflict (company_id, entity_kind, entity_id, aspect)
        do update set ${UPDATE_VERSION}`,
     );
