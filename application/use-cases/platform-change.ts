@@ -49,7 +49,7 @@ export type PlatformEventOutcome = 'applied' | 'duplicate' | 'stale';
 
 /**
  * The event cannot apply yet, but an event the platform published before it, still on its way, can make it
- * apply: a card's vacancy, a card before its move, a board column before a card is moved into it. Taken
+ * apply: a card before its move, a transfer's target, a board column before a card is moved into it. Taken
  * again later; when it never becomes applicable, the feed sets it aside (dead letter) with this reason.
  */
 export class ChangeNotYetApplicableError extends DomainError {

@@ -127,7 +127,7 @@ export function platformEventSchema(type: PlatformChangeType, data: Schema): Sch
         format: 'date-time',
         pattern: SINCE_DATE_TIME_PATTERN,
         description:
-          "When the change was made on the platform (RFC 3339, with a time zone). Measures the delay, and orders a change against a vacancy's deletion: a card, a transfer or an application made before it or after the vacancy was made again, and the cards the deletion takes off; the service stamps its own time.",
+          "When the change was made on the platform (RFC 3339, with a time zone). Measures the delay only: versions alone decide how an event applies; the service stamps its own time.",
       },
       subject: spec.subject,
       datacontenttype: { type: 'string', pattern: JSON_MEDIA_TYPE_PATTERN, description: 'application/json when given.' },
