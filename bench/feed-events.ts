@@ -297,6 +297,7 @@ export class FeedStream {
         return this.event(company, type, vacancy.id, ++vacancy.version, undefined);
       }
       case 'candidate.transferred':
+      case 'candidate.detached':
         return null;
     }
   }

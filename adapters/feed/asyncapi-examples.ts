@@ -99,7 +99,11 @@ export const PLATFORM_EVENT_EXAMPLES: Readonly<Record<PlatformChangeType, Record
       resume: { role: 'Backend developer', skills: ['Go', 'PostgreSQL'] },
     },
   },
-  'candidate.deleted': envelope('candidate.deleted', '019a5b30-0008-7a00-8000-000000000008', CARD, '2026-11-20T07:00:00.000Z', 5),
+  'candidate.detached': {
+    ...envelope('candidate.detached', '019a5b30-000b-7a00-8000-00000000000b', CARD, '2026-12-01T06:00:00.000Z', 5),
+    data: { vacancyId: VACANCY },
+  },
+  'candidate.deleted': envelope('candidate.deleted', '019a5b30-0008-7a00-8000-000000000008', CARD, '2026-12-01T07:00:00.000Z', 6),
   'vacancy.deleted': envelope('vacancy.deleted', '019a5b30-0009-7a00-8000-000000000009', VACANCY, '2026-12-01T06:00:00.000Z', 3),
 };
 
@@ -123,16 +127,17 @@ const STREAM_ORDER: readonly PlatformChangeType[] = [
   'candidate.transferred',
   'candidate.resume-updated',
   'application.submitted',
-  'candidate.deleted',
   'vacancy.deleted',
+  'candidate.detached',
+  'candidate.deleted',
 ];
 
 /**
  * The examples as one stream of a company's (`admin feed examples`), each of which applies when it comes in this
  * order: a vacancy, a second one (which the transfer goes to), the first one's board, a card on it moved,
- * transferred and updated, an application from another channel, then the card's and the first vacancy's
- * deletion. Stamped `at` onward, a millisecond apart; ids as in the AsyncAPI document, so publishing the stream
- * again changes nothing.
+ * transferred and updated, an application from another channel, then the first vacancy's deletion with the
+ * card's detachment from it that the platform publishes with it, and the card's deletion. Stamped `at` onward,
+ * a millisecond apart; ids as in the AsyncAPI document, so publishing the stream again changes nothing.
  */
 export function exampleStream(companyId: string, at: Date): Record<string, unknown>[] {
   const events = [PLATFORM_EVENT_EXAMPLES['vacancy.upserted'], OTHER_VACANCY_EXAMPLE, ...STREAM_ORDER.slice(1).map((type) => PLATFORM_EVENT_EXAMPLES[type])];

@@ -48,6 +48,7 @@ export function platformChangeOf(type: PlatformChangeType, data: unknown): Platf
     case 'candidate.moved':
       return { type, stage: d.stage as string };
     case 'candidate.transferred':
+    case 'candidate.detached':
       return { type, vacancyId: d.vacancyId as string };
     case 'candidate.resume-updated':
       return { type, resume: resumeOf(d) };

@@ -15,15 +15,6 @@ export interface FeedMessage {
 /** Events of one company applied in one transaction at most (ApplyPlatformEvent.executeAll). */
 export const FEED_BATCH_MAX = 32;
 
-/**
- * Takes of a card added to, a transfer to or an application to a vacancy whose deletion was applied, waiting for
- * a newer upsert that makes the vacancy again (published before them, so it is on its way): then the deletion's
- * way is taken (revivalWaitOver). About 36 s with the default FEED_RETRY_DELAYS_MS (1 s, 5 s, 30 s); never past
- * the last attempt. Waiting until the last attempt, the card kept its own events (a resume update, say: they wait
- * for the card, with the same number of attempts, and came first) waiting until theirs ran out.
- */
-export const REVIVAL_WAIT_TAKES = 4;
-
 export type FeedRetryReason = 'store_unavailable' | 'store_timeout' | 'not_yet_applicable' | 'unexpected_error';
 
 /**
@@ -87,7 +78,7 @@ export class PlatformEventHandler {
     const parsed = parsePlatformEvent(message.body);
     if (!parsed.ok) return { action: 'dead', reason: parsed.reason, detail: parsed.detail, event: parsed.meta };
     try {
-      const command = { ...parsed.command, revivalWaitOver: message.attempt + 1 >= Math.min(REVIVAL_WAIT_TAKES, this.options.maxAttempts) };
+      const { command } = parsed;
       const outcome = await this.batches.submit(command.companyId, command);
       return { action: 'ack', outcome, event: parsed.meta, time: parsed.time };
     } catch (error) {

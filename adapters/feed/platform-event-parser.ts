@@ -46,7 +46,7 @@ const validators = Object.fromEntries(
 type Fields = Record<string, unknown>;
 
 /**
- * Reads one message of the feed: a structured CloudEvent (JSON) of one of the nine types, checked against the
+ * Reads one message of the feed: a structured CloudEvent (JSON) of one of the ten types, checked against the
  * schemas the AsyncAPI document publishes, into the command of ApplyPlatformEvent. The CloudEvents attributes
  * every event has are checked first; then the type; then the type's own schema. A fault in the envelope is
  * `invalid_event` (reported with those of its data, if any); one in the data only, `invalid_data`.
@@ -84,7 +84,6 @@ export function parsePlatformEvent(body: Buffer | string): ParsedPlatformEvent {
       // Applications are settled by their externalId: an entityversion, if sent, is not used.
       version: typeof event.entityversion === 'number' ? event.entityversion : 0,
       change,
-      time,
     },
     meta: meta as EventMeta,
     time,
@@ -96,7 +95,7 @@ const FIRST_TIME_MS = Date.parse('0001-01-01T00:00:00.000Z');
 const PAST_LAST_TIME_MS = Date.parse('+010000-01-01T00:00:00.000Z');
 
 /**
- * An event's `time` as the feed uses it (the delay, and the order of a change against a vacancy's deletion):
+ * An event's `time` as the feed uses it (the delay from it to the commit, a metric; never how an event applies):
  * null when absent, or outside years 0001..9999 once in UTC. The schema takes any four-digit year with any
  * offset ("0000-06-01T00:00:00Z", "9999-12-31T23:30:00-01:00"), which PostgreSQL refuses to store; such a
  * time says nothing true of when the change was made, and is treated as none rather than failing the event.

@@ -12,21 +12,16 @@ export interface FeedEntityRef {
 /**
  * The versions the feed has applied to one entity: one per aspect (the part of the entity an event type
  * changes: a vacancy's fields, its board, a card's stage, its resume, ...), and the version of its
- * deletion while its tombstone lasts. With some of them, the platform's time of the change (its event's
- * `time`), where it was recorded with it: the deletion's, and an aspect's recorded with a time.
+ * deletion while its tombstone lasts.
  */
 export interface FeedEntityVersions {
   readonly aspects: ReadonlyMap<string, number>;
   readonly deletedAt: number | null;
-  /** The times recorded with aspects, by aspect: only those recorded with one. */
-  readonly times: ReadonlyMap<string, Date>;
-  /** The deletion's time while its tombstone lasts, when its event had one. */
-  readonly deletedTime: Date | null;
 }
 
 /** An entity the feed never touched (or only claims without an entity): no versions. */
 export function noFeedVersions(): FeedEntityVersions {
-  return { aspects: new Map(), deletedAt: null, times: new Map(), deletedTime: null };
+  return { aspects: new Map(), deletedAt: null };
 }
 
 /**
@@ -52,21 +47,14 @@ export interface FeedLedger {
   /** The versions recorded for the entity; no aspects and no deletion when the feed never touched it. */
   versionsOf(entity: FeedEntityRef): Promise<FeedEntityVersions>;
   /**
-   * The time kept with `aspect` of each of the company's entities of the kind and ids given (one read for many), by
-   * id: only those whose aspect has a version recorded with a time.
+   * Those of the ids given whose entity (of the company and kind) has a version of some aspect recorded, a
+   * tombstone aside: the entities the platform versions (one read for many).
    */
-  timesOf(companyId: string, kind: FeedEntityKind, aspect: string, ids: readonly string[]): Promise<ReadonlyMap<string, Date>>;
-  /**
-   * Records `version` for each of `aspects` of the entity, and forgets its tombstone (it lives again). With a
-   * `time`, that time is kept with each of them, as long as its version is the aspect's (a newer version
-   * recorded without a time forgets it; the same version without a time keeps it).
-   */
-  recordVersions(entity: FeedEntityRef, aspects: readonly string[], version: number, now: Date, time?: Date | null): Promise<void>;
-  /**
-   * The entity was deleted at `version`: its aspects are forgotten and a tombstone keeps the version, and the
-   * deletion's `time` when given, as recordVersions keeps an aspect's.
-   */
-  recordDeletion(entity: FeedEntityRef, version: number, now: Date, time?: Date | null): Promise<void>;
+  versionedAmong(companyId: string, kind: FeedEntityKind, ids: readonly string[]): Promise<ReadonlySet<string>>;
+  /** Records `version` for each of `aspects` of the entity (a version never goes down), and forgets its tombstone (it lives again). */
+  recordVersions(entity: FeedEntityRef, aspects: readonly string[], version: number, now: Date): Promise<void>;
+  /** The entity was deleted at `version`: its aspects are forgotten and a tombstone keeps the version. */
+  recordDeletion(entity: FeedEntityRef, version: number, now: Date): Promise<void>;
   /**
    * recordVersions and recordDeletion for each record, in their order, with the same effect as those calls
    * one after another. Inside a unit of work the effect may be made with the work's next call of a store, or
@@ -102,7 +90,7 @@ export interface FeedClaimed {
 
 /** A write of the ledger that `recordAll` makes: recordVersions' or recordDeletion's. */
 export type FeedVersionRecord =
-  | { readonly type: 'versions'; readonly entity: FeedEntityRef; readonly aspects: readonly string[]; readonly version: number; readonly time?: Date | null }
-  | { readonly type: 'deletion'; readonly entity: FeedEntityRef; readonly version: number; readonly time?: Date | null };
+  | { readonly type: 'versions'; readonly entity: FeedEntityRef; readonly aspects: readonly string[]; readonly version: number }
+  | { readonly type: 'deletion'; readonly entity: FeedEntityRef; readonly version: number };
 
 export const FEED_LEDGER = portToken<FeedLedger>('FeedLedger');

@@ -26,8 +26,7 @@ export class FeedBatchVersions {
 
   /**
    * The versions an event of the entity is checked against: the batch's own when an earlier event of it was
-   * about the entity, else `claimed`, read by a claim at the start of the batch (the event's own, or one of an
-   * event that names the entity: a card's vacancy), and kept from now on.
+   * about the entity, else `claimed`, read by a claim at the start of the batch, and kept from now on.
    */
   current(entity: FeedEntityRef, claimed: FeedEntityVersions): FeedEntityVersions {
     const key = keyOf(entity);
@@ -47,25 +46,8 @@ export class FeedBatchVersions {
 }
 
 function afterRecord(before: FeedEntityVersions, record: FeedVersionRecord): FeedEntityVersions {
-  const time = record.time ?? null;
-  if (record.type === 'deletion') {
-    const deletedAt = before.deletedAt ?? record.version;
-    return { aspects: new Map(), deletedAt: Math.max(deletedAt, record.version), times: new Map(), deletedTime: timeKept(before.deletedAt, before.deletedTime, record.version, time) };
-  }
+  if (record.type === 'deletion') return { aspects: new Map(), deletedAt: Math.max(before.deletedAt ?? record.version, record.version) };
   const aspects = new Map(before.aspects);
-  const times = new Map(before.times);
-  for (const aspect of record.aspects) {
-    const stored = aspects.get(aspect);
-    const kept = timeKept(stored ?? null, times.get(aspect) ?? null, record.version, time);
-    aspects.set(aspect, Math.max(stored ?? record.version, record.version));
-    if (kept === null) times.delete(aspect);
-    else times.set(aspect, kept);
-  }
-  return { aspects, deletedAt: null, times, deletedTime: null };
-}
-
-/** The time kept with a version recorded over `stored`: the greater version's; at the same version, the one given, else the one kept. */
-function timeKept(stored: number | null, storedTime: Date | null, version: number, time: Date | null): Date | null {
-  if (stored === null || version > stored) return time;
-  return version === stored ? (time ?? storedTime) : storedTime;
+  for (const aspect of record.aspects) aspects.set(aspect, Math.max(aspects.get(aspect) ?? record.version, record.version));
+  return { aspects, deletedAt: null };
 }

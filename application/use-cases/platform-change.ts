@@ -13,14 +13,18 @@ export type PlatformChange =
   | { readonly type: 'candidate.moved'; readonly stage: string }
   | { readonly type: 'candidate.transferred'; readonly vacancyId: string }
   | { readonly type: 'candidate.resume-updated'; readonly resume: Resume }
+  | { readonly type: 'candidate.detached'; readonly vacancyId: string }
   | { readonly type: 'candidate.deleted' }
   | { readonly type: 'application.submitted'; readonly application: InboundApplication };
 
 export type PlatformChangeType = PlatformChange['type'];
 
+/** The change of one type. */
+export type PlatformChangeOf<T extends PlatformChangeType> = Extract<PlatformChange, { readonly type: T }>;
+
 export const PLATFORM_CHANGE_TYPES: readonly PlatformChangeType[] = [
   'vacancy.upserted', 'vacancy.deleted', 'board.columns-set',
-  'candidate.added', 'candidate.moved', 'candidate.transferred', 'candidate.resume-updated', 'candidate.deleted',
+  'candidate.added', 'candidate.moved', 'candidate.transferred', 'candidate.resume-updated', 'candidate.detached', 'candidate.deleted',
   'application.submitted',
 ];
 
@@ -34,21 +38,6 @@ export interface PlatformEventCommand {
   /** The platform's version of the entity after the change (`entityversion`); applications are keyed by externalId instead. */
   readonly version: number;
   readonly change: PlatformChange;
-  /**
-   * When the platform made the change (the event's `time`), if it says: kept with a deletion, and compared with
-   * it by a card added to, a transfer to or an application to the deleted vacancy (made before the deletion, it
-   * takes the deletion's way, whatever arrived first). Versions order the events of one entity; only times
-   * order those of two.
-   */
-  readonly time?: Date | null;
-  /**
-   * The wait for a deleted vacancy to be made again is over: a card added to, a transfer to or an application to
-   * a vacancy whose deletion was applied takes the way the deletion left (no vacancy; stale) instead of waiting
-   * for a newer upsert. The feed sets it after a few takes of the event (never later than its last), so that
-   * the events of such a card, which wait for the card, find it before their own attempts run out. Absent: wait.
-   * Not needed when the times tell (`time`): made before the deletion, the change takes the deletion's way at once.
-   */
-  readonly revivalWaitOver?: boolean;
 }
 
 /**
@@ -60,7 +49,7 @@ export type PlatformEventOutcome = 'applied' | 'duplicate' | 'stale';
 
 /**
  * The event cannot apply yet, but an event the platform published before it, still on its way, can make it
- * apply: a card's vacancy, a card before its move, a board column before a card is moved into it. Taken
+ * apply: a card before its move, a transfer's target, a board column before a card is moved into it. Taken
  * again later; when it never becomes applicable, the feed sets it aside (dead letter) with this reason.
  */
 export class ChangeNotYetApplicableError extends DomainError {

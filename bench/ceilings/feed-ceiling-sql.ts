@@ -127,7 +127,8 @@ const noVersions = (): Versions => ({ aspects: new Map(), times: new Map(), dele
 function versionsOfRows(rows: readonly Row[]): Versions {
   const versions = noVersions();
   for (const row of rows) {
-    const time = row.occurred_at_ms === null ? null : Number(row.occurred_at_ms);
+    // The ledger keeps no times since ADR 16 was rewritten: none is read.
+    const time = row.occurred_at_ms == null ? null : Number(row.occurred_at_ms);
     if (row.aspect === TOMBSTONE) {
       versions.deletedAt = Number(row.version);
       versions.deletedTime = time;
@@ -145,21 +146,12 @@ function timeKept(stored: number | null | undefined, storedTime: number | null |
   return version === stored ? (time ?? storedTime ?? null) : (storedTime ?? null);
 }
 
-/** The service's OCCURRED_AT_MS (mikro-orm-feed-ledger.ts): a time read as epoch milliseconds. */
-const OCCURRED_AT_MS = 'round(extract(epoch from v.occurred_at) * 1000)::float8 as occurred_at_ms';
-
 /** The service's UPDATE_VERSION (mikro-orm-feed-ledger.ts), character for character. */
-const UPDATE_VERSION = `version = greatest(feed_entity_versions.version, excluded.version), recorded_at = excluded.recorded_at,
-       occurred_at = case
-         when excluded.version > feed_entity_versions.version then excluded.occurred_at
-         when excluded.version = feed_entity_versions.version then coalesce(excluded.occurred_at, feed_entity_versions.occurred_at)
-         else feed_entity_versions.occurred_at end`;
+const UPDATE_VERSION = 'version = greatest(feed_entity_versions.version, excluded.version), recorded_at = excluded.recorded_at';
 
 /** The vacancy a change names besides its own entity (the service's namedVacancyOf). */
 function namedVacancyOf(event: CeilingEvent): string | null {
   switch (event.type) {
-    case 'candidate.added':
-    case 'candidate.transferred':
     case 'application.submitted':
       return (event.data?.vacancyId as string | undefined) ?? null;
     default:
@@ -268,11 +260,11 @@ class Tx {
          insert into feed_applied_events (company_id, source, event_id, applied_at) values (${lit(one.company_id)}, ${lit(one.source)}, ${lit(one.event_id)}, ${lit(this.now)}::timestamptz)
          on conflict (company_id, source, event_id) do nothing
          returning 1)
-       select ${lit(one.n)}::int as n, false as named, v.aspect, v.version::text as version, ${OCCURRED_AT_MS}
+       select ${lit(one.n)}::int as n, false as named, v.aspect, v.version::text as version
          from claim
          left join feed_entity_versions as v on v.company_id = ${lit(one.company_id)} and v.entity_kind = ${lit(one.kind)} and v.entity_id = ${lit(one.entity_id)}
        union all
-       select ${lit(one.n)}::int, true, v.aspect, v.version::text, ${OCCURRED_AT_MS}
+       select ${lit(one.n)}::int, true, v.aspect, v.version::text
          from claim
          join feed_entity_versions as v on v.company_id = ${lit(one.company_id)} and v.entity_kind = 'vacancy' and v.entity_id = ${lit(one.vacancy_id)}`
         : `with given as (
@@ -283,12 +275,12 @@ class Tx {
          select company_id, source, event_id, ${lit(this.now)}::timestamptz from given order by company_id, source, event_id
          on conflict (company_id, source, event_id) do nothing
          returning company_id, source, event_id)
-       select g.n, false as named, v.aspect, v.version::text as version, ${OCCURRED_AT_MS}
+       select g.n, false as named, v.aspect, v.version::text as version
          from given as g
          join claim as c on c.company_id = g.company_id and c.source = g.source and c.event_id = g.event_id
          left join feed_entity_versions as v on v.company_id = g.company_id and v.entity_kind = g.kind and v.entity_id = g.entity_id
        union all
-       select g.n, true, v.aspect, v.version::text, ${OCCURRED_AT_MS}
+       select g.n, true, v.aspect, v.version::text
          from given as g
          join claim as c on c.company_id = g.company_id and c.source = g.source and c.event_id = g.event_id
          join feed_entity_versions as v on v.company_id = g.company_id and v.entity_kind = 'vacancy' and v.entity_id = g.vacancy_id`,
@@ -337,7 +329,7 @@ class Tx {
     const known = this.versions.get(entityKey(kind, id));
     if (known !== undefined) return known;
     const rows = await this.rows(
-      `select v.aspect, v.version::text as version, ${OCCURRED_AT_MS} from feed_entity_versions as v where company_id = ${lit(this.companyId)} and entity_kind = ${lit(kind)} and entity_id = ${lit(id)}`,
+      `select v.aspect, v.version::text as version from feed_entity_versions as v where company_id = ${lit(this.companyId)} and entity_kind = ${lit(kind)} and entity_id = ${lit(id)}`,
     );
     return versionsOfRows(rows);
   }
@@ -354,35 +346,22 @@ class Tx {
     return time < deleted;
   }
 
-  /**
-   * The platform's time each card on the vacancy was placed there (the service's placementTimes): a card's
-   * creation (its `card` aspect), a technical card's transfer (its origin's `transfer:<vacancy>`); as the batch
-   * knows them, else read in one statement per aspect (MikroOrmFeedLedger.timesOf, its ids a JSON array).
-   */
-  async placementTimes(vacancyId: string): Promise<{ id: string; time: number | null }[]> {
+  /** The ids of the cards on the vacancy whose keeper (a technical card's origin) the platform does not version. */
+  async unversionedOn(vacancyId: string): Promise<string[]> {
     const placed = await this.rows(`select id, origin_card_id from candidates where company_id = ${lit(this.companyId)} and vacancy_id = ${lit(vacancyId)}`);
-    const transfer = `transfer:${vacancyId}`;
-    const keepers = placed.map((card) => (card.origin_card_id === null ? { id: card.id as string, aspect: 'card' } : { id: card.origin_card_id as string, aspect: transfer }));
-    const stored = new Map<string, Map<string, number>>();
-    for (const aspect of ['card', transfer]) {
-      const ids = [...new Set(keepers.filter((keeper) => keeper.aspect === aspect && !this.versions.has(entityKey('candidate', keeper.id))).map((keeper) => keeper.id))];
-      const times = new Map<string, number>();
-      // The ledger's TIMES_CHUNK ids a statement.
-      for (let start = 0; start < ids.length; start += 1_000) {
-        const rows = await this.rows(
-          `select v.entity_id, ${OCCURRED_AT_MS} from feed_entity_versions as v
-            where v.company_id = ${lit(this.companyId)} and v.entity_kind = 'candidate' and v.aspect = ${lit(aspect)} and v.occurred_at is not null
-              and v.entity_id = any(array(select jsonb_array_elements_text(${json(ids.slice(start, start + 1_000))}::jsonb)))`,
-        );
-        for (const row of rows) times.set(row.entity_id as string, Number(row.occurred_at_ms));
-      }
-      stored.set(aspect, times);
+    const keeperOf = (card: Record<string, unknown>) => (card.origin_card_id ?? card.id) as string;
+    const ids = [...new Set(placed.map(keeperOf).filter((id) => this.versions.get(entityKey('candidate', id)) === undefined))];
+    const versioned = new Set(placed.map(keeperOf).filter((id) => (this.versions.get(entityKey('candidate', id))?.aspects.size ?? 0) > 0));
+    // The ledger's IDS_CHUNK ids a statement.
+    for (let start = 0; start < ids.length; start += 1_000) {
+      const rows = await this.rows(
+        `select distinct v.entity_id from feed_entity_versions as v
+          where v.company_id = ${lit(this.companyId)} and v.entity_kind = 'candidate' and v.aspect <> ${lit(TOMBSTONE)}
+            and v.entity_id = any(array(select jsonb_array_elements_text(${json(ids.slice(start, start + 1_000))}::jsonb)))`,
+      );
+      for (const row of rows) versioned.add(row.entity_id as string);
     }
-    return placed.map((card, index) => {
-      const { id, aspect } = keepers[index] as { id: string; aspect: string };
-      const known = this.versions.get(entityKey('candidate', id));
-      return { id: card.id as string, time: (known === undefined ? stored.get(aspect)?.get(id) : known.times.get(aspect)) ?? null };
-    });
+    return placed.filter((card) => !versioned.has(keeperOf(card))).map((card) => String(card.id));
   }
 
   /**
@@ -393,8 +372,8 @@ class Tx {
     const c = lit(this.companyId);
     this.records.push(
       `with revived as (delete from feed_entity_versions where company_id = ${c} and entity_kind = ${lit(kind)} and entity_id = ${lit(id)} and aspect = ${lit(TOMBSTONE)})
-     insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at, occurred_at)
-     select ${c}, ${lit(kind)}, ${lit(id)}, aspect, ${version}, ${lit(this.now)}::timestamptz, ${lit(iso(time))}::timestamptz from jsonb_array_elements_text(${json(aspects)}::jsonb) as given(aspect)
+     insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at)
+     select ${c}, ${lit(kind)}, ${lit(id)}, aspect, ${version}, ${lit(this.now)}::timestamptz from jsonb_array_elements_text(${json(aspects)}::jsonb) as given(aspect)
      on conflict (company_id, entity_kind, entity_id, aspect)
      do update set ${UPDATE_VERSION}`,
     );
@@ -415,8 +394,8 @@ class Tx {
     const c = lit(this.companyId);
     this.records.push(
       `with forgotten as (delete from feed_entity_versions where company_id = ${c} and entity_kind = ${lit(kind)} and entity_id = ${lit(id)} and aspect <> ${lit(TOMBSTONE)})
-       insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at, occurred_at)
-       values (${c}, ${lit(kind)}, ${lit(id)}, ${lit(TOMBSTONE)}, ${version}, ${lit(this.now)}::timestamptz, ${lit(iso(time))}::timestamptz)
+       insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at)
+       values (${c}, ${lit(kind)}, ${lit(id)}, ${lit(TOMBSTONE)}, ${version}, ${lit(this.now)}::timestamptz)
        on conflict (company_id, entity_kind, entity_id, aspect)
        do update set ${UPDATE_VERSION}`,
     );
@@ -483,7 +462,7 @@ function aspectsOf(event: CeilingEvent): readonly string[] | 'all' {
     case 'board.columns-set':
       return ['board'];
     case 'candidate.added':
-      return ['card', 'stage', 'resume'];
+      return ['card', 'resume', 'stage', 'vacancy'];
     case 'candidate.moved':
       return ['stage'];
     case 'candidate.resume-updated':
@@ -513,12 +492,8 @@ async function versioned(tx: Tx, event: CeilingEvent, claimed: Versions): Promis
   const versions = tx.current(kind, id, claimed);
   const aspects = aspectsOf(event);
   const time = timeOf(event);
-  if (isStale(versions, aspects, version)) return kind === 'vacancy' && aspects === 'all' ? lateVacancyDeletion(tx, id, version, versions, time) : 'stale';
+  if (isStale(versions, aspects, version)) return kind === 'vacancy' && aspects === 'all' ? lateVacancyDeletion(tx, id, version, versions) : 'stale';
   if (aspects === 'all') {
-    // Cards placed on the vacancy after the deletion (by the times): it waits (the bench's events never wait for a revival).
-    if (kind === 'vacancy' && time !== null && (await tx.placementTimes(id)).some((placed) => placed.time !== null && placed.time > time)) {
-      throw new NotYet(`cards placed on vacancy ${id} after its deletion`);
-    }
     if (kind === 'vacancy') await deleteVacancy(tx, id);
     else await deleteCard(tx, id);
     tx.recordDeletion(kind, id, version, timeOf(event));
@@ -532,32 +507,16 @@ async function versioned(tx: Tx, event: CeilingEvent, claimed: Versions): Promis
 }
 
 /**
- * A deletion of a vacancy after a newer change of it (the service's lateVacancyDeletion): the cards placed on it
- * before the deletion taken off, a board older than it made a new vacancy's, the deletion recorded as its revival floor; stale when a later deletion is
- * recorded or the deletion has no time.
+ * A deletion of a vacancy older than its present life (the service's vacancy.deleted handler): a board set before
+ * it taken back (the repository's delete), the deletion recorded as the floor; stale at or below the floor.
  */
-async function lateVacancyDeletion(tx: Tx, id: string, version: number, versions: Versions, time: number | null): Promise<Outcome> {
-  if (versions.deletedAt !== null || (versions.aspects.get(REVIVED_AFTER) ?? -Infinity) >= version || time === null) return 'stale';
-  const before = (await tx.placementTimes(id)).filter((placed) => placed.time !== null && placed.time < time).map((placed) => placed.id);
-  tx.recordVersions('vacancy', id, [REVIVED_AFTER], version, time);
-  // A board older than the deletion goes back to a new vacancy's (the repository's find, then its save).
-  let oldBoard = false;
-  if ((versions.aspects.get('board') ?? -Infinity) < version) {
-    const [board] = await tx.rows(`select columns from boards where company_id = ${lit(tx.companyId)} and vacancy_id = ${lit(id)}`);
-    oldBoard = board !== undefined && JSON.stringify(board.columns) !== JSON.stringify(DEFAULT_COLUMNS);
-    if (oldBoard) {
-      await tx.client.query(
-        `insert into boards (company_id, vacancy_id, columns) values (${lit(tx.companyId)}, ${lit(id)}, ${json(DEFAULT_COLUMNS)}::jsonb) on conflict (company_id, vacancy_id) do update set columns = excluded.columns`,
-      );
-    }
-  }
-  if (before.length > 0) {
-    tx.forget();
-    // The repository's DETACH_BATCH ids at a time.
-    const unique = [...new Set(before)];
-    for (let start = 0; start < unique.length; start += DETACH_BATCH) await detachCards(tx, id, unique.slice(start, start + DETACH_BATCH));
-  }
-  return oldBoard || before.length > 0 ? 'applied' : 'stale';
+async function lateVacancyDeletion(tx: Tx, id: string, version: number, versions: Versions): Promise<Outcome> {
+  if (versions.deletedAt !== null || (versions.aspects.get(REVIVED_AFTER) ?? -Infinity) >= version) return 'stale';
+  const board = versions.aspects.get('board');
+  const boardOfEarlierLife = board !== undefined && board <= version;
+  if (boardOfEarlierLife) await tx.client.query(`delete from "boards" where "company_id" = ${lit(tx.companyId)} and "vacancy_id" = ${lit(id)}`);
+  tx.recordVersions('vacancy', id, [REVIVED_AFTER], version);
+  return boardOfEarlierLife ? 'applied' : 'stale';
 }
 
 async function change(tx: Tx, event: CeilingEvent): Promise<Outcome> {
@@ -601,16 +560,9 @@ async function change(tx: Tx, event: CeilingEvent): Promise<Outcome> {
 
 async function addCard(tx: Tx, id: string, data: any, time: number | null): Promise<Outcome> {
   if ((await tx.card(id)) !== undefined) return 'stale';
-  // Made before the vacancy's latest deletion, by the times: without a vacancy. Else a vacancy that is not there:
-  // one whose deletion is recorded leaves the card without a vacancy, as the deletion left the others (its read as
-  // the service's isDeleted; the bench's events never wait for a revival); else it is still to come.
-  const before = await tx.madeBeforeDeletion(data.vacancyId, time);
-  const detached = before === true || (await tx.vacancy(data.vacancyId)) === undefined;
-  if (detached && before !== true && !(await tx.isDeleted('vacancy', data.vacancyId))) throw new NotYet(`vacancy ${data.vacancyId}`);
-  // Placed where the event says (the schema requires a stage); the board's first column without one.
-  const stage = detached ? null : (data.stage ?? (await tx.columns(data.vacancyId))[0]);
+  // Placed where the event says, its vacancy here or not (ADR 16); the schema requires a stage.
   const card = {
-    company_id: tx.companyId, id, vacancy_id: detached ? null : data.vacancyId, stage, source: 'manual', external_id: null, cover_letter: null, person: data.candidate,
+    company_id: tx.companyId, id, vacancy_id: data.vacancyId, stage: data.stage, source: 'manual', external_id: null, cover_letter: null, person: data.candidate,
     resume: data.resume ?? {}, referral: data.referral ?? null, technical: false, origin_card_id: null, request_fingerprint: null, source_ref: null,
     created_at_ms: Date.parse(tx.now),
   };
@@ -664,8 +616,11 @@ const DETACH_BATCH = 1_000;
 async function deleteVacancy(tx: Tx, id: string): Promise<void> {
   if ((await tx.vacancy(id)) === undefined) return;
   const c = lit(tx.companyId);
+  // The cards the platform does not version, taken off by the deletion (the service's versionedAmong); the
+  // platform's own go by their candidate.detached.
+  const unversioned = await tx.unversionedOn(id);
   tx.forget();
-  await detachCards(tx, id);
+  if (unversioned.length > 0) await detachCards(tx, id, unversioned);
   await tx.client.query(`delete from "boards" where "company_id" = ${c} and "vacancy_id" = ${lit(id)}`);
   await tx.client.query(`delete from "vacancies" where "company_id" = ${c} and "id" = ${lit(id)}`);
 }
@@ -693,8 +648,6 @@ async function detachCards(tx: Tx, vacancyId: string, only?: readonly string[]):
 
 /** POST /applications' insert for one application, in the append transaction: its vacancy and board read in one statement. */
 async function submitApplication(tx: Tx, data: any, time: number | null): Promise<Outcome> {
-  // Made before its vacancy's latest deletion (the service's executeDetachedNow): the bench's events never are.
-  if ((await tx.madeBeforeDeletion(data.vacancyId, time)) === true) throw new Error('the ceiling does not store an application without its vacancy');
   const [vacancy] = await tx.rows(
     `select v.id, (select b.columns from boards b where b.company_id = v.company_id and b.vacancy_id = v.id) as columns\n` +
       `      from vacancies v where v.company_id = ${lit(tx.companyId)} and v.id = any(array(select jsonb_array_elements_text(${json([data.vacancyId])}::jsonb)))`,
@@ -709,10 +662,7 @@ async function submitApplication(tx: Tx, data: any, time: number | null): Promis
   };
   tx.forget(card.id);
   const inserted = (await tx.client.query(INSERT_APPLICATION_SQL, cardParameters(card, tx.now, tx.now, tx.now))).rows;
-  if (inserted.length === 0) return 'duplicate';
-  // Its card's placing time (the service's PLACED_VERSION record), in the COMMIT's message.
-  if (time !== null) tx.recordVersions('candidate', card.id, ['card'], 0, time);
-  return 'applied';
+  return inserted.length === 0 ? 'duplicate' : 'applied';
 }
 
 /** Events of one company in one transaction at most: the service's FEED_BATCH_MAX (adapters/feed/platform-event-handler.ts). */

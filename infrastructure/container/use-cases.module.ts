@@ -12,6 +12,7 @@ import { SERVICE_KEY_REPOSITORY } from '../../application/ports/service-key-repo
 import { UNIT_OF_WORK } from '../../application/ports/unit-of-work.port.js';
 import { VACANCY_REPOSITORY } from '../../application/ports/vacancy-repository.port.js';
 import { ApplyPlatformEvent } from '../../application/use-cases/apply-platform-event.use-case.js';
+import { feedHandlerTable } from '../../application/use-cases/feed/feed-handler-table.js';
 import { AddCandidates } from '../../application/use-cases/add-candidates.use-case.js';
 import { AuthenticateKey } from '../../application/use-cases/authenticate-key.use-case.js';
 import { AuthenticatePlatformToken } from '../../application/use-cases/authenticate-platform-token.use-case.js';
@@ -100,16 +101,15 @@ export const useCasesModule = new ContainerModule(({ bind }) => {
   bindPort(bind, USE_CASES.importCandidateBatch).toDynamicValue((ctx) => new ImportCandidateBatch(resolve(ctx, CO), resolve(ctx, V), resolve(ctx, B), resolve(ctx, C), resolve(ctx, U), resolve(ctx, I), resolve(ctx, S)));
   bindPort(bind, USE_CASES.applyPlatformEvent).toDynamicValue(
     (ctx) =>
-      new ApplyPlatformEvent(resolve(ctx, CO), resolve(ctx, V), resolve(ctx, B), resolve(ctx, C), resolve(ctx, FEED_LEDGER), resolve(ctx, U), {
+      new ApplyPlatformEvent(resolve(ctx, CO), resolve(ctx, C), resolve(ctx, FEED_LEDGER), resolve(ctx, U), feedHandlerTable({ vacancies: resolve(ctx, V), boards: resolve(ctx, B), candidates: resolve(ctx, C), useCases: {
         upsertVacancies: resolve(ctx, USE_CASES.upsertVacancies),
-        deleteVacancy: resolve(ctx, USE_CASES.deleteVacancy),
         setBoardColumns: resolve(ctx, USE_CASES.setBoardColumns),
         moveCandidate: resolve(ctx, USE_CASES.moveCandidate),
         transferCandidate: resolve(ctx, USE_CASES.transferCandidate),
         updateResume: resolve(ctx, USE_CASES.updateResume),
         deleteCandidate: resolve(ctx, USE_CASES.deleteCandidate),
         submitApplication: resolve(ctx, USE_CASES.submitApplication),
-      }),
+      } })),
   );
   bindPort(bind, USE_CASES.purgeFeedRecords).toDynamicValue((ctx) => new PurgeFeedRecords(resolve(ctx, FEED_LEDGER), resolve(ctx, T)));
   // Only PostgreSQL binds RENDERING_CHECK (the in-memory store renders at read time): the factory runs when the

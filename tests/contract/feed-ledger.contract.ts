@@ -22,13 +22,6 @@ function plain(versions: FeedEntityVersions): { aspects: Record<string, number>;
   return { aspects: Object.fromEntries(versions.aspects), deletedAt: versions.deletedAt };
 }
 
-/** The times kept with versions, as plain data (ISO strings). */
-function timesOf(versions: FeedEntityVersions): { times: Record<string, string>; deletedTime: string | null } {
-  return { times: Object.fromEntries([...versions.times].map(([aspect, time]) => [aspect, time.toISOString()])), deletedTime: versions.deletedTime?.toISOString() ?? null };
-}
-
-/** A platform time `n` seconds after T0. */
-const at = (n: number) => new Date(T0.getTime() + n * 1000);
 
 export function feedLedgerContract(factory: AdapterFactory): void {
   describe(`FeedLedger (${factory.name})`, () => {
@@ -196,14 +189,14 @@ export function feedLedgerContract(factory: AdapterFactory): void {
         const revived = { companyId, kind: 'vacancy' as const, id: nextId('vac') };
         await ledger().recordVersions(entity, ['card'], 2, T0);
         await ledger().recordVersions(vacancy, ['vacancy', 'board'], 4, T0);
-        await ledger().recordDeletion(vacancy, 5, T0, at(5));
-        await ledger().recordVersions(revived, ['revived-after'], 3, T0, at(3));
+        await ledger().recordDeletion(vacancy, 5, T0);
+        await ledger().recordVersions(revived, ['revived-after'], 3, T0);
         await ledger().recordVersions(revived, ['vacancy'], 6, T0);
         const untouched = nextId('vac');
         const named = (answer: FeedClaimed | null | undefined) =>
-          answer === null || answer === undefined ? answer : { versions: plain(answer.versions), vacancy: answer.vacancy === null ? null : { ...plain(answer.vacancy), ...timesOf(answer.vacancy) } };
+          answer === null || answer === undefined ? answer : { versions: plain(answer.versions), vacancy: answer.vacancy === null ? null : plain(answer.vacancy) };
         const [alone] = await ledger().claimEvents([{ source: SOURCE, eventId: nextId('ev'), companyId, entity, vacancyId: vacancy.id }], T0);
-        expect(named(alone)).to.deep.equal({ versions: { aspects: { card: 2 }, deletedAt: null }, vacancy: { aspects: {}, deletedAt: 5, times: {}, deletedTime: at(5).toISOString() } });
+        expect(named(alone)).to.deep.equal({ versions: { aspects: { card: 2 }, deletedAt: null }, vacancy: { aspects: {}, deletedAt: 5 } });
         const repeated = nextId('ev');
         const answers = await ledger().claimEvents(
           [
@@ -216,11 +209,11 @@ export function feedLedgerContract(factory: AdapterFactory): void {
           T0,
         );
         expect(answers.map(named)).to.deep.equal([
-          { versions: { aspects: {}, deletedAt: null }, vacancy: { aspects: { 'revived-after': 3, vacancy: 6 }, deletedAt: null, times: { 'revived-after': at(3).toISOString() }, deletedTime: null } },
-          { versions: { aspects: { card: 2 }, deletedAt: null }, vacancy: { aspects: {}, deletedAt: null, times: {}, deletedTime: null } },
+          { versions: { aspects: {}, deletedAt: null }, vacancy: { aspects: { 'revived-after': 3, vacancy: 6 }, deletedAt: null } },
+          { versions: { aspects: { card: 2 }, deletedAt: null }, vacancy: { aspects: {}, deletedAt: null } },
           { versions: { aspects: { card: 2 }, deletedAt: null }, vacancy: null },
           null,
-          { versions: { aspects: {}, deletedAt: 5 }, vacancy: { aspects: {}, deletedAt: 5, times: {}, deletedTime: at(5).toISOString() } },
+          { versions: { aspects: {}, deletedAt: 5 }, vacancy: { aspects: {}, deletedAt: 5 } },
         ]);
       });
 
@@ -303,29 +296,17 @@ export function feedLedgerContract(factory: AdapterFactory): void {
 
       it('leaves what the records applied one after another leave, whatever they are, on whatever was stored (property)', async () => {
         // The model: a versions record revives the entity and raises its aspects; a deletion forgets them and raises the
-        // tombstone. The time kept is the greater version's; at the same version, the one given, else the one kept.
-        type Model = { aspects: Record<string, number>; deletedAt: number | null; times: Record<string, string>; deletedTime: string | null };
-        const kept = (stored: number | undefined | null, storedTime: string | undefined | null, version: number, time: string | null) =>
-          stored === undefined || stored === null || version > stored ? time : version === stored ? (time ?? storedTime ?? null) : (storedTime ?? null);
+        // tombstone.
+        type Model = { aspects: Record<string, number>; deletedAt: number | null };
         const apply = (model: Model, record: FeedVersionRecord): Model => {
-          const time = record.time?.toISOString() ?? null;
-          if (record.type === 'deletion') {
-            return { aspects: {}, deletedAt: Math.max(model.deletedAt ?? record.version, record.version), times: {}, deletedTime: kept(model.deletedAt, model.deletedTime, record.version, time) };
-          }
+          if (record.type === 'deletion') return { aspects: {}, deletedAt: Math.max(model.deletedAt ?? record.version, record.version) };
           const aspects = { ...model.aspects };
-          const times = { ...model.times };
-          for (const aspect of record.aspects) {
-            const keep = kept(aspects[aspect], times[aspect], record.version, time);
-            aspects[aspect] = Math.max(aspects[aspect] ?? record.version, record.version);
-            if (keep === null) delete times[aspect];
-            else times[aspect] = keep;
-          }
-          return { aspects, deletedAt: null, times, deletedTime: null };
+          for (const aspect of record.aspects) aspects[aspect] = Math.max(aspects[aspect] ?? record.version, record.version);
+          return { aspects, deletedAt: null };
         };
-        const time = fc.option(fc.nat(3), { nil: undefined });
         const step = fc.oneof(
-          fc.record({ type: fc.constant('versions' as const), on: fc.nat(2), aspects: fc.subarray(['card', 'stage', 'resume']), version: fc.integer({ min: 1, max: 9 }), time }),
-          fc.record({ type: fc.constant('deletion' as const), on: fc.nat(2), version: fc.integer({ min: 1, max: 9 }), time }),
+          fc.record({ type: fc.constant('versions' as const), on: fc.nat(2), aspects: fc.subarray(['card', 'stage', 'resume']), version: fc.integer({ min: 1, max: 9 }) }),
+          fc.record({ type: fc.constant('deletion' as const), on: fc.nat(2), version: fc.integer({ min: 1, max: 9 }) }),
         );
         await fc.assert(
           fc.asyncProperty(fc.array(step, { maxLength: 6 }), fc.array(step, { minLength: 1, maxLength: 12 }), async (stored, batch) => {
@@ -333,8 +314,7 @@ export function feedLedgerContract(factory: AdapterFactory): void {
             const entities = [card(companyId), card(companyId), { companyId, kind: 'vacancy' as const, id: nextId('vac') }];
             const recordOf = (s: (typeof stored)[number]): FeedVersionRecord => {
               const entity = entities[s.on] as FeedEntityRef;
-              const when = s.time === undefined ? {} : { time: at(s.time) };
-              return s.type === 'deletion' ? { type: 'deletion', entity, version: s.version, ...when } : { type: 'versions', entity, aspects: s.aspects, version: s.version, ...when };
+              return s.type === 'deletion' ? { type: 'deletion', entity, version: s.version } : { type: 'versions', entity, aspects: s.aspects, version: s.version };
             };
             for (const record of stored.map(recordOf)) await ledger().recordAll([record], T0);
             // In a unit of work, as the feed records a batch.
@@ -342,7 +322,7 @@ export function feedLedgerContract(factory: AdapterFactory): void {
             for (const [n, entity] of entities.entries()) {
               const mine = [...stored, ...batch].filter((s) => s.on === n).map(recordOf);
               const read = await ledger().versionsOf(entity);
-              expect({ ...plain(read), ...timesOf(read) }).to.deep.equal(mine.reduce(apply, { aspects: {}, deletedAt: null, times: {}, deletedTime: null }));
+              expect(plain(read)).to.deep.equal(mine.reduce(apply, { aspects: {}, deletedAt: null }));
             }
           }),
           { numRuns: 60 },
@@ -416,64 +396,29 @@ export function feedLedgerContract(factory: AdapterFactory): void {
         expect(plain(await ledger().versionsOf(entity))).to.deep.equal({ aspects: {}, deletedAt: 6 });
       });
 
-      it('keeps the platform\'s time of a deletion with its tombstone, and of a version recorded with one, read alike by versionsOf and the claims', async () => {
-        const entity = card();
-        await ledger().recordVersions(entity, ['card'], 1, T0, at(1));
-        await ledger().recordDeletion(entity, 2, T0, at(2));
-        expect(timesOf(await ledger().versionsOf(entity))).to.deep.equal({ times: {}, deletedTime: at(2).toISOString() });
-        await ledger().recordVersions(entity, ['revived-after'], 2, T0, at(2));
-        await ledger().recordVersions(entity, ['card'], 3, T0);
-        const read = await ledger().versionsOf(entity);
-        expect(timesOf(read)).to.deep.equal({ times: { 'revived-after': at(2).toISOString() }, deletedTime: null });
-        const [claimed] = await ledger().claimEvents([{ source: SOURCE, eventId: nextId('ev'), companyId: entity.companyId, entity }], T0);
-        expect(claimed === null || claimed === undefined ? claimed : timesOf(claimed.versions)).to.deep.equal(timesOf(read));
-        const [inBatch] = await ledger().claimEvents(
-          [{ source: SOURCE, eventId: nextId('ev'), companyId: entity.companyId, entity }, { source: SOURCE, eventId: nextId('ev'), companyId: entity.companyId, entity: null }],
-          T0,
-        );
-        expect(inBatch === null || inBatch === undefined ? inBatch : timesOf(inBatch.versions)).to.deep.equal(timesOf(read));
-      });
-
-      it('keeps the time of the greater version: a later deletion\'s replaces it, an earlier one\'s does not, one without a time at the same version keeps it', async () => {
-        const entity = card();
-        await ledger().recordDeletion(entity, 5, T0, at(5));
-        await ledger().recordDeletion(entity, 4, T0, at(9));
-        await ledger().recordDeletion(entity, 5, T0);
-        expect(timesOf(await ledger().versionsOf(entity)).deletedTime).to.equal(at(5).toISOString());
-        await ledger().recordDeletion(entity, 6, T0);
-        expect(timesOf(await ledger().versionsOf(entity)).deletedTime, 'a greater version without a time').to.equal(null);
-      });
-
-      it('reads the time kept with one aspect of many entities at once: only those recorded with a time, of the kind and company asked', async () => {
+      it('tells which of many entities it versions: those with an aspect recorded, of the kind and company asked, not a tombstone alone', async () => {
         const companyId = nextId('co');
-        const [timed, untimed, forgotten, other, deleted] = [0, 1, 2, 3, 4].map(() => card(companyId)) as [FeedEntityRef, FeedEntityRef, FeedEntityRef, FeedEntityRef, FeedEntityRef];
-        await ledger().recordVersions(timed, ['card', 'stage'], 1, T0, at(1));
-        await ledger().recordVersions(untimed, ['card'], 1, T0);
-        await ledger().recordVersions(forgotten, ['card'], 1, T0, at(2));
-        await ledger().recordVersions(forgotten, ['card'], 2, T0);
-        await ledger().recordVersions(other, ['stage'], 1, T0, at(3));
-        await ledger().recordVersions(deleted, ['card'], 1, T0, at(4));
-        await ledger().recordDeletion(deleted, 2, T0, at(5));
-        const vacancy: FeedEntityRef = { companyId, kind: 'vacancy', id: timed.id };
-        await ledger().recordVersions(vacancy, ['card'], 1, T0, at(6));
-        const ids = [timed, untimed, forgotten, other, deleted].map((entity) => entity.id);
-        const read = await ledger().timesOf(companyId, 'candidate', 'card', [...ids, timed.id, nextId('none')]);
-        expect(Object.fromEntries([...read].map(([id, time]) => [id, time.toISOString()]))).to.deep.equal({ [timed.id]: at(1).toISOString() });
-        expect([...(await ledger().timesOf(companyId, 'candidate', 'stage', ids)).keys()].sort()).to.deep.equal([timed.id, other.id].sort());
-        expect((await ledger().timesOf(nextId('co'), 'candidate', 'card', ids)).size, 'another company').to.equal(0);
-        expect((await ledger().timesOf(companyId, 'candidate', 'card', [])).size).to.equal(0);
+        const [versioned, revived, deleted, never] = [0, 1, 2, 3].map(() => card(companyId)) as [FeedEntityRef, FeedEntityRef, FeedEntityRef, FeedEntityRef];
+        await ledger().recordVersions(versioned, ['card', 'stage'], 1, T0);
+        await ledger().recordDeletion(revived, 2, T0);
+        await ledger().recordVersions(revived, ['card'], 3, T0);
+        await ledger().recordVersions(deleted, ['card'], 1, T0);
+        await ledger().recordDeletion(deleted, 2, T0);
+        await ledger().recordVersions({ companyId, kind: 'vacancy', id: never.id }, ['vacancy'], 1, T0);
+        const ids = [versioned, revived, deleted, never].map((entity) => entity.id);
+        expect([...(await ledger().versionedAmong(companyId, 'candidate', [...ids, versioned.id]))].sort()).to.deep.equal([versioned.id, revived.id].sort());
+        expect((await ledger().versionedAmong(nextId('co'), 'candidate', ids)).size, 'another company').to.equal(0);
+        expect((await ledger().versionedAmong(companyId, 'candidate', [])).size).to.equal(0);
         await adapters().unitOfWork.run(companyId, 'write', async () => {
-          expect([...(await ledger().timesOf(companyId, 'vacancy', 'card', ids)).keys()], 'in a unit of work, of the kind asked').to.deep.equal([timed.id]);
+          expect([...(await ledger().versionedAmong(companyId, 'vacancy', ids))], 'in a unit of work, of the kind asked').to.deep.equal([never.id]);
         });
       });
 
-      it('reads the times of however many entities (more than one statement\'s worth)', async () => {
+      it('tells it of however many entities (more than one statement\'s worth)', async () => {
         const companyId = nextId('co');
         const entities = Array.from({ length: 1_205 }, () => card(companyId));
-        await ledger().recordAll(entities.map((entity, n) => ({ type: 'versions', entity, aspects: ['card'], version: 1, time: at(n) })), T0);
-        const read = await ledger().timesOf(companyId, 'candidate', 'card', entities.map((entity) => entity.id));
-        expect(read.size).to.equal(1_205);
-        expect(read.get(entities[1_204]!.id)?.toISOString()).to.equal(at(1_204).toISOString());
+        await ledger().recordAll(entities.map((entity) => ({ type: 'versions', entity, aspects: ['card'], version: 1 })), T0);
+        expect((await ledger().versionedAmong(companyId, 'candidate', entities.map((entity) => entity.id))).size).to.equal(1_205);
       });
 
       it('keeps the later of two deletions\' versions', async () => {

@@ -68,12 +68,12 @@ describe('The platform feed, end to end (RabbitMQ, a consumer process, PostgreSQ
     const withApplication = await eventually(() => world.candidates(key), (c) => c.length === 2, 20_000, 'the application');
     expect(withApplication.find((c) => c.externalId === 'portal-77')).to.deep.include({ vacancyId: 'vac-2', stage: 'NEW' });
 
-    // Deleting a vacancy keeps its cards, without vacancy (DESIGN 3, Deletion).
-    await world.publish(e.vacancyDeleted('vac-1', 3));
+    // Deleting a vacancy keeps its cards, without vacancy (DESIGN 3, Deletion): the platform publishes each card's detach with it.
+    await world.publish(e.vacancyDeleted('vac-1', 3), e.candidateDetached('card-1', 5, 'vac-1'));
     await eventually(() => world.candidates(key), (c) => c.find((x) => x.id === 'card-1')?.vacancyId === null, 20_000, 'card-1 without vacancy');
     expect((await world.vacancies(key)).map((v) => v.id)).to.deep.equal(['vac-2']);
 
-    await world.publish(e.candidateDeleted('card-1', 5));
+    await world.publish(e.candidateDeleted('card-1', 6));
     await eventually(() => world.candidates(key), (c) => c.length === 1 && c[0]?.externalId === 'portal-77', 20_000, 'card-1 deleted');
   });
 
@@ -107,23 +107,27 @@ describe('The platform feed, end to end (RabbitMQ, a consumer process, PostgreSQ
     expect(vacancies.find((v) => v.id === 'vac-v')?.title).to.equal('Second');
   });
 
-  it('applies the events of a card added to a vacancy whose deletion came first, which wait for the card, once the card is stored without the vacancy; sets none aside', async () => {
+  it('applies the events of a card added to a vacancy whose deletion came first, which wait for the card, and the card\'s detach; sets none aside', async () => {
     const { companyId, key } = await world.company();
     const e = eventsOf(companyId);
     await world.publish(e.vacancyUpserted('vac-d', 1));
     await eventually(() => world.vacancies(key), (v) => v.some((x) => x.id === 'vac-d'), 20_000, 'the vacancy');
-    // The platform made the card, updated its resume, then deleted the vacancy. Here the deletion comes first,
-    // and the resume update before the card: it waits for the card, which waits a while for the vacancy (it may
-    // be made again), then is stored as the deletion left the vacancy's cards. Had the card waited until its
-    // last attempt, the resume update, with as many attempts and taken first, would have run out of them.
-    await world.publish(e.vacancyDeleted('vac-d', 2), e.resumeUpdated('card-d', 2, { role: 'Updated' }));
+    // The platform made the card, updated its resume, then deleted the vacancy, with the card's detach. Here the
+    // deletion comes first, and the resume update and the detach before the card: they wait for the card, which
+    // is placed as the platform placed it, and then apply.
+    await world.publish(e.vacancyDeleted('vac-d', 2), e.resumeUpdated('card-d', 2, { role: 'Updated' }), e.candidateDetached('card-d', 3, 'vac-d'));
     await world.publish(e.candidateAdded('card-d', 1, { vacancyId: 'vac-d', name: 'Name', stage: 'NEW', resume: { role: 'Initial' } }));
-    const cards = await eventually(() => world.candidates(key), (c) => c.some((x) => x.id === 'card-d' && x.resume.role === 'Updated'), 30_000, 'the card with its updated resume');
+    const cards = await eventually(
+      () => world.candidates(key),
+      (c) => c.some((x) => x.id === 'card-d' && x.resume.role === 'Updated' && x.vacancyId === null),
+      30_000,
+      'the card with its updated resume, detached',
+    );
     expect(cards.find((x) => x.id === 'card-d')).to.include({ vacancyId: null, stage: null });
     expect(await world.depth(world.topology.deadQueue), 'nothing set aside').to.equal(0);
   });
 
-  it('leaves a card and an application made before their vacancy\'s deletion without the vacancy, by the events\' times, though the vacancy made again came first', async () => {
+  it('leaves a card made before its vacancy\'s deletion without the vacancy by its detach, though the vacancy made again came first, and one made after on it', async () => {
     const { companyId, key } = await world.company();
     const e = eventsOf(companyId);
     const at = (minutes: number) => new Date(Date.UTC(2026, 10, 2, 9, minutes)).toISOString();
@@ -133,15 +137,21 @@ describe('The platform feed, end to end (RabbitMQ, a consumer process, PostgreSQ
     await eventually(() => world.vacancies(key), (v) => !v.some((x) => x.id === 'vac-r'), 20_000, 'the deletion');
     await world.publish({ ...e.vacancyUpserted('vac-r', 3, { title: 'Again' }), time: at(20) });
     await eventually(() => world.vacancies(key), (v) => v.some((x) => x.id === 'vac-r' && x.title === 'Again'), 20_000, 'the vacancy made again');
-    // The platform made these before the deletion (its cards then left without the vacancy), and this one after the upsert.
+    // The platform made this one before the deletion (and took it off with the deletion: its detach), this one after
+    // the upsert. The times say the same, and count for nothing: versions alone decide.
     await world.publish(
       { ...e.candidateAdded('card-before', 1, { vacancyId: 'vac-r', name: 'Before' }), time: at(5) },
-      { ...e.applicationSubmitted('app-before', 'vac-r', 'Applied before'), time: at(6) },
+      { ...e.candidateDetached('card-before', 2, 'vac-r'), time: at(10) },
       { ...e.candidateAdded('card-after', 1, { vacancyId: 'vac-r', name: 'After' }), time: at(25) },
     );
-    const cards = await eventually(() => world.candidates(key), (c) => c.length === 3, 20_000, 'the three cards');
+    const cards = await eventually(
+      () => world.candidates(key),
+      (c) => c.length === 2 && c.some((card) => card.id === 'card-before' && card.vacancyId === null),
+      20_000,
+      'the two cards',
+    );
     const placed = Object.fromEntries(cards.map((card) => [card.candidate.name, card.vacancyId]));
-    expect(placed).to.deep.equal({ Before: null, 'Applied before': null, After: 'vac-r' });
+    expect(placed).to.deep.equal({ Before: null, After: 'vac-r' });
     expect(await world.depth(world.topology.deadQueue), 'nothing set aside').to.equal(0);
   });
 

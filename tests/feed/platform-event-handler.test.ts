@@ -51,20 +51,9 @@ describe('PlatformEventHandler', () => {
       const apply = new FakeApply(() => outcome);
       expect(await decide(apply, 0, 3, Buffer.from(movedEvent()))).to.deep.equal({ action: 'ack', outcome, event: META, time: new Date('2026-11-02T09:41:27.318Z') });
       expect(apply.commands).to.deep.equal([
-        { source: '/platform/kz', eventId: 'evt-1', companyId: COMPANY, subject: 'card-1', version: 2, change: { type: 'candidate.moved', stage: 'OFFER' }, time: new Date('2026-11-02T09:41:27.318Z'), revivalWaitOver: false },
+        { source: '/platform/kz', eventId: 'evt-1', companyId: COMPANY, subject: 'card-1', version: 2, change: { type: 'candidate.moved', stage: 'OFFER' } },
       ]);
     }
-  });
-
-  it('tells the use case when the wait for a deleted vacancy to be made again is over: from the fourth take, or the last when FEED_MAX_ATTEMPTS is lower', async () => {
-    const over = async (maxAttempts: number) => {
-      const apply = new FakeApply(() => 'applied');
-      for (const attempt of [0, 1, 2, 3, 4, 5]) await decide(apply, attempt, maxAttempts);
-      return apply.commands.map((command) => command.revivalWaitOver);
-    };
-    expect(await over(10)).to.deep.equal([false, false, false, true, true, true]);
-    expect(await over(3)).to.deep.equal([false, false, true, true, true, true]);
-    expect(await over(1)).to.deep.equal([true, true, true, true, true, true]);
   });
 
   it('sets aside an event it cannot read, with the reason of the parser, and calls nothing', async () => {
@@ -256,18 +245,19 @@ describe('PlatformEventHandler', () => {
       return JSON.stringify({ specversion: '1.0', id, source: '/platform/kz', type, subject, companyid: companyId, entityversion, ...(data === undefined ? {} : { data }) });
     }
 
-    it('applies an event once, retries a card whose vacancy has not come yet, and sets aside what never applies', async () => {
+    it('applies an event once, retries a move whose card has not come yet, and sets aside what never applies', async () => {
       const companyId = await world().company();
       const handler = new PlatformEventHandler(world().use('applyPlatformEvent'), { maxAttempts: 3 });
       const handle = (body: string, attempt = 0) => handler.handle({ body, attempt });
-      const card = event(companyId, 'e-2', 'candidate.added', 'card-1', 1, { vacancyId: 'vac-1', candidate: { name: 'Ержан Сапаров' }, stage: 'NEW' });
+      const move = event(companyId, 'e-3m', 'candidate.moved', 'card-1', 2, { stage: 'OFFER' });
 
-      expect(await handle(card)).to.include({ action: 'retry', reason: 'not_yet_applicable' });
+      expect(await handle(move)).to.include({ action: 'retry', reason: 'not_yet_applicable' });
       const vacancy = event(companyId, 'e-1', 'vacancy.upserted', 'vac-1', 1, { title: 'Бэкенд-разработчик', status: 'open' });
       expect(await handle(vacancy)).to.include({ action: 'ack', outcome: 'applied' });
       expect(await handle(vacancy)).to.include({ action: 'ack', outcome: 'duplicate' });
-      expect(await handle(card, 1)).to.include({ action: 'ack', outcome: 'applied' });
-      expect((await world().allCandidates(companyId)).map((c) => [c.id, c.vacancyId, c.stage])).to.deep.equal([['card-1', 'vac-1', 'NEW']]);
+      expect(await handle(event(companyId, 'e-2', 'candidate.added', 'card-1', 1, { vacancyId: 'vac-1', candidate: { name: 'Ержан Сапаров' }, stage: 'NEW' }))).to.include({ action: 'ack', outcome: 'applied' });
+      expect(await handle(move, 1)).to.include({ action: 'ack', outcome: 'applied' });
+      expect((await world().allCandidates(companyId)).map((c) => [c.id, c.vacancyId, c.stage])).to.deep.equal([['card-1', 'vac-1', 'OFFER']]);
 
       expect(await handle(event(companyId, 'e-3', 'vacancy.upserted', 'vac-1', 1, { title: 'Старое', status: 'open' }))).to.include({ action: 'ack', outcome: 'stale' });
       expect(await handle(event(companyId, 'e-4', 'vacancy.upserted', 'vac-1', 2, { title: 'Бэкенд', status: 'open', salaryFrom: 9, salaryTo: 1 }))).to.deep.include({

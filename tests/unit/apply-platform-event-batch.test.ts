@@ -1,12 +1,14 @@
 import { expect } from 'chai';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.port.js';
 import { BOARD_REPOSITORY } from '../../application/ports/board-repository.port.js';
+import { feedHandlerTable } from '../../application/use-cases/feed/feed-handler-table.js';
+import type { PlatformChangeHandlers } from '../../application/use-cases/feed/feed-dependencies.js';
 import { CANDIDATE_REPOSITORY } from '../../application/ports/candidate-repository.port.js';
 import { COMPANY_REPOSITORY } from '../../application/ports/company-repository.port.js';
 import { FEED_LEDGER, type FeedLedger } from '../../application/ports/feed-ledger.port.js';
 import { UNIT_OF_WORK } from '../../application/ports/unit-of-work.port.js';
 import { VACANCY_REPOSITORY } from '../../application/ports/vacancy-repository.port.js';
-import { ApplyPlatformEvent, type PlatformChangeHandlers } from '../../application/use-cases/apply-platform-event.use-case.js';
+import { ApplyPlatformEvent } from '../../application/use-cases/apply-platform-event.use-case.js';
 import { resolve } from '../../infrastructure/container/typed-binding.js';
 import { ChangeNotYetApplicableError, type PlatformChange, type PlatformEventCommand } from '../../application/use-cases/platform-change.js';
 import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
@@ -38,7 +40,6 @@ describe('ApplyPlatformEvent.executeAll: one unit of work for the events of a co
     const { container } = world();
     const handlers: PlatformChangeHandlers = {
       upsertVacancies: world().use('upsertVacancies'),
-      deleteVacancy: world().use('deleteVacancy'),
       setBoardColumns: world().use('setBoardColumns'),
       moveCandidate: world().use('moveCandidate'),
       transferCandidate: world().use('transferCandidate'),
@@ -47,14 +48,13 @@ describe('ApplyPlatformEvent.executeAll: one unit of work for the events of a co
       submitApplication: world().use('submitApplication'),
       ...replaced,
     };
+    const candidates = resolve(container, CANDIDATE_REPOSITORY);
     return new ApplyPlatformEvent(
       resolve(container, COMPANY_REPOSITORY),
-      resolve(container, VACANCY_REPOSITORY),
-      resolve(container, BOARD_REPOSITORY),
-      resolve(container, CANDIDATE_REPOSITORY),
+      candidates,
       ledger(resolve(container, FEED_LEDGER)),
       unitOfWork(resolve(container, UNIT_OF_WORK)),
-      handlers,
+      feedHandlerTable({ vacancies: resolve(container, VACANCY_REPOSITORY), boards: resolve(container, BOARD_REPOSITORY), candidates, useCases: handlers }),
     );
   }
   /** The units of work the batch takes are counted (the use cases it calls join them, uncounted). */
@@ -113,17 +113,18 @@ describe('ApplyPlatformEvent.executeAll: one unit of work for the events of a co
       command(companyId, 'card-1', 3, { type: 'candidate.resume-updated', resume: aResume({ role: 'Старое' }) }),
       command(companyId, 'vac-2', 1, { type: 'vacancy.upserted', vacancy: aVacancyInput({ title: 'Фронтенд' }) }),
       command(companyId, 'vac-2', 2, { type: 'vacancy.deleted' }),
-      // Its wait over: before that, a transfer to a deleted vacancy waits for an upsert that may make it again.
-      { ...command(companyId, 'card-1', 5, { type: 'candidate.transferred', vacancyId: 'vac-2' }), revivalWaitOver: true },
+      // The platform took the card off the deleted vacancy it was transferred to: no technical card, the transfer stale when it comes.
+      command(companyId, 'card-1', 6, { type: 'candidate.detached', vacancyId: 'vac-2' }),
+      command(companyId, 'card-1', 5, { type: 'candidate.transferred', vacancyId: 'vac-2' }),
     ]);
     expect(outcomes.map((outcome) => ('value' in outcome ? outcome.value : outcome.error))).to.deep.equal([
-      'applied', 'applied', 'applied', 'stale', 'applied', 'stale', 'applied', 'applied', 'stale',
+      'applied', 'applied', 'applied', 'stale', 'applied', 'stale', 'applied', 'applied', 'applied', 'stale',
     ]);
     expect(calls, 'the target vacancy\'s deletion is known to the batch: no read of the ledger for it').to.deep.equal(['claimEvents', 'recordAll']);
     const ledger = resolve(world().container, FEED_LEDGER);
     const versions = await ledger.versionsOf({ companyId, kind: 'candidate', id: 'card-1' });
     expect({ aspects: Object.fromEntries(versions.aspects), deletedAt: versions.deletedAt }).to.deep.equal({
-      aspects: { 'revived-after': 3, card: 4, stage: 4, resume: 4 },
+      aspects: { 'revived-after': 3, card: 4, stage: 4, resume: 4, vacancy: 4, 'transfer:vac-2': 6 },
       deletedAt: null,
     });
     expect((await ledger.versionsOf({ companyId, kind: 'vacancy', id: 'vac-2' })).deletedAt).to.equal(2);

@@ -82,10 +82,16 @@ describe('ApplyPlatformEvent (the platform feed)', () => {
       expect(await world().allCandidates(companyId)).to.deep.equal([]);
     });
 
-    it('vacancy.deleted removes the vacancy and detaches its cards', async () => {
+    it('vacancy.deleted removes the vacancy and detaches the cards the platform does not version; the platform\'s cards go by their own candidate.detached', async () => {
       const companyId = await aCompanyWithACard();
+      const application = anApplication({ vacancyId: 'vac-1' });
+      await feed(companyId, application.externalId, 0, { type: 'application.submitted', application });
       expect(await feed(companyId, 'vac-1', 2, { type: 'vacancy.deleted' })).to.equal('applied');
       expect(await world().allVacancies(companyId)).to.deep.equal([]);
+      const applied = (await world().allCandidates(companyId)).find((card) => card.externalId === application.externalId);
+      expect(applied).to.deep.include({ vacancyId: null, stage: null });
+      expect(await world().candidate(companyId, 'card-1')).to.deep.include({ vacancyId: 'vac-1', vacancyTitle: null, stage: 'NEW' });
+      expect(await feed(companyId, 'card-1', 2, { type: 'candidate.detached', vacancyId: 'vac-1' })).to.equal('applied');
       expect(await world().candidate(companyId, 'card-1')).to.deep.include({ vacancyId: null, vacancyTitle: null, stage: null });
     });
 
@@ -160,9 +166,9 @@ describe('ApplyPlatformEvent (the platform feed)', () => {
       expect(await world().allCandidates(companyId)).to.deep.equal([]);
     });
 
-    it('calls a deletion older than the entity\'s latest change stale, and deletes nothing', async () => {
+    it('calls a deletion older than the card\'s present life (made again, the re-add first) stale, and deletes nothing', async () => {
       const companyId = await aCompanyWithACard();
-      await feed(companyId, 'card-1', 4, { type: 'candidate.moved', stage: 'OFFER' });
+      await feed(companyId, 'card-1', 4, added('vac-1', { stage: 'OFFER' }));
       expect(await feed(companyId, 'card-1', 3, { type: 'candidate.deleted' })).to.equal('stale');
       expect((await world().candidate(companyId, 'card-1'))?.stage).to.equal('OFFER');
     });
@@ -241,23 +247,21 @@ describe('ApplyPlatformEvent (the platform feed)', () => {
       expect((await world().candidate(companyId, 'card-1'))?.stage).to.equal('OFFER');
     });
 
-    it('keeps a card added after its vacancy\'s deletion was applied, its wait over, without a vacancy, as the deletion left the others', async () => {
+    it('places a card added after its vacancy\'s deletion was applied as the platform placed it: its own detach event takes it off', async () => {
       const companyId = await world().company();
       await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
       await feed(companyId, 'vac-1', 2, { type: 'vacancy.deleted' });
-      const card = { source: SOURCE, eventId: nextId('ev'), companyId, subject: 'card-1', version: 1, change: added('vac-1', { stage: 'OFFER' }) };
-      // Until its wait is over it waits: the vacancy may be made again by a newer upsert on its way.
-      expect(await rejectionOf(world().use('applyPlatformEvent').execute(card))).to.be.instanceOf(ChangeNotYetApplicableError);
-      expect(await world().allCandidates(companyId)).to.deep.equal([]);
-      expect(await world().use('applyPlatformEvent').execute({ ...card, revivalWaitOver: true })).to.equal('applied');
+      expect(await feed(companyId, 'card-1', 1, added('vac-1', { stage: 'OFFER' }))).to.equal('applied');
+      expect(await world().candidate(companyId, 'card-1')).to.deep.include({ vacancyId: 'vac-1', stage: 'OFFER' });
+      expect(await feed(companyId, 'card-1', 2, { type: 'candidate.detached', vacancyId: 'vac-1' })).to.equal('applied');
       expect(await world().candidate(companyId, 'card-1')).to.deep.include({ vacancyId: null, stage: null });
       expect(await feed(companyId, 'card-1', 2, { type: 'candidate.moved', stage: 'INTERVIEW' })).to.equal('stale');
     });
 
-    it('refuses a card whose vacancy it has never seen as not yet applicable', async () => {
+    it('places a card whose vacancy it has not seen yet where the platform placed it, without waiting for the vacancy', async () => {
       const companyId = await world().company();
-      expect(await rejectionOf(feed(companyId, 'card-1', 1, added('vac-unknown')))).to.be.instanceOf(ChangeNotYetApplicableError);
-      expect(await world().allCandidates(companyId)).to.deep.equal([]);
+      expect(await feed(companyId, 'card-1', 1, added('vac-later', { stage: 'NEW' }))).to.equal('applied');
+      expect((await world().allCandidates(companyId)).map((card) => [card.id, card.vacancyId])).to.deep.equal([['card-1', 'vac-later']]);
     });
 
     it('refuses a board change that comes before its vacancy as not yet applicable, and applies it after', async () => {

@@ -99,5 +99,11 @@ export const candidateTransferredDataSchema: Schema = object(
   ['vacancyId'],
 );
 
+/** `candidate.detached`: the vacancy the card (the subject) was taken off, its own or one it was transferred to. */
+export const candidateDetachedDataSchema: Schema = object(
+  { vacancyId: id(L.VACANCY_ID_MAX_LENGTH, 'The deleted vacancy the card was on (its own) or transferred to.') },
+  ['vacancyId'],
+);
+
 /** `candidate.resume-updated`: the whole new resume of the card (the subject). */
 export const candidateResumeUpdatedDataSchema: Schema = resumeDataSchema;

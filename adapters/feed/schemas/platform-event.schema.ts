@@ -7,6 +7,7 @@ import { applicationRequestSchema } from '../../json/application-request.schema.
 import * as F from '../feed-limits.js';
 import {
   candidateAddedDataSchema,
+  candidateDetachedDataSchema,
   candidateMovedDataSchema,
   candidateResumeUpdatedDataSchema,
   candidateTransferredDataSchema,
@@ -37,7 +38,7 @@ export interface PlatformEventTypeSpec {
 const vacancySubject: Schema = { ...id(VACANCY_ID_MAX_LENGTH, "The vacancy's id (letters, digits and . _ : -)."), pattern: RECORD_ID_PATTERN };
 const cardSubject: Schema = { ...id(F.CARD_ID_MAX_LENGTH, "The card's id (letters, digits and . _ : -)."), pattern: RECORD_ID_PATTERN };
 
-/** The nine event types of the feed (DESIGN 4a), in PLATFORM_CHANGE_TYPES order. */
+/** The ten event types of the feed (DESIGN 4a), in PLATFORM_CHANGE_TYPES order. */
 export const PLATFORM_EVENT_TYPES: Readonly<Record<PlatformChangeType, PlatformEventTypeSpec>> = {
   'vacancy.upserted': {
     name: 'VacancyUpserted', summary: 'A vacancy was created or changed; the data is the whole vacancy.',
@@ -46,7 +47,7 @@ export const PLATFORM_EVENT_TYPES: Readonly<Record<PlatformChangeType, PlatformE
   'vacancy.deleted': {
     name: 'VacancyDeleted',
     summary:
-      'A vacancy was deleted; its cards stay, without a vacancy. While it holds a card placed after the deletion (by `time`: the vacancy was made again, the upsert still on its way) it waits; coming after that upsert, it takes off only the cards placed before it.',
+      'A vacancy was deleted, with its board. Each card it held is taken off it by a `candidate.detached` of that card, published with it; cards the platform does not version (applications\' cards) it takes off itself.',
     data: noData, dataRequired: false, subject: vacancySubject, versioned: true,
   },
   'board.columns-set': {
@@ -69,13 +70,18 @@ export const PLATFORM_EVENT_TYPES: Readonly<Record<PlatformChangeType, PlatformE
     name: 'CandidateResumeUpdated', summary: "A card's resume was replaced.",
     data: candidateResumeUpdatedDataSchema, dataRequired: true, subject: cardSubject, versioned: true,
   },
+  'candidate.detached': {
+    name: 'CandidateDetached',
+    summary: 'A card was taken off a vacancy that was deleted (its own: it stays without a vacancy and a column; one it was transferred to: its technical card there goes), as the card\'s next version.',
+    data: candidateDetachedDataSchema, dataRequired: true, subject: cardSubject, versioned: true,
+  },
   'candidate.deleted': {
     name: 'CandidateDeleted', summary: 'A card was deleted.',
     data: noData, dataRequired: false, subject: cardSubject, versioned: true,
   },
   'application.submitted': {
     name: 'ApplicationSubmitted',
-    summary: 'An application taken by another channel: the body of POST /applications, idempotent on its externalId. Sent again under a new id, it keeps the first one\'s `time` (when the platform took it), by which a deletion of its vacancy tells whether it came before.',
+    summary: 'An application taken by another channel: the body of POST /applications, idempotent on its externalId. Its vacancy deleted here, its card is stored without a vacancy, as the deletion left the others.',
     data: applicationRequestSchema, dataRequired: true,
     subject: id(L.EXTERNAL_ID_MAX_LENGTH, 'The externalId of the application: equal to data.externalId.'),
     versioned: false,
@@ -121,7 +127,7 @@ export function platformEventSchema(type: PlatformChangeType, data: Schema): Sch
         format: 'date-time',
         pattern: SINCE_DATE_TIME_PATTERN,
         description:
-          "When the change was made on the platform (RFC 3339, with a time zone). Measures the delay, and orders a change against a vacancy's deletion: a card, a transfer or an application made before it or after the vacancy was made again, and the cards the deletion takes off; the service stamps its own time.",
+          "When the change was made on the platform (RFC 3339, with a time zone). Measures the delay only: versions alone decide how an event applies; the service stamps its own time.",
       },
       subject: spec.subject,
       datacontenttype: { type: 'string', pattern: JSON_MEDIA_TYPE_PATTERN, description: 'application/json when given.' },

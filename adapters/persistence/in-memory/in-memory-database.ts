@@ -24,11 +24,10 @@ export interface FeedEntityVersionsRow {
   readonly tombstone: FeedVersionRecorded | null;
 }
 
-/** A version as recorded: when, and the platform's time of the change when it was recorded with one. */
+/** A version as recorded, and when. */
 export interface FeedVersionRecorded {
   readonly version: number;
   readonly recordedAt: Date;
-  readonly time: Date | null;
 }
 
 type Undo = () => void;

@@ -66,46 +66,36 @@ export class InMemoryFeedLedger implements FeedLedger {
     // All or none, as PostgreSQL's one message: every record is checked before any is written.
     for (const record of records) checkRecord(record);
     for (const record of records) {
-      if (record.type === 'versions') await this.recordVersions(record.entity, record.aspects, record.version, now, record.time);
-      else await this.recordDeletion(record.entity, record.version, now, record.time);
+      if (record.type === 'versions') await this.recordVersions(record.entity, record.aspects, record.version, now);
+      else await this.recordDeletion(record.entity, record.version, now);
     }
   }
 
   async versionsOf(entity: FeedEntityRef): Promise<FeedEntityVersions> {
     const row = this.db.feedEntityVersions.get(entityKey(entity));
     const aspects = new Map<string, number>();
-    const times = new Map<string, Date>();
-    for (const [aspect, { version, time }] of row?.aspects ?? []) {
-      aspects.set(aspect, version);
-      if (time !== null) times.set(aspect, new Date(time.getTime()));
-    }
-    const deletedTime = row?.tombstone?.time ?? null;
-    return { aspects, deletedAt: row?.tombstone?.version ?? null, times, deletedTime: deletedTime === null ? null : new Date(deletedTime.getTime()) };
+    for (const [aspect, { version }] of row?.aspects ?? []) aspects.set(aspect, version);
+    return { aspects, deletedAt: row?.tombstone?.version ?? null };
   }
 
-  async timesOf(companyId: string, kind: FeedEntityKind, aspect: string, ids: readonly string[]): Promise<ReadonlyMap<string, Date>> {
-    const times = new Map<string, Date>();
-    for (const id of ids) {
-      const time = this.db.feedEntityVersions.get(entityKey({ companyId, kind, id }))?.aspects.get(aspect)?.time ?? null;
-      if (time !== null) times.set(id, new Date(time.getTime()));
-    }
-    return times;
+  async versionedAmong(companyId: string, kind: FeedEntityKind, ids: readonly string[]): Promise<ReadonlySet<string>> {
+    return new Set(ids.filter((id) => (this.db.feedEntityVersions.get(entityKey({ companyId, kind, id }))?.aspects.size ?? 0) > 0));
   }
 
-  async recordVersions(entity: FeedEntityRef, aspects: readonly string[], version: number, now: Date, time: Date | null = null): Promise<void> {
+  async recordVersions(entity: FeedEntityRef, aspects: readonly string[], version: number, now: Date): Promise<void> {
     checkRecord({ type: 'versions', entity, aspects, version });
     const key = entityKey(entity);
     const stored = this.db.feedEntityVersions.get(key);
     const next = new Map<string, FeedVersionRecorded>(stored?.aspects ?? []);
-    for (const aspect of aspects) next.set(aspect, recorded(next.get(aspect), version, now, time));
+    for (const aspect of aspects) next.set(aspect, recorded(next.get(aspect), version, now));
     this.write(key, { aspects: next, tombstone: null });
   }
 
-  async recordDeletion(entity: FeedEntityRef, version: number, now: Date, time: Date | null = null): Promise<void> {
+  async recordDeletion(entity: FeedEntityRef, version: number, now: Date): Promise<void> {
     requireVersion(version);
     const key = entityKey(entity);
     const earlier = this.db.feedEntityVersions.get(key)?.tombstone ?? undefined;
-    this.write(key, { aspects: new Map(), tombstone: recorded(earlier, version, now, time) });
+    this.write(key, { aspects: new Map(), tombstone: recorded(earlier, version, now) });
   }
 
   async purge(before: Date): Promise<{ readonly events: number; readonly tombstones: number }> {
@@ -132,14 +122,9 @@ export class InMemoryFeedLedger implements FeedLedger {
   }
 }
 
-/**
- * A version recorded over `before`: the greater version stands, with its time; recorded again at the same
- * version, a time given replaces the one kept, and none keeps it (as on PostgreSQL).
- */
-function recorded(before: FeedVersionRecorded | undefined, version: number, now: Date, time: Date | null): FeedVersionRecorded {
-  const given = time === null ? null : new Date(time.getTime());
-  const kept = before === undefined || version > before.version ? given : version === before.version ? (given ?? before.time) : before.time;
-  return { version: Math.max(before?.version ?? version, version), recordedAt: new Date(now.getTime()), time: kept };
+/** A version recorded over `before`: the greater version stands (as on PostgreSQL). */
+function recorded(before: FeedVersionRecorded | undefined, version: number, now: Date): FeedVersionRecorded {
+  return { version: Math.max(before?.version ?? version, version), recordedAt: new Date(now.getTime()) };
 }
 
 function requireVersion(version: number): void {

@@ -1,6 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { noFeedVersions, type FeedClaimed, type FeedEntityKind, type FeedEntityRef, type FeedEntityVersions, type FeedEventClaim, type FeedLedger, type FeedVersionRecord } from '../../../application/ports/feed-ledger.port.js';
-import { epochMs, jsonb } from './sql-values.js';
+import { jsonb } from './sql-values.js';
 import { withEntityManager, withFreshEntityManager } from './transaction-scope.js';
 import { executeInlined, executeInlinedLater, executeReusable } from './direct-statement.js';
 
@@ -15,8 +15,8 @@ const PURGE_CHUNK = 10_000;
 
 const ENTITY = 'company_id = ? and entity_kind = ? and entity_id = ?';
 
-/** Ids one statement of timesOf reads the times of at most. */
-const TIMES_CHUNK = 1_000;
+/** Ids one statement of versionedAmong reads at most. */
+const IDS_CHUNK = 1_000;
 
 /**
  * One claim as claimEvents sends it: `n`, its index in the call; `kind` and `entity_id` null for an event of no
@@ -41,20 +41,13 @@ interface ClaimAnswer {
   readonly named: boolean;
   readonly aspect: string | null;
   readonly version: string | null;
-  readonly occurred_at_ms: number | null;
 }
 
-/**
- * A row of an entity's versions, as the claims and versionsOf read it: the time as epoch milliseconds
- * (OCCURRED_AT_MS), exact whatever the session's DateStyle and TimeZone, which a timestamptz's text follows.
- */
+/** A row of an entity's versions, as the claims and versionsOf read it. */
 interface VersionRow {
   readonly aspect: string;
   readonly version: string;
-  readonly occurred_at_ms: number | null;
 }
-
-const OCCURRED_AT_MS = `${epochMs('v.occurred_at')} as occurred_at_ms`;
 
 function claimMany(em: EntityManager, given: readonly ClaimRow[], now: Date): Promise<ClaimAnswer[]> {
   return executeReusable<ClaimAnswer>(
@@ -67,12 +60,12 @@ function claimMany(em: EntityManager, given: readonly ClaimRow[], now: Date): Pr
        select company_id, source, event_id, ?::timestamptz from given order by company_id, source, event_id
        on conflict (company_id, source, event_id) do nothing
        returning company_id, source, event_id)
-     select g.n, false as named, v.aspect, v.version::text as version, ${OCCURRED_AT_MS}
+     select g.n, false as named, v.aspect, v.version::text as version
        from given as g
        join claim as c on c.company_id = g.company_id and c.source = g.source and c.event_id = g.event_id
        left join feed_entity_versions as v on v.company_id = g.company_id and v.entity_kind = g.kind and v.entity_id = g.entity_id
      union all
-     select g.n, true, v.aspect, v.version::text, ${OCCURRED_AT_MS}
+     select g.n, true, v.aspect, v.version::text
        from given as g
        join claim as c on c.company_id = g.company_id and c.source = g.source and c.event_id = g.event_id
        join feed_entity_versions as v on v.company_id = g.company_id and v.entity_kind = 'vacancy' and v.entity_id = g.vacancy_id`,
@@ -88,11 +81,11 @@ function claimOne(em: EntityManager, one: ClaimRow, now: Date): Promise<ClaimAns
        insert into feed_applied_events (company_id, source, event_id, applied_at) values (?, ?, ?, ?::timestamptz)
        on conflict (company_id, source, event_id) do nothing
        returning 1)
-     select ?::int as n, false as named, v.aspect, v.version::text as version, ${OCCURRED_AT_MS}
+     select ?::int as n, false as named, v.aspect, v.version::text as version
        from claim
        left join feed_entity_versions as v on v.company_id = ? and v.entity_kind = ? and v.entity_id = ?
      union all
-     select ?::int, true, v.aspect, v.version::text, ${OCCURRED_AT_MS}
+     select ?::int, true, v.aspect, v.version::text
        from claim
        join feed_entity_versions as v on v.company_id = ? and v.entity_kind = 'vacancy' and v.entity_id = ?`,
     [one.company_id, one.source, one.event_id, now, one.n, one.company_id, one.kind, one.entity_id, one.n, one.company_id, one.vacancy_id],
@@ -128,7 +121,7 @@ export class MikroOrmFeedLedger implements FeedLedger {
     const rows = await withEntityManager(this.orm, (em) =>
       executeReusable<VersionRow>(
         em,
-        `select v.aspect, v.version::text as version, ${OCCURRED_AT_MS} from feed_entity_versions as v where ${ENTITY}`,
+        `select v.aspect, v.version::text as version from feed_entity_versions as v where ${ENTITY}`,
         [entity.companyId, entity.kind, entity.id],
       ),
     );
@@ -136,25 +129,25 @@ export class MikroOrmFeedLedger implements FeedLedger {
   }
 
   /**
-   * The ids as one jsonb array, TIMES_CHUNK at a time: one text whatever their number, so the statement is
+   * The ids as one jsonb array, IDS_CHUNK at a time: one text whatever their number, so the statement is
    * prepared once (executeReusable), and bounded for a vacancy with many thousands of cards.
    */
-  async timesOf(companyId: string, kind: FeedEntityKind, aspect: string, ids: readonly string[]): Promise<ReadonlyMap<string, Date>> {
+  async versionedAmong(companyId: string, kind: FeedEntityKind, ids: readonly string[]): Promise<ReadonlySet<string>> {
     const unique = [...new Set(ids)];
-    const times = new Map<string, Date>();
-    for (let start = 0; start < unique.length; start += TIMES_CHUNK) {
+    const versioned = new Set<string>();
+    for (let start = 0; start < unique.length; start += IDS_CHUNK) {
       const rows = await withEntityManager(this.orm, (em) =>
-        executeReusable<{ entity_id: string; occurred_at_ms: number }>(
+        executeReusable<{ entity_id: string }>(
           em,
-          `select v.entity_id, ${OCCURRED_AT_MS} from feed_entity_versions as v
-            where v.company_id = ? and v.entity_kind = ? and v.aspect = ? and v.occurred_at is not null
+          `select distinct v.entity_id from feed_entity_versions as v
+            where v.company_id = ? and v.entity_kind = ? and v.aspect <> ?
               and v.entity_id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
-          [companyId, kind, aspect, jsonb(unique.slice(start, start + TIMES_CHUNK))],
+          [companyId, kind, TOMBSTONE_ASPECT, jsonb(unique.slice(start, start + IDS_CHUNK))],
         ),
       );
-      for (const row of rows) times.set(row.entity_id, new Date(Number(row.occurred_at_ms)));
+      for (const row of rows) versioned.add(row.entity_id);
     }
-    return times;
+    return versioned;
   }
 
   /**
@@ -187,7 +180,7 @@ export class MikroOrmFeedLedger implements FeedLedger {
     for (const row of rows) {
       const n = Number(row.n);
       const read = claimed.get(n) ?? { own: [], named: [] };
-      if (row.aspect !== null && row.version !== null) (row.named ? read.named : read.own).push({ aspect: row.aspect, version: row.version, occurred_at_ms: row.occurred_at_ms });
+      if (row.aspect !== null && row.version !== null) (row.named ? read.named : read.own).push({ aspect: row.aspect, version: row.version });
       claimed.set(n, read);
     }
     return claims.map(({ vacancyId }, n) => {
@@ -199,14 +192,14 @@ export class MikroOrmFeedLedger implements FeedLedger {
   }
 
   /** The tombstone's removal and the upsert of every aspect: one statement (a data-modifying CTE). */
-  async recordVersions(entity: FeedEntityRef, aspects: readonly string[], version: number, now: Date, time: Date | null = null): Promise<void> {
-    const [sql, parameters] = recordStatement({ type: 'versions', entity, aspects, version, time }, now);
+  async recordVersions(entity: FeedEntityRef, aspects: readonly string[], version: number, now: Date): Promise<void> {
+    const [sql, parameters] = recordStatement({ type: 'versions', entity, aspects, version }, now);
     await withEntityManager(this.orm, (em) => executeInlined(em, sql, parameters));
   }
 
   /** The aspects' removal and the tombstone's upsert: one statement. */
-  async recordDeletion(entity: FeedEntityRef, version: number, now: Date, time: Date | null = null): Promise<void> {
-    const [sql, parameters] = recordStatement({ type: 'deletion', entity, version, time }, now);
+  async recordDeletion(entity: FeedEntityRef, version: number, now: Date): Promise<void> {
+    const [sql, parameters] = recordStatement({ type: 'deletion', entity, version }, now);
     await withEntityManager(this.orm, (em) => executeInlined(em, sql, parameters));
   }
 
@@ -238,15 +231,8 @@ export class MikroOrmFeedLedger implements FeedLedger {
   }
 }
 
-/**
- * A row's update on a conflict: a version never goes down (greatest), and the time kept is the greater
- * version's; recorded again at the same version, a time given replaces the one kept, and none keeps it.
- */
-const UPDATE_VERSION = `version = greatest(feed_entity_versions.version, excluded.version), recorded_at = excluded.recorded_at,
-       occurred_at = case
-         when excluded.version > feed_entity_versions.version then excluded.occurred_at
-         when excluded.version = feed_entity_versions.version then coalesce(excluded.occurred_at, feed_entity_versions.occurred_at)
-         else feed_entity_versions.occurred_at end`;
+/** A row's update on a conflict: a version never goes down. */
+const UPDATE_VERSION = 'version = greatest(feed_entity_versions.version, excluded.version), recorded_at = excluded.recorded_at';
 
 /**
  * The statement of one record, with its parameters: recordVersions' removes the tombstone and upserts every
@@ -256,25 +242,24 @@ function recordStatement(record: FeedVersionRecord, now: Date): [sql: string, pa
   const { entity, version } = record;
   requireVersion(version);
   const key = [entity.companyId, entity.kind, entity.id];
-  const time = record.time ?? null;
   if (record.type === 'deletion') {
     return [
       `with forgotten as (delete from feed_entity_versions where ${ENTITY} and aspect <> ?)
-       insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at, occurred_at)
-       values (?, ?, ?, ?, ?, ?::timestamptz, ?::timestamptz)
+       insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at)
+       values (?, ?, ?, ?, ?, ?::timestamptz)
        on conflict (company_id, entity_kind, entity_id, aspect)
        do update set ${UPDATE_VERSION}`,
-      [...key, TOMBSTONE_ASPECT, ...key, TOMBSTONE_ASPECT, version, now, time],
+      [...key, TOMBSTONE_ASPECT, ...key, TOMBSTONE_ASPECT, version, now],
     ];
   }
   if (record.aspects.includes(TOMBSTONE_ASPECT)) throw new Error(`The aspect name ${TOMBSTONE_ASPECT} is reserved for tombstones.`);
   return [
     `with revived as (delete from feed_entity_versions where ${ENTITY} and aspect = ?)
-     insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at, occurred_at)
-     select ?, ?, ?, aspect, ?, ?::timestamptz, ?::timestamptz from jsonb_array_elements_text(?::jsonb) as given(aspect)
+     insert into feed_entity_versions (company_id, entity_kind, entity_id, aspect, version, recorded_at)
+     select ?, ?, ?, aspect, ?, ?::timestamptz from jsonb_array_elements_text(?::jsonb) as given(aspect)
      on conflict (company_id, entity_kind, entity_id, aspect)
      do update set ${UPDATE_VERSION}`,
-    [...key, TOMBSTONE_ASPECT, ...key, version, now, time, jsonb([...new Set(record.aspects)])],
+    [...key, TOMBSTONE_ASPECT, ...key, version, now, jsonb([...new Set(record.aspects)])],
   ];
 }
 
@@ -294,24 +279,16 @@ async function deleteInChunks(em: EntityManager, select: string, table: string, 
   }
 }
 
-/** The versions of an entity from its rows: the tombstone's is the deletion's, the others one per aspect; each with its time, if any. */
+/** The versions of an entity from its rows: the tombstone's is the deletion's, the others one per aspect. */
 function versionsFrom(rows: readonly VersionRow[]): FeedEntityVersions {
   const aspects = new Map<string, number>();
-  const times = new Map<string, Date>();
   let deletedAt: number | null = null;
-  let deletedTime: Date | null = null;
   for (const row of rows) {
     const version = versionOf(row.version);
-    const time = row.occurred_at_ms === null ? null : new Date(Number(row.occurred_at_ms));
-    if (row.aspect === TOMBSTONE_ASPECT) {
-      deletedAt = version;
-      deletedTime = time;
-    } else {
-      aspects.set(row.aspect, version);
-      if (time !== null) times.set(row.aspect, time);
-    }
+    if (row.aspect === TOMBSTONE_ASPECT) deletedAt = version;
+    else aspects.set(row.aspect, version);
   }
-  return { aspects, deletedAt, times, deletedTime };
+  return { aspects, deletedAt };
 }
 
 /** A bigint column read as text: exact, and refused rather than rounded beyond Number.MAX_SAFE_INTEGER. */

@@ -50,6 +50,7 @@ export function eventsOf(companyId: string, source = '/platform/kz/test', clock:
     candidateMoved: (cardId: string, version: number, stage: string) => event('candidate.moved', cardId, version, { stage }),
     candidateTransferred: (cardId: string, version: number, vacancyId: string) => event('candidate.transferred', cardId, version, { vacancyId }),
     resumeUpdated: (cardId: string, version: number, resume: ResumeData) => event('candidate.resume-updated', cardId, version, resume),
+    candidateDetached: (cardId: string, version: number, vacancyId: string) => event('candidate.detached', cardId, version, { vacancyId }),
     candidateDeleted: (cardId: string, version: number) => event('candidate.deleted', cardId, version, undefined),
     applicationSubmitted: (externalId: string, vacancyId: string, name: string) =>
       event('application.submitted', externalId, undefined, { externalId, vacancyId, candidate: { name }, resume: { skills: ['Go'] } }),

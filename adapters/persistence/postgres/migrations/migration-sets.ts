@@ -4,6 +4,7 @@ import { Migration20261124000000TransferOncePerVacancy } from './business/Migrat
 import { Migration20261125000000FeedLedger } from './business/Migration20261125000000FeedLedger.js';
 import { Migration20261127000000Renderings } from './business/Migration20261127000000Renderings.js';
 import { Migration20261129000000DeletionTimes } from './business/Migration20261129000000DeletionTimes.js';
+import { Migration20261202000000DropEventTimes } from './business/Migration20261202000000DropEventTimes.js';
 import { Migration20251122000000RegistryTables } from './registry/Migration20251122000000RegistryTables.js';
 import { Migration20261126000000KeyEvents } from './registry/Migration20261126000000KeyEvents.js';
 import { Migration20261202000000KeyEventSequence } from './registry/Migration20261202000000KeyEventSequence.js';
@@ -39,5 +40,6 @@ export const BUSINESS_MIGRATIONS: MigrationSet = {
     { name: 'Migration20261125000000FeedLedger', class: Migration20261125000000FeedLedger },
     { name: 'Migration20261127000000Renderings', class: Migration20261127000000Renderings },
     { name: 'Migration20261129000000DeletionTimes', class: Migration20261129000000DeletionTimes },
+    { name: 'Migration20261202000000DropEventTimes', class: Migration20261202000000DropEventTimes },
   ],
 };

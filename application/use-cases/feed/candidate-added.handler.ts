@@ -1,0 +1,43 @@
+import { CandidateCard } from '../../../domain/candidate/candidate-card.js';
+import { boardOf } from '../card-lookup.js';
+import type { FeedDependencies } from './feed-dependencies.js';
+import { CARD, decides, RESUME, STAGE, VACANCY, type FeedHandler } from './feed-event.js';
+
+/**
+ * `candidate.added`: a card made, also one made again under its id (the deletion between may still be on its
+ * way). Its person and resume, its stage and its vacancy each take the event's value unless a newer event set
+ * it (a move of the new card that came first keeps its stage). It is placed as the platform placed it, whether
+ * its vacancy or its column is here yet or not: what the vacancy's events do to it come as the card's own.
+ */
+export function candidateAdded({ boards, candidates }: FeedDependencies): FeedHandler<'candidate.added'> {
+  return {
+    entity: 'candidate',
+    async apply(event) {
+      const { companyId, subject: id, versions, version, now, change } = event;
+      // A creation at or below the present life's, or below a deletion, is of an earlier life.
+      if (decides(versions, version, [CARD]).length === 0) return 'stale';
+      const wins = decides(versions, version, [RESUME, STAGE, VACANCY]);
+      const { card } = change;
+      // Without a stage (the schema requires one; a card of the admin CLI's file may lack it): the board's first column.
+      const stage = card.stage ?? ((await boardOf(boards, companyId, card.vacancyId)).columns[0] as string);
+      const made = CandidateCard.manual({ id, companyId, vacancyId: card.vacancyId, stage, person: card.candidate, resume: card.resume, referral: card.referral, now });
+      const stored = await candidates.findById(companyId, id);
+      if (stored === null) {
+        await candidates.insert(made);
+      } else {
+        const before = stored.toSnapshot();
+        const after = made.toSnapshot();
+        await candidates.update(
+          CandidateCard.restore({
+            ...after,
+            ...(wins.includes(RESUME) ? {} : { person: before.person, resume: before.resume, referral: before.referral, resumeUpdatedAt: before.resumeUpdatedAt }),
+            ...(wins.includes(STAGE) ? {} : { stage: before.stage }),
+            ...(wins.includes(VACANCY) ? {} : { vacancyId: before.vacancyId }),
+          }),
+        );
+      }
+      event.setAspects([CARD, ...wins]);
+      return 'applied';
+    },
+  };
+}

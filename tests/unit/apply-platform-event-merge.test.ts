@@ -1,0 +1,126 @@
+import { expect } from 'chai';
+import { BOARD_REPOSITORY } from '../../application/ports/board-repository.port.js';
+import type { PlatformChange, PlatformEventOutcome } from '../../application/use-cases/platform-change.js';
+import { resolve } from '../../infrastructure/container/typed-binding.js';
+import { aPerson, aResume, aVacancyInput, nextId } from '../support/builders.js';
+import { withWorld } from '../support/use-case-world.js';
+
+const SOURCE = 'urn:platform:recruiting';
+
+/** The feed's merge rule (docs/adr/0016-platform-feed.md) on cases of entities deleted and made again. */
+describe('ApplyPlatformEvent: one merge rule, per aspect the highest version', () => {
+  const world = withWorld();
+
+  function feed(companyId: string, subject: string, version: number, change: PlatformChange): Promise<PlatformEventOutcome> {
+    return world().use('applyPlatformEvent').execute({ source: SOURCE, eventId: nextId('ev'), companyId, subject, version, change });
+  }
+  const upserted = (title: string): PlatformChange => ({ type: 'vacancy.upserted', vacancy: aVacancyInput({ title }) });
+  const added = (vacancyId: string, name: string, stage = 'NEW'): PlatformChange => ({
+    type: 'candidate.added',
+    card: { vacancyId, candidate: aPerson({ name }), resume: aResume(), referral: null, stage },
+  });
+  const cardOf = async (companyId: string, id: string) => {
+    const card = await world().candidate(companyId, id);
+    return card === undefined ? null : { name: card.person.name, vacancyId: card.vacancyId, stage: card.stage };
+  };
+  const technicalCardsOf = (id: string) => [...world().database.candidates.values()].filter((card) => card.originCardId === id).map((card) => card.vacancyId);
+  const columnsOf = async (companyId: string, vacancyId: string) => (await resolve(world().container, BOARD_REPOSITORY).find(companyId, vacancyId))?.columns ?? null;
+
+  it('a card deleted and made again, the re-add and the move of the new card before the deletion: the new card, in the moved column', async () => {
+    const companyId = await world().company();
+    expect(await feed(companyId, 'vac-1', 1, upserted('Бэкенд'))).to.equal('applied');
+    expect(await feed(companyId, 'card-1', 1, added('vac-1', 'Life one'))).to.equal('applied');
+    expect(await feed(companyId, 'card-1', 4, { type: 'candidate.moved', stage: 'OFFER' })).to.equal('applied');
+    expect(await feed(companyId, 'card-1', 3, added('vac-1', 'Life two'))).to.equal('applied');
+    await feed(companyId, 'card-1', 2, { type: 'candidate.deleted' });
+    expect(await cardOf(companyId, 'card-1')).to.deep.equal({ name: 'Life two', vacancyId: 'vac-1', stage: 'OFFER' });
+  });
+
+  it('the same five events in every order end in the same card', async () => {
+    const events: [string, number, PlatformChange][] = [
+      ['card-1', 1, added('vac-1', 'Life one')],
+      ['card-1', 4, { type: 'candidate.moved', stage: 'OFFER' }],
+      ['card-1', 3, added('vac-1', 'Life two')],
+      ['card-1', 2, { type: 'candidate.deleted' }],
+    ];
+    for (const order of permutations([0, 1, 2, 3])) {
+      const companyId = await world().company();
+      await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
+      for (const index of order) {
+        const [subject, version, change] = events[index] as [string, number, PlatformChange];
+        // A move before its card waits (retried by the feed): applied again once the card is there.
+        await feed(companyId, subject, version, change).catch(() => undefined);
+      }
+      await feed(companyId, 'card-1', 4, { type: 'candidate.moved', stage: 'OFFER' }).catch(() => undefined);
+      expect(await cardOf(companyId, 'card-1'), `order ${order.join(',')}`).to.deep.equal({ name: 'Life two', vacancyId: 'vac-1', stage: 'OFFER' });
+    }
+  });
+
+  it('a vacancy deleted and made again: its card is taken off by its own detach event, and a card made after stays, whatever came first', async () => {
+    const companyId = await world().company();
+    await feed(companyId, 'vac-1', 1, upserted('Первая жизнь'));
+    await feed(companyId, 'card-old', 1, added('vac-1', 'Old'));
+    // The platform: vac-1 deleted (v2, card-old detached at its v2), made again (v3), card-new added on it.
+    await feed(companyId, 'vac-1', 3, upserted('Вторая жизнь'));
+    await feed(companyId, 'card-new', 1, added('vac-1', 'New', 'INTERVIEW'));
+    expect(await feed(companyId, 'vac-1', 2, { type: 'vacancy.deleted' })).to.equal('stale');
+    expect(await feed(companyId, 'card-old', 2, { type: 'candidate.detached', vacancyId: 'vac-1' })).to.equal('applied');
+    expect(await cardOf(companyId, 'card-old')).to.deep.equal({ name: 'Old', vacancyId: null, stage: null });
+    expect(await cardOf(companyId, 'card-new')).to.deep.equal({ name: 'New', vacancyId: 'vac-1', stage: 'INTERVIEW' });
+  });
+
+  it('a card added to a vacancy deleted here is placed as the platform placed it, and its detach event takes it off', async () => {
+    const companyId = await world().company();
+    await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
+    await feed(companyId, 'vac-1', 2, { type: 'vacancy.deleted' });
+    expect(await feed(companyId, 'card-1', 1, added('vac-1', 'Early'))).to.equal('applied');
+    expect(await cardOf(companyId, 'card-1')).to.deep.equal({ name: 'Early', vacancyId: 'vac-1', stage: 'NEW' });
+    expect(await feed(companyId, 'card-1', 2, { type: 'candidate.detached', vacancyId: 'vac-1' })).to.equal('applied');
+    expect(await cardOf(companyId, 'card-1')).to.deep.equal({ name: 'Early', vacancyId: null, stage: null });
+  });
+
+  it('a detach of a transfer takes off its technical card, and the transfer arriving after it is stale', async () => {
+    const companyId = await world().company();
+    await feed(companyId, 'vac-1', 1, upserted('Одна'));
+    await feed(companyId, 'vac-2', 1, upserted('Другая'));
+    await feed(companyId, 'card-1', 1, added('vac-1', 'Card'));
+    expect(await feed(companyId, 'card-1', 3, { type: 'candidate.detached', vacancyId: 'vac-2' })).to.equal('applied');
+    expect(await feed(companyId, 'card-1', 2, { type: 'candidate.transferred', vacancyId: 'vac-2' })).to.equal('stale');
+    expect(technicalCardsOf('card-1')).to.deep.equal([]);
+    expect(await feed(companyId, 'card-1', 4, { type: 'candidate.transferred', vacancyId: 'vac-2' })).to.equal('applied');
+    expect(technicalCardsOf('card-1')).to.deep.equal(['vac-2']);
+    expect(await feed(companyId, 'card-1', 5, { type: 'candidate.detached', vacancyId: 'vac-2' })).to.equal('applied');
+    expect(technicalCardsOf('card-1')).to.deep.equal([]);
+  });
+
+  it('a late deletion of a vacancy made again takes back a board of the earlier life, and leaves a board of the present one', async () => {
+    const companyId = await world().company();
+    await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
+    await feed(companyId, 'vac-1', 2, { type: 'board.columns-set', columns: ['A', 'B'] });
+    await feed(companyId, 'vac-1', 4, upserted('Снова'));
+    expect(await feed(companyId, 'vac-1', 3, { type: 'vacancy.deleted' })).to.equal('applied');
+    expect(await columnsOf(companyId, 'vac-1')).to.equal(null);
+    expect(await feed(companyId, 'vac-1', 2, { type: 'board.columns-set', columns: ['A', 'B'] })).to.equal('stale');
+    expect(await feed(companyId, 'vac-1', 5, { type: 'board.columns-set', columns: ['C'] })).to.equal('applied');
+    expect(await feed(companyId, 'vac-1', 3, { type: 'vacancy.deleted' })).to.equal('stale');
+    expect(await columnsOf(companyId, 'vac-1')).to.deep.equal(['C']);
+  });
+
+  it('a late card deletion takes off the technical cards of the earlier life', async () => {
+    const companyId = await world().company();
+    await feed(companyId, 'vac-1', 1, upserted('Одна'));
+    await feed(companyId, 'vac-2', 1, upserted('Другая'));
+    await feed(companyId, 'card-1', 1, added('vac-1', 'One'));
+    await feed(companyId, 'card-1', 2, { type: 'candidate.transferred', vacancyId: 'vac-2' });
+    await feed(companyId, 'card-1', 4, added('vac-1', 'Two'));
+    expect(technicalCardsOf('card-1')).to.deep.equal(['vac-2']);
+    expect(await feed(companyId, 'card-1', 3, { type: 'candidate.deleted' })).to.equal('applied');
+    expect(technicalCardsOf('card-1')).to.deep.equal([]);
+    expect(await cardOf(companyId, 'card-1')).to.deep.equal({ name: 'Two', vacancyId: 'vac-1', stage: 'NEW' });
+  });
+});
+
+function permutations<T>(items: readonly T[]): T[][] {
+  if (items.length <= 1) return [[...items]];
+  return items.flatMap((item, index) => permutations([...items.slice(0, index), ...items.slice(index + 1)]).map((rest) => [item, ...rest]));
+}
