@@ -46,14 +46,38 @@ describe('ApplyPlatformEvent: one merge rule, per aspect the highest version', (
     for (const order of permutations([0, 1, 2, 3])) {
       const companyId = await world().company();
       await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
+      const waiting: [string, number, PlatformChange][] = [];
       for (const index of order) {
-        const [subject, version, change] = events[index] as [string, number, PlatformChange];
-        // A move before its card waits (retried by the feed): applied again once the card is there.
-        await feed(companyId, subject, version, change).catch(() => undefined);
+        const event = events[index] as [string, number, PlatformChange];
+        // A move before its card waits, to be taken again by the feed's retry; nothing else is sent twice.
+        await feed(companyId, ...event).catch(() => waiting.push(event));
       }
-      await feed(companyId, 'card-1', 4, { type: 'candidate.moved', stage: 'OFFER' }).catch(() => undefined);
+      for (const event of waiting) await feed(companyId, ...event);
       expect(await cardOf(companyId, 'card-1'), `order ${order.join(',')}`).to.deep.equal({ name: 'Life two', vacancyId: 'vac-1', stage: 'OFFER' });
     }
+  });
+
+  it('a card deleted and made again whose detach came before the deletion and the re-add: the new card, off the vacancy', async () => {
+    const companyId = await world().company();
+    await feed(companyId, 'vac-1', 1, upserted('Бэкенд'));
+    expect(await feed(companyId, 'card-3', 1, added('vac-1', 'Life one', 'AI_DIALOG'))).to.equal('applied');
+    // The platform: card-3 deleted (v2), made again on vac-1 (v3), then vac-1 deleted and card-3 detached (v4).
+    expect(await feed(companyId, 'card-3', 4, { type: 'candidate.detached', vacancyId: 'vac-1' })).to.equal('applied');
+    await feed(companyId, 'card-3', 2, { type: 'candidate.deleted' });
+    expect(await feed(companyId, 'card-3', 3, added('vac-1', 'Life two', 'ONBOARDING'))).to.equal('applied');
+    expect(await cardOf(companyId, 'card-3')).to.deep.equal({ name: 'Life two', vacancyId: null, stage: null });
+  });
+
+  it('a vacancy deleted and made again whose new board came before the deletion and the upsert: the new board stays', async () => {
+    const companyId = await world().company();
+    await feed(companyId, 'vac-1', 1, upserted('Первая жизнь'));
+    const columns = ['NEW', 'SCREEN', 'OFFER'];
+    // The platform: vac-1 deleted (v2), made again (v3), its board set (v4).
+    expect(await feed(companyId, 'vac-1', 4, { type: 'board.columns-set', columns })).to.equal('applied');
+    await feed(companyId, 'vac-1', 2, { type: 'vacancy.deleted' });
+    expect(await feed(companyId, 'vac-1', 3, upserted('Вторая жизнь'))).to.equal('applied');
+    expect([...world().database.vacancies.values()].filter((v) => v.companyId === companyId).map((v) => [v.id, v.title])).to.deep.equal([['vac-1', 'Вторая жизнь']]);
+    expect(await columnsOf(companyId, 'vac-1')).to.deep.equal(columns);
   });
 
   it('a vacancy deleted and made again: its card is taken off by its own detach event, and a card made after stays, whatever came first', async () => {

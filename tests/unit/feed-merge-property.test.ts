@@ -42,7 +42,12 @@ describe('The platform feed converges by the merge rule (property, in-memory sto
         expect(normalized(byRule), 'the rule gives the platform\'s state').to.deep.equal(normalized(played.state));
         expect(normalized(stateOf(companyId)), 'the service holds the rule\'s state').to.deep.equal(normalized(byRule));
       }),
-      { numRuns: Number(process.env.FEED_MERGE_RUNS ?? 1000), endOnFailure: true },
+      {
+        numRuns: Number(process.env.FEED_MERGE_RUNS ?? 1000),
+        endOnFailure: true,
+        // A failure's seed and path, to replay it alone.
+        ...(process.env.FEED_MERGE_SEED === undefined ? {} : { seed: Number(process.env.FEED_MERGE_SEED), path: process.env.FEED_MERGE_PATH }),
+      },
     );
   });
 

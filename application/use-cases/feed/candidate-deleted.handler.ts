@@ -1,13 +1,15 @@
 import { removeTechnicalCard, type FeedDependencies } from './feed-dependencies.js';
-import { CARD, floorOf, type FeedHandler } from './feed-event.js';
+import { floorOf, type FeedHandler } from './feed-event.js';
 
 const TRANSFER_PREFIX = 'transfer:';
 
 /**
  * `candidate.deleted`. The latest of the card's creating and deleting events decides whether it exists; as the
- * latest, the deletion removes the card and its technical cards (what is not here yet leaves just the
- * tombstone). Older than the card's present life (it was made again, the re-add came first), it takes off the
- * technical cards of transfers made before it, and stays the floor of the card's aspects.
+ * latest of everything applied to the card, the deletion removes the card and its technical cards (what is not
+ * here yet leaves just the tombstone). Older than the card's present life (it was made again and the re-add came
+ * first), or than an event of that life applied already (a detach that came before the re-add: the platform made
+ * the card again, and its re-add is on its way), it takes off the technical cards of transfers made before it and
+ * stays the floor of the card's aspects, so that what that later event set is kept for the re-add.
  */
 export function candidateDeleted({ candidates, useCases }: FeedDependencies): FeedHandler<'candidate.deleted'> {
   return {
@@ -15,8 +17,7 @@ export function candidateDeleted({ candidates, useCases }: FeedDependencies): Fe
     async apply(event) {
       const { companyId, subject: id, versions, version } = event;
       if (version <= floorOf(versions)) return 'stale';
-      const created = versions.aspects.get(CARD);
-      if (created === undefined || version > created) {
+      if (![...versions.aspects.values()].some((set) => set > version)) {
         await useCases.deleteCandidate.execute({ companyId, id }).catch((error: unknown) => {
           if ((error as { code?: unknown } | null)?.code !== 'not_found') throw error;
         });
