@@ -38,13 +38,15 @@ export class KeyRegistryCache {
 
   /**
    * `beforeRead`, when given, is awaited before the registry is read, and told whether the registry held the id
-   * when this instance last read it (false for a made-up id, or one not read here yet); if it rejects, nothing is
-   * read and the find rejects with it. A request that joins a read another request started is not told.
+   * when this instance last read it (false for a made-up id, or one not read here yet, and always with `ttlMs` 0);
+   * if it rejects, nothing is read and the find rejects with it. A request that joins a read another request started is not told.
    */
   async find(keyId: string, now: Date, beforeRead?: (heldBefore: boolean) => Promise<void>): Promise<ServiceKey | null> {
     const at = now.getTime();
     if (this.ttlMs <= 0) {
-      if (beforeRead !== undefined) await beforeRead(this.known.has(keyId));
+      // Every request reads the registry: an id it held gives no pass, or a caller who knows a key's id (ids are
+      // not secret) would cost a read per request with any secret, past its address's budget.
+      if (beforeRead !== undefined) await beforeRead(false);
       const key = await this.keys.findById(keyId);
       // Never fresh with no TTL: kept only as a sign that the registry holds the id.
       if (key !== null) this.remember(keyId, key, at);

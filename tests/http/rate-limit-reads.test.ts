@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { expect } from 'chai';
-import { formatServiceKey, KEY_ID_LENGTH, KEY_SECRET_LENGTH } from '../../domain/service-key/service-key-format.js';
+import { formatServiceKey, KEY_ID_LENGTH, KEY_SECRET_LENGTH, parseServiceKey } from '../../domain/service-key/service-key-format.js';
 import { KEY_CACHE_TTL_MAX_MS } from '../../infrastructure/config.schema.js';
 import { ApiClient, type ApiResponse } from '../support/api-client.js';
 import { aTenant } from '../support/http-fixtures.js';
@@ -59,6 +59,25 @@ describe(`Rate limit before the key registry (${TEST_STORE})`, () => {
       // The address's budget, and the requests that were past its check when it ran out.
       expect(unauthorized).to.be.within(BUDGET, BUDGET + IN_FLIGHT - 1);
       for (const answer of answers.filter((a) => a.status === 429)) expect(Number(answer.headers.get('retry-after'))).to.be.at.least(1);
+    } finally {
+      counter.stop();
+    }
+  });
+
+  it('with KEY_CACHE_TTL_MS=0 holds a known key id sent with wrong secrets to the address budget too: no read past it', async () => {
+    await server.close();
+    server = await startTestServer({ config: { rateLimitPoints: BUDGET, rateLimitWindowS: 60, keyCacheTtlMs: 0 } });
+    const tenant = await aTenant(server);
+    expect((await tenant.api.get('/vacancies')).status, 'the key works').to.equal(200);
+    const keyId = parseServiceKey(tenant.key)?.keyId as string;
+    const counter = countRegistryReads(server);
+    try {
+      const guesser = new ApiClient(server.baseUrl);
+      const answers = await inBatches(100, () => guesser.get('/vacancies', { key: formatServiceKey(keyId, randomText(KEY_SECRET_LENGTH)) }));
+      const unauthorized = answers.filter((answer) => answer.status === 401).length;
+      expect(unauthorized + answers.filter((answer) => answer.status === 429).length, 'nothing but 401 and 429').to.equal(100);
+      expect(counter.reads(), 'one read per 401, none per 429').to.equal(unauthorized);
+      expect(unauthorized).to.be.within(BUDGET, BUDGET + IN_FLIGHT - 1);
     } finally {
       counter.stop();
     }
