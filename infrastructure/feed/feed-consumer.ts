@@ -1,42 +1,13 @@
-import { AMQPChannelError, ConsumerStatus, type AsyncMessage, type Connection, type Consumer } from 'rabbitmq-client';
-import type { Logger } from 'pino';
-import type { FeedMetrics } from '../../adapters/feed/feed-metrics.js';
+import { ConsumerStatus, type AsyncMessage, type Consumer } from 'rabbitmq-client';
 import type { FeedDecision, FeedMessage } from '../../adapters/feed/platform-event-handler.js';
+import { QuietErrorLog, unregisters } from './feed-consumer-errors.js';
+import type { FeedConsumerOptions } from './feed-consumer-options.js';
+import { companyHeaderOf } from './feed-dead-letter.js';
 import { bodyOf, FeedRouting, retryCountsOf, type RetryCounts } from './feed-routing.js';
-import { declareFeedTopology, mainQueueDeclaration, type FeedTopology } from './feed-topology.js';
-import { COMPANY_HEADER } from './feed-dead-letter.js';
+import { declareFeedTopology, mainQueueDeclaration } from './feed-topology.js';
 import { loggableFeedError } from './loggable-feed-error.js';
 
-/** What turns a message into a decision: the feed adapter's PlatformEventHandler, or a test's stand-in. */
-export interface FeedHandler {
-  handle(message: FeedMessage): Promise<FeedDecision>;
-}
-
-export interface FeedConsumerOptions {
-  readonly connection: Connection;
-  readonly topology: FeedTopology;
-  readonly handler: FeedHandler;
-  /** Messages held unacknowledged and handled at once (FEED_PREFETCH). */
-  readonly prefetch: number;
-  /** Whether the databases answer (the READINESS port); asked while the consumer pauses. */
-  readonly readiness: () => Promise<boolean>;
-  readonly logger: Logger;
-  readonly metrics?: FeedMetrics | undefined;
-  /** How often readiness is asked while paused. Default 1000 ms. */
-  readonly readinessPollMs?: number | undefined;
-  /**
-   * How often readiness is asked while consuming (unset: never): a database gone away then pauses the consumer,
-   * and GET /readyz says so, within this and readiness's own bound, with no message to find it away.
-   */
-  readonly readinessWhileConsumingMs?: number | undefined;
-  /**
-   * Takes in a row that did not get through the database (FEED_MAX_ATTEMPTS) from which a retry after a timeout
-   * of the event's work is logged as a warning: it is still retried (never dead-lettered for a timeout), but
-   * something holds its company's lock for long, or its work needs more than the statement bound. Default 10,
-   * FEED_MAX_ATTEMPTS's default.
-   */
-  readonly timeoutsBeforeWarning?: number | undefined;
-}
+export type { FeedConsumerOptions, FeedHandler } from './feed-consumer-options.js';
 
 type State = 'idle' | 'consuming' | 'paused' | 'stopping' | 'stopped';
 
@@ -50,9 +21,6 @@ type State = 'idle' | 'consuming' | 'paused' | 'stopping' | 'stopped';
  */
 const TIMED_OUT_AGAIN_AND_AGAIN =
   "feed event's work timed out, after FEED_MAX_ATTEMPTS takes or more in a row that did not get through the database; still retried, never set aside for it: look for a long transaction holding its company's lock, or raise the feed's DB_STATEMENT_TIMEOUT_MS";
-
-/** How long errors of one kind are said once, the others counted: a lost connection fails every acknowledgement in flight. */
-const ERROR_QUIET_MS = 10_000;
 
 /**
  * The feed's consumer on the main queue: each message goes to the handler, and its decision is carried out
@@ -90,7 +58,7 @@ export class FeedConsumer {
   /** Why the consumer is not registered, when an error said so: for GET /readyz. */
   private unregisteredBy: string | null = null;
   /** Per kind of consumer error (its code or name): when it was last said, and how many were not said since. */
-  private readonly errorsSaid = new Map<string, { at: number; unsaid: number }>();
+  private readonly errors: QuietErrorLog;
   private readonly onConnectionLost = () => {
     this.connected = false;
     this.showConsuming();
@@ -98,6 +66,7 @@ export class FeedConsumer {
 
   constructor(private readonly options: FeedConsumerOptions) {
     this.pollMs = options.readinessPollMs ?? 1_000;
+    this.errors = new QuietErrorLog(options.logger, { queue: options.topology.queue }, 'feed consumer error');
     this.timeoutsBeforeWarning = options.timeoutsBeforeWarning ?? 10;
     this.routing = new FeedRouting(options.connection, options.topology);
     this.consumer = options.connection.createConsumer(
@@ -113,15 +82,15 @@ export class FeedConsumer {
       (message) => this.take(message),
     );
     this.consumer.on('error', (error: unknown) => {
-      this.sayError(error);
+      this.errors.say(error);
       if (!unregisters(error)) return;
       this.registered = false;
       this.unregisteredBy = String((error as { code?: unknown }).code ?? (error as Error).name);
       this.showConsuming();
     });
     this.consumer.on('ready', () => {
-      if (!this.connected) this.sayUnsaidErrors('feed consumer registered again on the new connection');
-      else if (this.unregisteredBy !== null) this.sayUnsaidErrors('feed consumer registered again');
+      if (!this.connected) this.errors.sayUnsaid('feed consumer registered again on the new connection');
+      else if (this.unregisteredBy !== null) this.errors.sayUnsaid('feed consumer registered again');
       this.connected = true;
       this.registered = true;
       this.unregisteredBy = null;
@@ -192,7 +161,7 @@ export class FeedConsumer {
       await this.routing.close();
     } finally {
       this.options.connection.off('error', this.onConnectionLost);
-      this.sayUnsaidErrors('feed consumer stopped');
+      this.errors.sayUnsaid('feed consumer stopped');
       this.state = 'stopped';
     }
   }
@@ -296,31 +265,6 @@ export class FeedConsumer {
     this.options.metrics?.setConsuming(this.consuming);
   }
 
-  /**
-   * A consumer error (an acknowledgement the lost connection could not carry, a setup the broker refused):
-   * the first of its kind is logged, then, for ERROR_QUIET_MS, the others of that kind are only counted.
-   */
-  private sayError(error: unknown): void {
-    const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
-    const kind = String(code ?? name ?? typeof error);
-    const now = Date.now();
-    const said = this.errorsSaid.get(kind);
-    if (said !== undefined && now - said.at < ERROR_QUIET_MS) {
-      said.unsaid += 1;
-      return;
-    }
-    const before = said?.unsaid ?? 0;
-    this.errorsSaid.set(kind, { at: now, unsaid: 0 });
-    this.options.logger.warn({ err: error, queue: this.options.topology.queue, ...(before > 0 ? { moreOfThisKindNotLogged: before } : {}) }, 'feed consumer error');
-  }
-
-  /** Counts the errors that were not logged one by one, if any, in a line of their own. */
-  private sayUnsaidErrors(msg: string): void {
-    const unsaid = [...this.errorsSaid].filter(([, said]) => said.unsaid > 0).map(([kind, said]) => ({ kind, count: said.unsaid }));
-    this.errorsSaid.clear();
-    if (unsaid.length > 0) this.options.logger.info({ queue: this.options.topology.queue, errorsNotLogged: unsaid }, msg);
-  }
-
   /** While consuming, readiness every readinessWhileConsumingMs; one check at a time, from start to stop. */
   private scheduleWatch(): void {
     const everyMs = this.options.readinessWhileConsumingMs;
@@ -352,22 +296,4 @@ export class FeedConsumer {
     this.showConsuming();
     this.options.logger.info({ queue: this.options.topology.queue }, 'feed resumed: the database answers');
   }
-}
-
-/**
- * Whether a consumer error leaves the consumer unregistered until the client sets it up again: one that closed
- * its channel (rabbitmq-client's AMQPChannelError, of which a connection error is one), the broker's cancel
- * (the queue deleted), or a failed setup. An error of a message's handler or a refused acknowledgement alone
- * does not.
- */
-function unregisters(error: unknown): boolean {
-  if (error instanceof AMQPChannelError) return true;
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return code === 'CANCEL_FORCED' || (typeof message === 'string' && message.startsWith('consumer setup failed'));
-}
-
-/** The company header the platform (and `admin feed publish`) sets on a message, when it is text. */
-function companyHeaderOf(message: AsyncMessage): string | undefined {
-  const value: unknown = message.headers?.[COMPANY_HEADER];
-  return typeof value === 'string' && value !== '' ? value : undefined;
 }

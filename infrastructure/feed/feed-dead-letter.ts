@@ -1,4 +1,4 @@
-import type { SyncMessage } from 'rabbitmq-client';
+import type { AsyncMessage, SyncMessage } from 'rabbitmq-client';
 import type { DeadLetterSummary } from '../../adapters/cli/feed-broker.js';
 import { FEED_HEADERS } from './feed-topology.js';
 
@@ -87,4 +87,10 @@ function text(value: unknown): string | null {
 function count(value: unknown): number | null {
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : null;
+}
+
+/** The company header the platform (and `admin feed publish`) sets on a message, when it is text. */
+export function companyHeaderOf(message: AsyncMessage): string | undefined {
+  const value: unknown = message.headers?.[COMPANY_HEADER];
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }

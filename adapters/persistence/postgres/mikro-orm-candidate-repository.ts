@@ -2,6 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { CandidateListQuery, CandidateRepository, CardOnVacancy, ListedCandidate, StoredApplication } from '../../../application/ports/candidate-repository.port.js';
 import type { CandidateCard } from '../../../domain/candidate/candidate-card.js';
 import { executeBound, executeBoundReusable } from './bound-statement.js';
+import { CARD_COLUMNS, CARD_VALUES, insertApplicationRows, insertTechnicalRow, rowParameters, UPDATE_CARD_SQL } from './candidate-row-sql.js';
 import { listedCandidates } from './candidate-list-query.js';
 import { CANDIDATE_ROW_SELECT, candidateRowOf, readCandidateRow, readStoredApplications, readTechnicalCardRow } from './point-reads.js';
 import type { CandidateRow } from './entities/candidate.entity.js';
@@ -10,62 +11,6 @@ import { candidateColumns, fromCandidateRow, toCandidateRow } from './row-mappin
 import { TIMESTAMP_PARAM, boundColumns, jsonb, timestampParams } from './sql-values.js';
 import { activeTransaction, withEntityManager } from './transaction-scope.js';
 import { executeInlined, executeReusable } from './direct-statement.js';
-
-const CARD_COLUMNS = `company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral,
-  technical, origin_card_id, request_fingerprint, source_ref, created_at, card_updated_at, resume_updated_at, rendering`;
-const CARD_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?)';
-
-/** Sets every column but the key (company_id, id) to the parameters of rowParameters after the key's two. */
-const UPDATE_CARD_SQL = `update candidates
-    set vacancy_id = ?, stage = ?, source = ?, external_id = ?, cover_letter = ?, person = ?::jsonb, resume = ?::jsonb,
-        referral = ?::jsonb, technical = ?, origin_card_id = ?, request_fingerprint = ?, source_ref = ?,
-        created_at = ?::timestamptz, card_updated_at = ?::timestamptz, resume_updated_at = ?::timestamptz, rendering = ?
-  where company_id = ? and id = ?`;
-
-/** The parameters of one row's CARD_VALUES. */
-function rowParameters(row: RenderedCandidateRow): unknown[] {
-  return [
-    row.companyId, row.id, row.vacancyId, row.stage, row.source, row.externalId, row.coverLetter,
-    jsonb(row.person), jsonb(row.resume), row.referral === null ? null : jsonb(row.referral),
-    row.technical, row.originCardId, row.requestFingerprint, row.sourceRef,
-    row.createdAt, row.cardUpdatedAt, row.resumeUpdatedAt, row.rendering,
-  ];
-}
-
-/**
- * Inserts the rows that no card of the company holds the externalId of; returns the externalIds inserted. The
- * rows go in the order of their externalIds, whatever order they came in: two batches of one company that
- * insert the same externalIds (appends run side by side) then take their index entries in the same order, and
- * one waits for the other instead of each waiting for the other (a deadlock, PostgreSQL ending one of them).
- */
-async function insertApplicationRows(em: EntityManager, rows: readonly RenderedCandidateRow[]): Promise<Set<string>> {
-  const ordered = [...rows].sort((a, b) => compareCodeUnits(a.externalId as string, b.externalId as string));
-  const inserted = await executeBound<{ external_id: string }>(
-    em,
-    `insert into candidates (${CARD_COLUMNS})
-     values ${ordered.map(() => CARD_VALUES).join(', ')}
-     on conflict (company_id, external_id) where external_id is not null do nothing
-     returning external_id`,
-    ordered.flatMap(rowParameters),
-  );
-  return new Set(inserted.map((row) => row.external_id));
-}
-
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Inserts a technical card unless its origin already has one on its vacancy; whether it was inserted. */
-async function insertTechnicalRow(em: EntityManager, row: RenderedCandidateRow): Promise<boolean> {
-  const inserted = await executeBoundReusable<{ id: string }>(
-    em,
-    `insert into candidates (${CARD_COLUMNS}) values ${CARD_VALUES}
-     on conflict (company_id, origin_card_id, vacancy_id) where origin_card_id is not null do nothing
-     returning id`,
-    rowParameters(row),
-  );
-  return inserted.length > 0;
-}
 
 /** Rows per INSERT statement of insertMany: big enough to save round trips, small enough for one statement. */
 const INSERT_MANY_CHUNK = 200;
