@@ -181,7 +181,7 @@ async function cpuPerEvent(
 
 /**
  * What the framework adds to a transaction and to a statement, in this process's CPU: a unit of work of the
- * company (BEGIN, the lock and the clock, COMMIT, as MikroOrmUnitOfWork sends them) against the same three statements
+ * company (BEGIN, the lock and the clock, COMMIT, as PgUnitOfWork sends them) against the same three statements
  * sent by pg, each empty and then with ten `select 1` (executeInlined through the repositories' withEntityManager,
  * or pg's client.query).
  */

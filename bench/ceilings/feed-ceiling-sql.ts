@@ -54,7 +54,7 @@ function numbered(sql: string): string {
   return sql.replace(/\?/g, () => `$${++n}`);
 }
 
-/** The card statements of MikroOrmCandidateRepository (insert, application insert, update), each bound: 18 values. */
+/** The card statements of PgCandidateRepository (insert, application insert, update), each bound: 18 values. */
 const CARD_WRITE_COLUMNS = `company_id, id, vacancy_id, stage, source, external_id, cover_letter, person, resume, referral, technical, origin_card_id,
   request_fingerprint, source_ref, created_at, card_updated_at, resume_updated_at, rendering`;
 const CARD_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?)';
@@ -68,7 +68,7 @@ const UPDATE_CARD_SQL = numbered(
     'card_updated_at = ?::timestamptz, resume_updated_at = ?::timestamptz, rendering = ? where company_id = ? and id = ?',
 );
 
-/** MikroOrmVacancyRepository's columns after the key, with their parameters: its insert and update, bound (28 values). */
+/** PgVacancyRepository's columns after the key, with their parameters: its insert and update, bound (28 values). */
 const VACANCY_FIELDS: readonly (readonly [column: string, parameter: string])[] = [
   ['title', '?'], ['status', '?'], ['city', '?'], ['office_address', '?'], ['experience', '?'], ['work_format', '?'], ['work_formats', '?::jsonb'],
   ['salary_from', '?::float8'], ['salary_to', '?::float8'], ['salary_currency', '?'], ['salary_gross', '?::boolean'], ['employment_form', '?'],
@@ -146,7 +146,7 @@ function timeKept(stored: number | null | undefined, storedTime: number | null |
   return version === stored ? (time ?? storedTime ?? null) : (storedTime ?? null);
 }
 
-/** The service's UPDATE_VERSION (mikro-orm-feed-ledger.ts), character for character. */
+/** The service's UPDATE_VERSION (pg-feed-ledger.ts), character for character. */
 const UPDATE_VERSION = 'version = greatest(feed_entity_versions.version, excluded.version), recorded_at = excluded.recorded_at';
 
 /** The vacancy a change names besides its own entity (the service's namedVacancyOf). */
@@ -177,7 +177,7 @@ class Tx {
   private readonly versions = new Map<string, Versions>();
   private readonly records: string[] = [];
   /**
-   * The cards read ahead for the batch by id (null: known absent), as MikroOrmCandidateRepository keeps them in
+   * The cards read ahead for the batch by id (null: known absent), as PgCandidateRepository keeps them in
    * the unit of work's transaction: a card read answers from here, and a write forgets what it may change.
    */
   private readonly kept = new Map<string, Row | null>();
@@ -233,7 +233,7 @@ class Tx {
 
   /**
    * Every event of the batch claimed at once, with the versions of the entities of those claimed and of the
-   * vacancies they name (MikroOrmFeedLedger.claimEvents): a repeat of an id within the batch is not sent, and is a
+   * vacancies they name (PgFeedLedger.claimEvents): a repeat of an id within the batch is not sent, and is a
    * duplicate; the others go as a JSON array of rows, inserted in key order; a batch of one, as its values. Per
    * event: null for a duplicate, else the versions read (none for an application); the named vacancies' versions
    * are kept by the batch, as ApplyPlatformEvent.applyAllIn keeps them.
@@ -318,13 +318,13 @@ class Tx {
 
   /**
    * Whether the entity's deletion is recorded (ApplyPlatformEvent.isDeleted): as the batch knows it, else as
-   * stored, read as MikroOrmFeedLedger.versionsOf reads it.
+   * stored, read as PgFeedLedger.versionsOf reads it.
    */
   async isDeleted(kind: string, id: string): Promise<boolean> {
     return (await this.versionsOf(kind, id)).deletedAt !== null;
   }
 
-  /** The entity's versions as the batch knows them, else as stored, read as MikroOrmFeedLedger.versionsOf reads them. */
+  /** The entity's versions as the batch knows them, else as stored, read as PgFeedLedger.versionsOf reads them. */
   async versionsOf(kind: string, id: string): Promise<Versions> {
     const known = this.versions.get(entityKey(kind, id));
     if (known !== undefined) return known;
@@ -410,7 +410,7 @@ class Tx {
   }
 
   /**
-   * The batch's records in front of its COMMIT, in one message (MikroOrmFeedLedger.recordAll defers them to the
+   * The batch's records in front of its COMMIT, in one message (PgFeedLedger.recordAll defers them to the
    * unit of work's next statement, here its COMMIT; simple query, run in order); the COMMIT alone when there are none.
    */
   async recordAllAndCommit(): Promise<void> {

@@ -13,7 +13,7 @@ import { answerHelp } from '../../infrastructure/process-arguments.js';
  * column, a data-modifying CTE `INSERT ... SELECT ... ON CONFLICT DO NOTHING RETURNING id`, and a last
  * SELECT that gives the inserted id, else the earlier card's id, and whether the vacancy was found.
  *
- * The columns and values are those of the service's insert (mikro-orm-candidate-repository.ts,
+ * The columns and values are those of the service's insert (pg-candidate-repository.ts,
  * insertApplications): the same 18 columns, the id a v7 uuid made here, the stage the board's first column
  * (NEW without a board, the default board's), `technical` false, no origin card or source ref, the three
  * times this process's clock (the service's are the database clock, read with the company lock; the

@@ -9,7 +9,7 @@ import { answerHelp } from '../../infrastructure/process-arguments.js';
 /**
  * The in-run ceiling of the bench: node:http and pg with nothing between them. It runs the SQL of the
  * service's list queries (adapters/persistence/postgres/vacancy-list-query.ts, candidate-list-query.ts) and of
- * its application insert (mikro-orm-candidate-repository.ts, insertApplications, one row a request: the ceiling
+ * its application insert (pg-candidate-repository.ts, insertApplications, one row a request: the ceiling
  * does not batch; the card's rendering made with the service's presenter function) with bound parameters, on a
  * pool of the service's size, and answers with JSON.stringify. No framework, no key check, no rate limit,
  * no transaction or company lock, no validation beyond JSON.parse: what is left is what any implementation

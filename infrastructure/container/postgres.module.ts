@@ -9,15 +9,15 @@ import { RENDERING_CHECK } from '../../application/ports/rendering-check.port.js
 import { SERVICE_KEY_REPOSITORY } from '../../application/ports/service-key-repository.port.js';
 import { UNIT_OF_WORK } from '../../application/ports/unit-of-work.port.js';
 import { VACANCY_REPOSITORY } from '../../application/ports/vacancy-repository.port.js';
-import { MikroOrmBoardRepository } from '../../adapters/persistence/postgres/mikro-orm-board-repository.js';
-import { MikroOrmCandidateRepository } from '../../adapters/persistence/postgres/mikro-orm-candidate-repository.js';
-import { MikroOrmCompanyRepository } from '../../adapters/persistence/postgres/mikro-orm-company-repository.js';
-import { MikroOrmFeedLedger } from '../../adapters/persistence/postgres/mikro-orm-feed-ledger.js';
-import { MikroOrmPlatformTokenRepository } from '../../adapters/persistence/postgres/mikro-orm-platform-token-repository.js';
-import { MikroOrmRenderingCheck } from '../../adapters/persistence/postgres/mikro-orm-rendering-check.js';
-import { MikroOrmServiceKeyRepository } from '../../adapters/persistence/postgres/mikro-orm-service-key-repository.js';
-import { MikroOrmUnitOfWork } from '../../adapters/persistence/postgres/mikro-orm-unit-of-work.js';
-import { MikroOrmVacancyRepository } from '../../adapters/persistence/postgres/mikro-orm-vacancy-repository.js';
+import { PgBoardRepository } from '../../adapters/persistence/postgres/pg-board-repository.js';
+import { PgCandidateRepository } from '../../adapters/persistence/postgres/pg-candidate-repository.js';
+import { PgCompanyRepository } from '../../adapters/persistence/postgres/pg-company-repository.js';
+import { PgFeedLedger } from '../../adapters/persistence/postgres/pg-feed-ledger.js';
+import { PgPlatformTokenRepository } from '../../adapters/persistence/postgres/pg-platform-token-repository.js';
+import { PgRenderingCheck } from '../../adapters/persistence/postgres/pg-rendering-check.js';
+import { PgServiceKeyRepository } from '../../adapters/persistence/postgres/pg-service-key-repository.js';
+import { PgUnitOfWork } from '../../adapters/persistence/postgres/pg-unit-of-work.js';
+import { PgVacancyRepository } from '../../adapters/persistence/postgres/pg-vacancy-repository.js';
 import { DatabaseProbe } from '../../adapters/persistence/postgres/database-probe.js';
 import type { AppConfig } from '../config.js';
 import { migrateDatabases } from '../database/migrate-databases.js';
@@ -41,7 +41,7 @@ export async function postgresModule(config: AppConfig, logger?: Logger): Promis
     poolMax: config.dbPoolMax,
     timeouts: config.dbTimeouts,
     preparedStatements: config.dbPreparedStatements,
-    ...(logger === undefined ? {} : { driverLog: driverLogOf(logger) }),
+    ...(logger === undefined ? {} : { onIdleError: idleErrorLog(logger) }),
   });
   try {
     await migrateDatabases(databases, { logger });
@@ -61,15 +61,15 @@ export async function postgresModule(config: AppConfig, logger?: Logger): Promis
       });
     const business = (ctx: Parameters<typeof resolve>[0]) => resolve(ctx, POSTGRES_DATABASES).business;
     const registry = (ctx: Parameters<typeof resolve>[0]) => resolve(ctx, POSTGRES_DATABASES).registry;
-    bindPort(bind, COMPANY_REPOSITORY).toDynamicValue((ctx) => new MikroOrmCompanyRepository(registry(ctx)));
-    bindPort(bind, SERVICE_KEY_REPOSITORY).toDynamicValue((ctx) => new MikroOrmServiceKeyRepository(registry(ctx)));
-    bindPort(bind, PLATFORM_TOKEN_REPOSITORY).toDynamicValue((ctx) => new MikroOrmPlatformTokenRepository(registry(ctx)));
-    bindPort(bind, VACANCY_REPOSITORY).toDynamicValue((ctx) => new MikroOrmVacancyRepository(business(ctx)));
-    bindPort(bind, BOARD_REPOSITORY).toDynamicValue((ctx) => new MikroOrmBoardRepository(business(ctx)));
-    bindPort(bind, CANDIDATE_REPOSITORY).toDynamicValue((ctx) => new MikroOrmCandidateRepository(business(ctx)));
-    bindPort(bind, UNIT_OF_WORK).toDynamicValue((ctx) => new MikroOrmUnitOfWork(business(ctx)));
-    bindPort(bind, FEED_LEDGER).toDynamicValue((ctx) => new MikroOrmFeedLedger(business(ctx)));
-    bindPort(bind, RENDERING_CHECK).toDynamicValue((ctx) => new MikroOrmRenderingCheck(business(ctx)));
+    bindPort(bind, COMPANY_REPOSITORY).toDynamicValue((ctx) => new PgCompanyRepository(registry(ctx)));
+    bindPort(bind, SERVICE_KEY_REPOSITORY).toDynamicValue((ctx) => new PgServiceKeyRepository(registry(ctx)));
+    bindPort(bind, PLATFORM_TOKEN_REPOSITORY).toDynamicValue((ctx) => new PgPlatformTokenRepository(registry(ctx)));
+    bindPort(bind, VACANCY_REPOSITORY).toDynamicValue((ctx) => new PgVacancyRepository(business(ctx)));
+    bindPort(bind, BOARD_REPOSITORY).toDynamicValue((ctx) => new PgBoardRepository(business(ctx)));
+    bindPort(bind, CANDIDATE_REPOSITORY).toDynamicValue((ctx) => new PgCandidateRepository(business(ctx)));
+    bindPort(bind, UNIT_OF_WORK).toDynamicValue((ctx) => new PgUnitOfWork(business(ctx)));
+    bindPort(bind, FEED_LEDGER).toDynamicValue((ctx) => new PgFeedLedger(business(ctx)));
+    bindPort(bind, RENDERING_CHECK).toDynamicValue((ctx) => new PgRenderingCheck(business(ctx)));
     bindPort(bind, READINESS).toConstantValue(readiness(probes));
     bindPort(bind, DATABASE_POOL_STATS).toDynamicValue((ctx) => poolStats(resolve(ctx, POSTGRES_DATABASES)));
   });
@@ -82,33 +82,18 @@ export async function postgresModule(config: AppConfig, logger?: Logger): Promis
  */
 const READINESS_BOUND_MS = 2_000;
 
-/** knex's warnings as JSON log lines; what knex says is about connections and the pool, not about requests. */
-function driverLogOf(logger: Logger) {
-  const log = logger.child({ component: 'database driver' });
-  return {
-    warn: (message: unknown) => log.warn({ detail: String(message) }, 'database driver warning'),
-    error: (message: unknown) => log.error({ detail: String(message) }, 'database driver error'),
-  };
+/** A pooled connection that broke while idle (the server restarted): the pool drops it; said as one JSON log line. */
+function idleErrorLog(logger: Logger) {
+  const log = logger.child({ component: 'database pool' });
+  return (error: Error) => log.warn({ err: { name: error.name, code: (error as { code?: unknown }).code } }, 'an idle database connection broke; the pool dropped it');
 }
 
-/** GET /metrics: use of the knex (tarn) pool of each MikroORM instance; one pool when both are one database. */
+/** GET /metrics: use of each database's pool; one pool when both are one database. */
 function poolStats(databases: Databases): DatabasePoolStatsSource {
   const pools = databases.registry === databases.business
     ? [['business', databases.business] as const]
     : [['business', databases.business] as const, ['registry', databases.registry] as const];
-  return () =>
-    pools.map(([pool, orm]) => {
-      const tarn = orm.em.getConnection().getKnex().client.pool as TarnPool | undefined;
-      if (tarn === undefined) return { pool, total: 0, idle: 0, waiting: 0 };
-      return { pool, total: tarn.numUsed() + tarn.numFree(), idle: tarn.numFree(), waiting: tarn.numPendingAcquires() };
-    });
-}
-
-/** The part of tarn's Pool (knex's pool) that the metrics read. */
-interface TarnPool {
-  numUsed(): number;
-  numFree(): number;
-  numPendingAcquires(): number;
+  return () => pools.map(([pool, database]) => ({ pool, ...database.stats() }));
 }
 
 /** The probes of readiness: one per database (one when the business database holds the key registry too). */

@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from 'pino';
 import { BUSINESS_MIGRATIONS, REGISTRY_MIGRATIONS, type MigrationSet } from '../../adapters/persistence/postgres/migrations/migration-sets.js';
-import { mikroOrmOptions } from '../../adapters/persistence/postgres/mikro-orm-options.js';
+import { mikroOrmMigrationOptions } from '../../adapters/persistence/postgres/mikro-orm-options.js';
 
 export interface MigrationTargets {
   readonly businessUrl: string;
@@ -63,7 +63,7 @@ export async function migrateDatabases(targets: MigrationTargets, options: { rea
  */
 async function migrate(url: string, set: MigrationSet): Promise<string[]> {
   const orm = await MikroORM.init({
-    ...mikroOrmOptions({ url, poolMax: 2, contextName: `migrate-${set.name}` }, []),
+    ...mikroOrmMigrationOptions(url, `migrate-${set.name}`),
     extensions: [Migrator],
     onQuery: withoutSessionSettings,
     migrations: {

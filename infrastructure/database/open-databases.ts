@@ -1,5 +1,4 @@
-import { MikroORM } from '@mikro-orm/postgresql';
-import { BUSINESS_ENTITIES, mikroOrmOptions, REGISTRY_ENTITIES, type DriverLog, type PostgresTimeouts } from '../../adapters/persistence/postgres/mikro-orm-options.js';
+import { PgDatabase, type PostgresTimeouts } from '../../adapters/persistence/postgres/pg-database.js';
 import { startEmbeddedPostgres, type RunningEmbeddedPostgres } from './embedded-postgres.js';
 
 export interface DatabaseConfig {
@@ -15,18 +14,18 @@ export interface DatabaseConfig {
   readonly poolMax?: number;
   /** DB_STATEMENT_TIMEOUT_MS and friends; unset: the drivers' defaults (no limits). */
   readonly timeouts?: PostgresTimeouts;
-  /** Where the database driver's own warnings go; unset: its console output. */
-  readonly driverLog?: DriverLog;
+  /** Where a failure of an idle pooled connection goes (the pool drops the connection). */
+  readonly onIdleError?: (error: Error) => void;
   /** DB_PREPARED_STATEMENTS=on: the pools' connections keep prepared statements (ADR 22); unset: off. */
   readonly preparedStatements?: boolean;
   readonly onEmbeddedLog?: (message: string) => void;
 }
 
 export interface Databases {
-  /** MikroORM on DATABASE_URL: vacancies, boards, candidates. */
-  readonly business: MikroORM;
-  /** MikroORM on KEYS_DATABASE_URL: companies and service keys. The same instance when both URLs are equal. */
-  readonly registry: MikroORM;
+  /** DATABASE_URL: vacancies, boards, candidates, the feed's ledger. */
+  readonly business: PgDatabase;
+  /** KEYS_DATABASE_URL: companies, service keys, platform tokens. The same pool when both URLs are equal. */
+  readonly registry: PgDatabase;
   readonly businessUrl: string;
   readonly registryUrl: string;
   /** The embedded server, when DATABASE_URL was unset. */
@@ -46,43 +45,28 @@ export async function openDatabases(config: DatabaseConfig): Promise<Databases> 
     : null;
   const businessUrl = nonEmpty(config.databaseUrl) ?? (embedded as RunningEmbeddedPostgres).url;
   const registryUrl = nonEmpty(config.keysDatabaseUrl) ?? businessUrl;
-  const opened: MikroORM[] = [];
-  try {
-    const settings = {
-      poolMax: config.poolMax ?? 10,
-      ...(config.timeouts === undefined ? {} : { timeouts: config.timeouts }),
-      ...(config.driverLog === undefined ? {} : { driverLog: config.driverLog }),
-      preparedStatements: config.preparedStatements === true,
-    };
-    let business: MikroORM;
-    let registry: MikroORM;
-    if (registryUrl === businessUrl) {
-      business = await MikroORM.init(mikroOrmOptions({ ...settings, url: businessUrl, contextName: 'business' }, [...BUSINESS_ENTITIES, ...REGISTRY_ENTITIES]));
-      opened.push(business);
-      registry = business;
-    } else {
-      business = await MikroORM.init(mikroOrmOptions({ ...settings, url: businessUrl, contextName: 'business' }, BUSINESS_ENTITIES));
-      opened.push(business);
-      registry = await MikroORM.init(mikroOrmOptions({ ...settings, url: registryUrl, contextName: 'registry' }, REGISTRY_ENTITIES));
-      opened.push(registry);
-    }
-    let closing: Promise<void> | undefined;
-    return {
-      business,
-      registry,
-      businessUrl,
-      registryUrl,
-      embedded,
-      close: () => (closing ??= closeAll(opened, embedded)),
-    };
-  } catch (error) {
-    await closeAll(opened, embedded).catch(() => undefined);
-    throw error;
-  }
+  const settings = {
+    poolMax: config.poolMax ?? 10,
+    ...(config.timeouts === undefined ? {} : { timeouts: config.timeouts }),
+    ...(config.onIdleError === undefined ? {} : { onIdleError: config.onIdleError }),
+    preparedStatements: config.preparedStatements === true,
+  };
+  const business = new PgDatabase({ ...settings, url: businessUrl });
+  const registry = registryUrl === businessUrl ? business : new PgDatabase({ ...settings, url: registryUrl });
+  const opened = [...new Set([business, registry])];
+  let closing: Promise<void> | undefined;
+  return {
+    business,
+    registry,
+    businessUrl,
+    registryUrl,
+    embedded,
+    close: () => (closing ??= closeAll(opened, embedded)),
+  };
 }
 
-async function closeAll(orms: readonly MikroORM[], embedded: RunningEmbeddedPostgres | null): Promise<void> {
-  await Promise.all(orms.map((orm) => orm.close(true)));
+async function closeAll(databases: readonly PgDatabase[], embedded: RunningEmbeddedPostgres | null): Promise<void> {
+  await Promise.all(databases.map((database) => database.close()));
   await embedded?.stop();
 }
 

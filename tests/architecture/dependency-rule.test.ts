@@ -81,13 +81,13 @@ describe('the dependency rule (DESIGN 2)', () => {
       "import { isoTimestamp } from '../../presenters/timestamp.js';",
       "import type { RollKey } from '../../../application/use-cases/roll-key.use-case.js';",
       "import { SERVICE_KEY_REPOSITORY } from '../../../application/ports/service-key-repository.port.js';",
-      "import { MikroOrmServiceKeyRepository } from '../../persistence/postgres/mikro-orm-service-key-repository.js';",
+      "import { PgServiceKeyRepository } from '../../persistence/postgres/pg-service-key-repository.js';",
       "import { keyCommand } from '../../cli/commands/key.command.js';",
       "import { Router } from '@koa/router';",
     ].join('\n');
     expect(violationsOf('adapters/management/routes/key-routes.ts', source).map((v) => v.specifier)).to.deep.equal([
       '../../../application/ports/service-key-repository.port.js',
-      '../../persistence/postgres/mikro-orm-service-key-repository.js',
+      '../../persistence/postgres/pg-service-key-repository.js',
       '../../cli/commands/key.command.js',
     ]);
     expect(violationsOf('adapters/http/create-http-app.ts', "import { createManagementApp } from '../management/create-management-app.js';")).to.have.length(1);

@@ -4,6 +4,7 @@ import { runAdminCli } from '../../adapters/cli/run-admin-cli.js';
 import { useAdminDatabase } from './support/admin-database.js';
 import { MemoryIo } from './support/memory-io.js';
 import { errorOf, jsonOf, runAdmin } from './support/run-admin.js';
+import { sqlOn } from '../support/sql.js';
 
 interface CheckOutput {
   vacancies: { checked: number; differing: number };
@@ -22,7 +23,7 @@ describe('admin CLI: check renderings (processes on PostgreSQL)', function () {
     companyId = jsonOf<{ companyId: string }>(await admin().runInProcess(['seed', 'demo', '--vacancies', '4', '--candidates', '60', '--seed', '3'])).companyId;
   });
 
-  const sql = <T extends object[]>(text: string, params: unknown[] = []) => admin().database.databases.business.em.getConnection().execute<T>(text, params);
+  const sql = <T extends object[]>(text: string, params: unknown[] = []) => sqlOn(admin().database.databases.business)<T>(text, params);
 
   it('prints the counts and exits 0 when every stored rendering is what the service renders now, progress on stderr', async () => {
     const run = await admin().run(['check', 'renderings']);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AdminCliDependencies } from '../../adapters/cli/admin-services.js';
 import { runAdminCli } from '../../adapters/cli/run-admin-cli.js';
-import { MikroOrmPlatformTokenRepository } from '../../adapters/persistence/postgres/mikro-orm-platform-token-repository.js';
+import { PgPlatformTokenRepository } from '../../adapters/persistence/postgres/pg-platform-token-repository.js';
 import { NodeCryptoSecrets } from '../../adapters/system/node-crypto-secrets.js';
 import { SystemClock } from '../../adapters/system/system-clock.js';
 import { AuthenticatePlatformToken } from '../../application/use-cases/authenticate-platform-token.use-case.js';
@@ -13,6 +13,7 @@ import { PLATFORM_SCOPES } from '../../domain/platform-token/platform-scope.js';
 import { ISO_MS, useAdminDatabase } from './support/admin-database.js';
 import { MemoryIo } from './support/memory-io.js';
 import { errorOf, jsonOf } from './support/run-admin.js';
+import { sqlOn } from '../support/sql.js';
 
 interface Issued {
   id: string;
@@ -26,7 +27,7 @@ describe('admin CLI: platform tokens and the actor of key changes (PostgreSQL)',
   const admin = useAdminDatabase();
 
   const authenticator = () =>
-    new AuthenticatePlatformToken(new MikroOrmPlatformTokenRepository(admin().database.databases.registry), new NodeCryptoSecrets(), new SystemClock());
+    new AuthenticatePlatformToken(new PgPlatformTokenRepository(admin().database.databases.registry), new NodeCryptoSecrets(), new SystemClock());
 
   it('issues a token shown once, lists it without secrets, and revokes it at once', async () => {
     const issued = jsonOf<Issued>(await admin().run(['platform-token', 'issue', '--name', 'страница ключей']));
@@ -39,7 +40,7 @@ describe('admin CLI: platform tokens and the actor of key changes (PostgreSQL)',
     });
 
     const secret = issued.token.split('_')[2] as string;
-    const rows = await admin().database.databases.registry.em.getConnection().execute('select * from platform_tokens');
+    const rows = await sqlOn(admin().database.databases.registry)('select * from platform_tokens');
     expect(JSON.stringify(rows)).to.not.contain(secret);
 
     const listed = jsonOf<Record<string, unknown>[]>(await admin().runInProcess(['platform-token', 'list']));

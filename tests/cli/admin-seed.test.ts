@@ -10,6 +10,7 @@ import { VACANCY_STATUSES } from '../../domain/vacancy/vacancy-status.js';
 import { KAZAKHSTAN, UZBEKISTAN } from '../../adapters/cli/seed/demo-vocabulary.js';
 import { useAdminDatabase } from './support/admin-database.js';
 import { jsonOf } from './support/run-admin.js';
+import { sqlOn } from '../support/sql.js';
 
 interface SeedOutput {
   companyId: string;
@@ -82,7 +83,7 @@ describe('admin CLI: seed demo (processes on PostgreSQL)', function () {
     expect(seeded.customBoards).to.be.greaterThan(0);
 
     // Transfers made technical cards, which are stored but never listed.
-    const rows = await admin().database.databases.business.em.getConnection().execute<{ n: number }[]>(
+    const rows = await sqlOn(admin().database.databases.business)<{ n: number }[]>(
       'select count(*)::int as n from candidates where company_id = ? and technical', [seeded.companyId],
     );
     expect(rows[0]?.n).to.equal(3);

@@ -1,4 +1,4 @@
-import { MikroOrmPlatformTokenRepository } from '../../adapters/persistence/postgres/mikro-orm-platform-token-repository.js';
+import { PgPlatformTokenRepository } from '../../adapters/persistence/postgres/pg-platform-token-repository.js';
 import { postgresAdapterFactory, usePostgresTestDatabase } from '../support/postgres-test-database.js';
 import { boardRepositoryContract } from './board-repository.contract.js';
 import { candidateRepositoryContract } from './candidate-repository.contract.js';
@@ -18,7 +18,7 @@ describe('persistence contract on the PostgreSQL adapters', () => {
   keyRegistryWriteContract(postgres);
   keyEventsContract(postgres);
   keyEventTrailContract(postgres);
-  platformTokenRepositoryContract({ name: 'postgres', make: () => new MikroOrmPlatformTokenRepository(database().databases.registry) });
+  platformTokenRepositoryContract({ name: 'postgres', make: () => new PgPlatformTokenRepository(database().databases.registry) });
   vacancyRepositoryContract(postgres);
   boardRepositoryContract(postgres);
   candidateRepositoryContract(postgres);
@@ -33,7 +33,7 @@ describe('persistence contract on the PostgreSQL adapters with the key registry 
   keyRegistryWriteContract(postgres);
   keyEventsContract(postgres);
   keyEventTrailContract(postgres);
-  platformTokenRepositoryContract({ name: 'postgres', make: () => new MikroOrmPlatformTokenRepository(database().databases.registry) });
+  platformTokenRepositoryContract({ name: 'postgres', make: () => new PgPlatformTokenRepository(database().databases.registry) });
 });
 
 // DB_PREPARED_STATEMENTS=on (ADR 22): the statements of a fixed text that run in a transaction go bound and

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { COMPANY_LOCK_NAMESPACE } from '../../adapters/persistence/postgres/company-lock.js';
 import type { PostgresTimeouts } from '../../adapters/persistence/postgres/mikro-orm-options.js';
-import { mikroOrmPersistence } from '../../adapters/persistence/postgres/mikro-orm-persistence.js';
+import { pgPersistence } from '../../adapters/persistence/postgres/pg-persistence.js';
 import { openDatabases, type Databases } from '../../infrastructure/database/open-databases.js';
 import { ApiClient } from '../support/api-client.js';
 import { createThrowawayDatabaseUrl } from '../support/postgres-test-database.js';
@@ -143,7 +143,7 @@ describe('Database timeouts behind a transaction pooler, set per transaction', f
     it('end a session that sits idle inside a transaction past DB_IDLE_IN_TRANSACTION_TIMEOUT_MS, which frees its lock; the pool then serves', async () => {
       const companyId = `idle-${Date.now()}`;
       // Idle far past the bound: the server's timer has time to fire first even on a loaded machine.
-      const stalled = mikroOrmPersistence(databases, { beforeCommit: async () => void (await sleep(TIMEOUTS.idleInTransactionMs + 2_000)) }).unitOfWork;
+      const stalled = pgPersistence(databases, { beforeCommit: async () => void (await sleep(TIMEOUTS.idleInTransactionMs + 2_000)) }).unitOfWork;
       let locked!: () => void;
       const lockTaken = new Promise<void>((done) => (locked = done));
       // The work runs once the transaction holds the company's lock.
@@ -155,7 +155,7 @@ describe('Database timeouts behind a transaction pooler, set per transaction', f
       const { error } = await run;
       expect(error, 'the stalled unit of work failed: the server ended its session').to.include({ name: 'StoreUnavailableError', code: 'service_unavailable' });
       expect(error?.reason).to.be.oneOf(['connection_broken', 'connection_terminated', '25P03']);
-      const unitOfWork = mikroOrmPersistence(databases).unitOfWork;
+      const unitOfWork = pgPersistence(databases).unitOfWork;
       expect(await unitOfWork.run(companyId, 'write', async () => 'served')).to.equal('served');
     });
   });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { COMPANY_LOCK_NAMESPACE } from '../../adapters/persistence/postgres/company-lock.js';
 import type { PostgresTimeouts } from '../../adapters/persistence/postgres/mikro-orm-options.js';
-import { mikroOrmPersistence } from '../../adapters/persistence/postgres/mikro-orm-persistence.js';
+import { pgPersistence } from '../../adapters/persistence/postgres/pg-persistence.js';
 import { isStalePreparedStatement, markConnectionDiscarded } from '../../adapters/persistence/postgres/prepared-statements.js';
 import { unavailabilityReason } from '../../adapters/persistence/postgres/store-errors.js';
 import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
@@ -40,7 +40,7 @@ function open(url: string): Promise<Databases> {
 
 /** The calls of a request: the key registry's read and a company's read unit of work. */
 function callsOn(databases: Databases) {
-  const adapters = mikroOrmPersistence(databases);
+  const adapters = pgPersistence(databases);
   const listVacancies = new ListVacancies(adapters.vacancies, adapters.unitOfWork, PAGE_MAX_BYTES_DEFAULT);
   return {
     findKey: (id: string) => adapters.keys.findById(id),

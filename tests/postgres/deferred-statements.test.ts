@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { executeBoundDirect, executeInlined, executeInlinedLater, executeReusable } from '../../adapters/persistence/postgres/direct-statement.js';
 import type { PostgresTimeouts } from '../../adapters/persistence/postgres/mikro-orm-options.js';
-import { MikroOrmUnitOfWork } from '../../adapters/persistence/postgres/mikro-orm-unit-of-work.js';
+import { PgUnitOfWork } from '../../adapters/persistence/postgres/pg-unit-of-work.js';
 import { activeTransaction, withEntityManager, type ActiveTransaction } from '../../adapters/persistence/postgres/transaction-scope.js';
 import { nextId } from '../support/builders.js';
 import { rejectionOf } from '../support/catching.js';
@@ -46,7 +46,7 @@ for (const { name, options } of SETUPS) {
         await outside.end();
       }
     };
-    const inUnitOfWork = <T>(work: () => Promise<T>) => new MikroOrmUnitOfWork(orm()).run(nextId('co'), 'write', work);
+    const inUnitOfWork = <T>(work: () => Promise<T>) => new PgUnitOfWork(orm()).run(nextId('co'), 'write', work);
     /** The server process of the caller's unit of work's connection, and the statement timeout in force in its transaction. */
     const session = async () => {
       const [row] = await withEntityManager(orm(), (em) =>

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeBoundDirect, executeInlined, executeInlinedCount } from '../../adapters/persistence/postgres/direct-statement.js';
-import { MikroOrmUnitOfWork } from '../../adapters/persistence/postgres/mikro-orm-unit-of-work.js';
+import { PgUnitOfWork } from '../../adapters/persistence/postgres/pg-unit-of-work.js';
 import { activeTransaction, withEntityManager, type ActiveTransaction } from '../../adapters/persistence/postgres/transaction-scope.js';
 import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
 import { nextId } from '../support/builders.js';
@@ -69,7 +69,7 @@ describe('Statements straight to the pg connection (PostgreSQL)', () => {
     const pool = () => (orm().em.getKnex().client as { pool: { numUsed(): number } }).pool;
 
     it('sends the repositories\' statements on the unit of work\'s connection: they see each other, and a failure undoes them all', async () => {
-      const unitOfWork = new MikroOrmUnitOfWork(orm());
+      const unitOfWork = new PgUnitOfWork(orm());
       const seen: number[] = [];
       const failure = await rejectionOf(
         unitOfWork.run(nextId('co'), 'write', async () => {
@@ -89,7 +89,7 @@ describe('Statements straight to the pg connection (PostgreSQL)', () => {
     });
 
     it('takes repository calls made at once one after another, each with all its statements, and a call made inside a call at once; the first failure fails the unit of work', async () => {
-      const unitOfWork = new MikroOrmUnitOfWork(orm());
+      const unitOfWork = new PgUnitOfWork(orm());
       const order: string[] = [];
       const call = (name: string, fails = false) =>
         withEntityManager(orm(), async (em) => {
@@ -114,7 +114,7 @@ describe('Statements straight to the pg connection (PostgreSQL)', () => {
     });
 
     it('commits what succeeds, and counts the rows a statement changed', async () => {
-      const unitOfWork = new MikroOrmUnitOfWork(orm());
+      const unitOfWork = new PgUnitOfWork(orm());
       const deleted = await unitOfWork.run(nextId('co'), 'write', async () => {
         await withEntityManager(orm(), (em) => executeInlined(em, `insert into ${table} (id, note) values (20, 'a'), (21, 'b'), (22, 'c')`));
         return withEntityManager(orm(), (em) => executeInlinedCount(em, `delete from ${table} where id in (?, ?)`, [20, 21]));
@@ -124,7 +124,7 @@ describe('Statements straight to the pg connection (PostgreSQL)', () => {
     });
 
     it('refuses a statement of the unit of work once it has ended, also one made straight on its EntityManager', async () => {
-      const unitOfWork = new MikroOrmUnitOfWork(orm());
+      const unitOfWork = new PgUnitOfWork(orm());
       let late: Promise<unknown> | undefined;
       await unitOfWork.run(nextId('co'), 'write', async () => {
         const em = await withEntityManager(orm(), async (own) => own);
@@ -138,7 +138,7 @@ describe('Statements straight to the pg connection (PostgreSQL)', () => {
     });
 
     it('reports a unit of work whose connection the server ended as the database away, and the pool lends that connection no more', async () => {
-      const unitOfWork = new MikroOrmUnitOfWork(orm());
+      const unitOfWork = new PgUnitOfWork(orm());
       let pid = 0;
       const failure = await rejectionOf(
         unitOfWork.run(nextId('co'), 'write', async () => {
@@ -154,7 +154,7 @@ describe('Statements straight to the pg connection (PostgreSQL)', () => {
     });
 
     it('marks a connection whose ROLLBACK failed, on a line still open, so that the pool closes it instead of lending it again', async () => {
-      const unitOfWork = new MikroOrmUnitOfWork(orm());
+      const unitOfWork = new PgUnitOfWork(orm());
       let pid = 0;
       const failure = await rejectionOf(
         unitOfWork.run(nextId('co'), 'write', async () => {
@@ -180,7 +180,7 @@ describe('Statements straight to the pg connection (PostgreSQL)', () => {
     });
 
     it('fails a unit of work whose COMMIT PostgreSQL answered with ROLLBACK: a call the work left running failed after the work returned', async () => {
-      const unitOfWork = new MikroOrmUnitOfWork(orm());
+      const unitOfWork = new PgUnitOfWork(orm());
       const outcome = await rejectionOf(
         unitOfWork.run(nextId('co'), 'write', async () => {
           await withEntityManager(orm(), (em) => executeInlined(em, `insert into ${table} (id, note) values (40, 'lost')`));
@@ -195,7 +195,7 @@ describe('Statements straight to the pg connection (PostgreSQL)', () => {
     });
 
     it('refuses the EntityManager\'s own ways to the database inside a unit of work, which would run outside its transaction', async () => {
-      const unitOfWork = new MikroOrmUnitOfWork(orm());
+      const unitOfWork = new PgUnitOfWork(orm());
       const refused = await rejectionOf(unitOfWork.run(nextId('co'), 'write', () => withEntityManager(orm(), (em) => em.execute('select 1'))));
       expect((refused as Error).message).to.match(/em\.execute inside a unit of work/);
     });
@@ -218,7 +218,7 @@ describe('Statements straight to the pg connection (PostgreSQL)', () => {
       const everyoneHolds = new Promise<void>((resolve) => (allHold = resolve));
       const rows = await Promise.all(
         Array.from({ length: size }, () =>
-          new MikroOrmUnitOfWork(orm()).run(nextId('co'), 'write', async () => {
+          new PgUnitOfWork(orm()).run(nextId('co'), 'write', async () => {
             const pid = await backendPid();
             holding += 1;
             if (holding === size) allHold();

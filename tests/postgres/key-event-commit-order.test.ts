@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { MikroOrmServiceKeyRepository } from '../../adapters/persistence/postgres/mikro-orm-service-key-repository.js';
+import { PgServiceKeyRepository } from '../../adapters/persistence/postgres/pg-service-key-repository.js';
 import type { KeyEvent } from '../../domain/service-key/key-event.js';
 import { aKeyEvent, anIssuedKey } from '../contract/key-registry-fixtures.js';
 import { readTrailPass } from '../contract/key-event-trail.contract.js';
@@ -32,7 +32,7 @@ describe('key events recorded on several connections at once, with slow commits'
   });
 
   it('shows a reader that pages down to the first event it knows every event, each once', async () => {
-    const keys = new MikroOrmServiceKeyRepository(database().databases.registry);
+    const keys = new PgServiceKeyRepository(database().databases.registry);
     const companyId = nextId('co');
     const [writers, eventsEach] = [6, 12];
     const recorded: string[] = [];

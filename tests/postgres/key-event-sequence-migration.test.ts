@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Migration20261202000000KeyEventSequence } from '../../adapters/persistence/postgres/migrations/registry/Migration20261202000000KeyEventSequence.js';
-import { MikroOrmServiceKeyRepository } from '../../adapters/persistence/postgres/mikro-orm-service-key-repository.js';
+import { PgServiceKeyRepository } from '../../adapters/persistence/postgres/pg-service-key-repository.js';
 import { migrateDatabases } from '../../infrastructure/database/migrate-databases.js';
 import { openDatabases } from '../../infrastructure/database/open-databases.js';
 import { downStatements, migrationTestDatabase } from '../support/migration-test-database.js';
@@ -33,7 +33,7 @@ describe(`Migration ${MIGRATION}`, function () {
 
     const databases = await openDatabases({ databaseUrl: database.url, keysDatabaseUrl: database.url, dataDir: '', poolMax: 2 });
     try {
-      const keys = new MikroOrmServiceKeyRepository(databases.registry);
+      const keys = new PgServiceKeyRepository(databases.registry);
       const expired = {
         id: 'ev-0', companyId: 'co-1', keyId: 'key000000001', type: 'expired' as const, at: new Date('2025-01-01T00:00:00Z'),
         actor: null, via: null, successorKeyId: null, expiresAt: new Date('2025-01-01T00:00:00Z'),

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Migration20261126000000KeyEvents } from '../../adapters/persistence/postgres/migrations/registry/Migration20261126000000KeyEvents.js';
 import { Migration20261202000000KeyEventSequence } from '../../adapters/persistence/postgres/migrations/registry/Migration20261202000000KeyEventSequence.js';
-import { MikroOrmServiceKeyRepository } from '../../adapters/persistence/postgres/mikro-orm-service-key-repository.js';
+import { PgServiceKeyRepository } from '../../adapters/persistence/postgres/pg-service-key-repository.js';
 import { migrateDatabases } from '../../infrastructure/database/migrate-databases.js';
 import { openDatabases } from '../../infrastructure/database/open-databases.js';
 import { downStatements, migrationTestDatabase } from '../support/migration-test-database.js';
@@ -49,7 +49,7 @@ describe(`Migration ${MIGRATION}`, function () {
 
     const databases = await openDatabases({ databaseUrl: database.url, keysDatabaseUrl: database.url, dataDir: '', poolMax: 2 });
     try {
-      const keys = new MikroOrmServiceKeyRepository(databases.registry);
+      const keys = new PgServiceKeyRepository(databases.registry);
       const key = (await keys.findById('oldkey000001'))?.toSnapshot();
       expect(key).to.include({ companyId: 'co-1', name: 'legacy', createdBy: null, revokedBy: null, rolledFrom: null, rolledTo: null });
       expect(key?.scopes).to.deep.equal(['vacancies:read']);

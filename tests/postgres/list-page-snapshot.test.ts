@@ -5,6 +5,7 @@ import { isRenderingCurrent } from '../../adapters/presenters/rendering-currency
 import { aManualCard, aVacancy, at, nextId } from '../support/builders.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 import { hookStatements } from '../support/statement-hook.js';
+import { sqlOn } from '../support/sql.js';
 
 /**
  * ADR 18: a page with a row that a writer of the previous version left without a current rendering is read once
@@ -13,7 +14,7 @@ import { hookStatements } from '../support/statement-hook.js';
  */
 describe('A list page met by a writer of the previous version between its reads (PostgreSQL)', () => {
   const database = usePostgresTestDatabase();
-  const sql = <T extends object[]>(text: string, params: unknown[] = []) => database().databases.business.em.getConnection().execute<T>(text, params);
+  const sql = <T extends object[]>(text: string, params: unknown[] = []) => sqlOn(database().databases.business)<T>(text, params);
 
   /** An EntityManager whose every statement is followed by `write` (another connection), the statements counted. */
   function writingAfterEachStatement(write: (n: number) => Promise<void>) {

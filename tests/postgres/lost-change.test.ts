@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { MikroOrmUnitOfWorkOptions } from '../../adapters/persistence/postgres/mikro-orm-unit-of-work.js';
+import type { PgUnitOfWorkOptions } from '../../adapters/persistence/postgres/pg-unit-of-work.js';
 import type { CandidateView } from '../../application/ports/candidate-repository.port.js';
 import type { VacancyView } from '../../application/ports/vacancy-repository.port.js';
 import { anApplication, aVacancyInput } from '../support/builders.js';
@@ -71,7 +71,7 @@ describe('Sync on PostgreSQL never loses a change whose write was open during a 
   }
 
   /** A company with one vacancy and three applications (externalIds a, b, c), on use cases with a write gate. */
-  async function threeApplications(options: Omit<MikroOrmUnitOfWorkOptions, 'beforeCommit'>) {
+  async function threeApplications(options: Omit<PgUnitOfWorkOptions, 'beforeCommit'>) {
     const gate = new WriteGate();
     const useCases = postgresUseCases(database(), { ...options, beforeCommit: gate.seam });
     const { id: companyId } = await useCases.createCompany.execute({ name: 'ТОО «Синхрон»' });
@@ -88,7 +88,7 @@ describe('Sync on PostgreSQL never loses a change whose write was open during a 
    * it was given. Returns the stages the client saw for that candidate, in order, and whether its pass
    * had to wait for the write.
    */
-  async function candidateScenario(options: Omit<MikroOrmUnitOfWorkOptions, 'beforeCommit'>): Promise<Outcome> {
+  async function candidateScenario(options: Omit<PgUnitOfWorkOptions, 'beforeCommit'>): Promise<Outcome> {
     const { gate, useCases, companyId, ids } = await threeApplications(options);
     const moved = ids[1] as string;
     const first = await candidatePass(useCases, companyId, null);
@@ -109,7 +109,7 @@ describe('Sync on PostgreSQL never loses a change whose write was open during a 
    * The same with a new application (an append: appends do not wait for each other, but reads wait for
    * them): returns the externalIds of the new cards the client saw, pass after pass.
    */
-  async function applicationScenario(options: Omit<MikroOrmUnitOfWorkOptions, 'beforeCommit'>): Promise<Outcome> {
+  async function applicationScenario(options: Omit<PgUnitOfWorkOptions, 'beforeCommit'>): Promise<Outcome> {
     const { gate, useCases, companyId, vacancyId } = await threeApplications(options);
     const first = await candidatePass(useCases, companyId, null);
 
@@ -146,7 +146,7 @@ describe('Sync on PostgreSQL never loses a change whose write was open during a 
   });
 
   /** The same with a vacancy whose status changes; returns the statuses the client saw. */
-  async function vacancyScenario(options: Omit<MikroOrmUnitOfWorkOptions, 'beforeCommit'>): Promise<Outcome> {
+  async function vacancyScenario(options: Omit<PgUnitOfWorkOptions, 'beforeCommit'>): Promise<Outcome> {
     const gate = new WriteGate();
     const useCases = postgresUseCases(database(), { ...options, beforeCommit: gate.seam });
     const { id: companyId } = await useCases.createCompany.execute({ name: 'ТОО «Синхрон»' });

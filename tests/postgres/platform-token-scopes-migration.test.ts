@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Migration20261202000000PlatformTokenScopes } from '../../adapters/persistence/postgres/migrations/registry/Migration20261202000000PlatformTokenScopes.js';
-import { MikroOrmPlatformTokenRepository } from '../../adapters/persistence/postgres/mikro-orm-platform-token-repository.js';
-import { MikroOrmServiceKeyRepository } from '../../adapters/persistence/postgres/mikro-orm-service-key-repository.js';
+import { PgPlatformTokenRepository } from '../../adapters/persistence/postgres/pg-platform-token-repository.js';
+import { PgServiceKeyRepository } from '../../adapters/persistence/postgres/pg-service-key-repository.js';
 import { NodeCryptoSecrets } from '../../adapters/system/node-crypto-secrets.js';
 import { SystemClock } from '../../adapters/system/system-clock.js';
 import { AuthenticatePlatformToken } from '../../application/use-cases/authenticate-platform-token.use-case.js';
@@ -48,7 +48,7 @@ describe(`Migration ${MIGRATION}`, function () {
 
     const databases = await openDatabases({ databaseUrl: database.url, keysDatabaseUrl: database.url, dataDir: '', poolMax: 2 });
     try {
-      const tokens = new MikroOrmPlatformTokenRepository(databases.registry);
+      const tokens = new PgPlatformTokenRepository(databases.registry);
       const caller = await new AuthenticatePlatformToken(tokens, secrets, new SystemClock()).execute({ presented: `pt_OldTok000001_${SECRET}` });
       expect(caller).to.deep.equal({ tokenId: 'OldTok000001', name: 'legacy page', scopes: [...PLATFORM_SCOPES], companies: null, expiresAt: null });
       const revoked = await tokens.findById('OldTok000001');
@@ -56,7 +56,7 @@ describe(`Migration ${MIGRATION}`, function () {
       const event = { id: 'ev-token', tokenId: 'OldTok000001', type: 'platform_token_revoked' as const, at: new Date('2026-12-02T00:00:00Z'), actor: 'admin-cli', via: 'admin-cli', expiresAt: null };
       await tokens.write({ revoked: revoked === null ? [] : [revoked], events: [event] });
       expect(await tokens.listEvents({ limit: 10, after: null })).to.deep.equal([event]);
-      const companyTrail = await new MikroOrmServiceKeyRepository(databases.registry).listEvents('co-1', { limit: 10, after: null });
+      const companyTrail = await new PgServiceKeyRepository(databases.registry).listEvents('co-1', { limit: 10, after: null });
       expect(companyTrail.map((e) => e.id)).to.deep.equal(['ev-old']);
     } finally {
       await databases.close();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import type { Container } from 'inversify';
 import { pino } from 'pino';
 import type { PortToken } from '../../application/ports/port-token.js';
-import { MikroOrmRenderingCheck } from '../../adapters/persistence/postgres/mikro-orm-rendering-check.js';
+import { PgRenderingCheck } from '../../adapters/persistence/postgres/pg-rendering-check.js';
 import type { RenderedKind, StaleRendering } from '../../application/ports/rendering-check.port.js';
 import type { CheckRenderingsResult } from '../../application/use-cases/check-renderings.use-case.js';
 import { buildContainer, disposeContainer } from '../../infrastructure/container/build-container.js';
@@ -11,6 +11,7 @@ import { resolve } from '../../infrastructure/container/typed-binding.js';
 import { USE_CASES } from '../../infrastructure/container/use-case.tokens.js';
 import { aPerson, aReferral, aResume, aVacancyInput, anApplication } from '../support/builders.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
+import { sqlOn } from '../support/sql.js';
 
 /** Text that JSON escapes, or that a careless encoding would change. */
 const AWKWARD = 'Ёлкина "Ё" \\ путь 😀 line\nbreak\ttab';
@@ -29,7 +30,7 @@ describe('Stored renderings against the presenters (PostgreSQL)', function () {
   let companyId: string;
 
   const check = (repair = false) => resolve(container, USE_CASES.checkRenderings).execute({ repair });
-  const sql = <T extends object[]>(text: string, params: unknown[] = []) => database().databases.business.em.getConnection().execute<T>(text, params);
+  const sql = <T extends object[]>(text: string, params: unknown[] = []) => sqlOn(database().databases.business)<T>(text, params);
   const clean = (result: CheckRenderingsResult) => result.vacancies.differing === 0 && result.candidates.differing === 0;
 
   before(async () => {
@@ -225,7 +226,7 @@ describe('Stored renderings against the presenters (PostgreSQL)', function () {
         written.push('vacancy');
       }
     };
-    const checker = new MikroOrmRenderingCheck(database().databases.business, previousVersionWrites);
+    const checker = new PgRenderingCheck(database().databases.business, previousVersionWrites);
     const scanned = { repaired: 0, stillDiffering: [] as StaleRendering[] };
     for (const kind of ['candidate', 'vacancy'] as const) {
       for await (const batch of checker.scan(kind, { repair: true })) {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { Migration20261127000000Renderings } from '../../adapters/persistence/postgres/migrations/business/Migration20261127000000Renderings.js';
-import { MikroOrmFeedLedger } from '../../adapters/persistence/postgres/mikro-orm-feed-ledger.js';
-import { mikroOrmPersistence } from '../../adapters/persistence/postgres/mikro-orm-persistence.js';
+import { PgFeedLedger } from '../../adapters/persistence/postgres/pg-feed-ledger.js';
+import { pgPersistence } from '../../adapters/persistence/postgres/pg-persistence.js';
 import { candidateColumns, toCandidateRow } from '../../adapters/persistence/postgres/row-mapping/candidate-row-mapping.js';
 import { toVacancyRow } from '../../adapters/persistence/postgres/row-mapping/vacancy-row-mapping.js';
 import { presentCandidate } from '../../adapters/presenters/candidate.presenter.js';
@@ -149,7 +149,7 @@ describe(`Migration ${MIGRATION}`, function () {
 
     beforeEach(async () => {
       databases = await openDatabases({ databaseUrl: database.url, keysDatabaseUrl: database.url, dataDir: '', poolMax: 4 });
-      adapters = { ...mikroOrmPersistence(databases, { clock }), feedLedger: new MikroOrmFeedLedger(databases.business) };
+      adapters = { ...pgPersistence(databases, { clock }), feedLedger: new PgFeedLedger(databases.business) };
       service = await startServiceOnAdapters(adapters, { clock, ids: new SequentialIds() });
       companyId = (await service.use('createCompany').execute({ name: 'ТОО «До миграции»' })).id;
       key = (await service.use('issueKey').execute({ companyId, scopes: ALL_SCOPES, name: 'lists', expiresAt: null, actor: ADMIN_CLI_ACTOR })).key;

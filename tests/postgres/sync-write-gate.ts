@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { MikroOrmUnitOfWorkOptions } from '../../adapters/persistence/postgres/mikro-orm-unit-of-work.js';
+import type { PgUnitOfWorkOptions } from '../../adapters/persistence/postgres/pg-unit-of-work.js';
 
 /**
  * Holds the next write transaction open just before its COMMIT (the unit of work's beforeCommit seam),
@@ -12,7 +12,7 @@ export class WriteGate {
   /** Resolves with the write's `now` once it waits at the gate. */
   held: Promise<Date> = Promise.resolve(new Date(0));
 
-  readonly seam: NonNullable<MikroOrmUnitOfWorkOptions['beforeCommit']> = async ({ mode, now }) => {
+  readonly seam: NonNullable<PgUnitOfWorkOptions['beforeCommit']> = async ({ mode, now }) => {
     if (mode === 'read' || !this.armed) return;
     this.armed = false;
     const released = new Promise<void>((resolve) => (this.letGo = resolve));

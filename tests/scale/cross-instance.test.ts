@@ -101,7 +101,7 @@ class CandidateWriteHold {
   }
 }
 
-/** How long an instance reuses a company's read barrier (MikroOrmUnitOfWork's default, ADR 9). */
+/** How long an instance reuses a company's read barrier (PgUnitOfWork's default, ADR 9). */
 const BARRIER_REUSE_MS = 100;
 
 describe(`Two instances on one PostgreSQL under concurrent traffic (RATE_LIMIT_STORE=${RATE_LIMIT_STORE})`, function () {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { MikroOrmFeedLedger } from '../../adapters/persistence/postgres/mikro-orm-feed-ledger.js';
-import type { MikroOrmUnitOfWorkOptions } from '../../adapters/persistence/postgres/mikro-orm-unit-of-work.js';
+import { PgFeedLedger } from '../../adapters/persistence/postgres/pg-feed-ledger.js';
+import type { PgUnitOfWorkOptions } from '../../adapters/persistence/postgres/pg-unit-of-work.js';
 import type { PostgresTimeouts } from '../../adapters/persistence/postgres/mikro-orm-options.js';
-import { mikroOrmPersistence } from '../../adapters/persistence/postgres/mikro-orm-persistence.js';
+import { pgPersistence } from '../../adapters/persistence/postgres/pg-persistence.js';
 import { migrateDatabases } from '../../infrastructure/database/migrate-databases.js';
 import { openDatabases, type Databases } from '../../infrastructure/database/open-databases.js';
 import type { AdapterFactory, PersistenceAdapters } from '../contract/persistence-adapters.js';
@@ -14,7 +14,7 @@ export interface PostgresTestDatabase {
   readonly registryUrl: string;
   readonly databases: Databases;
   /** The adapters of every port on this database; options reach the unit of work (test seams). */
-  adapters(options?: MikroOrmUnitOfWorkOptions): PersistenceAdapters;
+  adapters(options?: PgUnitOfWorkOptions): PersistenceAdapters;
   /** Closes the pools and drops the database(s). */
   drop(): Promise<void>;
 }
@@ -112,7 +112,7 @@ export async function createPostgresTestDatabase(options: PostgresTestDatabaseOp
     businessUrl,
     registryUrl,
     databases,
-    adapters: (unitOfWork) => ({ ...mikroOrmPersistence(databases, unitOfWork), feedLedger: new MikroOrmFeedLedger(databases.business) }),
+    adapters: (unitOfWork) => ({ ...pgPersistence(databases, unitOfWork), feedLedger: new PgFeedLedger(databases.business) }),
     async drop() {
       await databases.close();
       await dropDatabase(business);

@@ -1,7 +1,7 @@
 import { NodeCryptoSecrets } from '../../adapters/system/node-crypto-secrets.js';
 import { SystemClock } from '../../adapters/system/system-clock.js';
 import { UuidV7IdGenerator } from '../../adapters/system/uuid-v7-id-generator.js';
-import type { MikroOrmUnitOfWorkOptions } from '../../adapters/persistence/postgres/mikro-orm-unit-of-work.js';
+import type { PgUnitOfWorkOptions } from '../../adapters/persistence/postgres/pg-unit-of-work.js';
 import { CreateCompany } from '../../application/use-cases/create-company.use-case.js';
 import { ListCandidates } from '../../application/use-cases/list-candidates.use-case.js';
 import { ListVacancies } from '../../application/use-cases/list-vacancies.use-case.js';
@@ -17,7 +17,7 @@ import { PAGE_MAX_BYTES_DEFAULT } from '../../domain/paging/page-budget.js';
  * The use cases of the sync and application paths, wired by hand on the PostgreSQL adapters; `forecast` decides
  * whether an application is looked up before it is stored (ADR 21).
  */
-export function postgresUseCases(database: PostgresTestDatabase, unitOfWork: MikroOrmUnitOfWorkOptions = {}, forecast = new RepeatForecast()) {
+export function postgresUseCases(database: PostgresTestDatabase, unitOfWork: PgUnitOfWorkOptions = {}, forecast = new RepeatForecast()) {
   const a = database.adapters(unitOfWork);
   const ids = new UuidV7IdGenerator();
   // SubmitApplication's lookups counted, so that a test can tell which way a repeat was answered.

@@ -1,46 +1,31 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
+import { PgDatabase } from '../../adapters/persistence/postgres/pg-database.js';
+import type { PgSession } from '../../adapters/persistence/postgres/pg-statements.js';
 
-/** What a statement hook is given: the text as sent (values inlined), and the statement's run on the real connection. */
-export type StatementHook = (text: string, run: () => Promise<pg.QueryResult>) => Promise<pg.QueryResult>;
+type Answer = pg.QueryResult | pg.QueryResult[];
 
-/** The part of knex's client that lends the pool's connections (what direct-statement.ts takes them from). */
-interface Pool {
-  acquireConnection(): Promise<pg.Client>;
-  releaseConnection(connection: pg.Client): Promise<unknown>;
+/** What a statement hook is given: the text as sent (values inlined or numbered), and the statement's run on the real connection. */
+export type StatementHook = (text: string, run: () => Promise<Answer>) => Promise<Answer>;
+
+/** A database whose statements go through `hook`, which may run them (`run`) or answer in their place. */
+class HookedDatabase extends PgDatabase {
+  constructor(url: string, private readonly hook: StatementHook) {
+    super({ url, poolMax: 2 });
+  }
+
+  override query(client: pg.PoolClient, config: pg.QueryConfig): Promise<Answer> {
+    return this.hook(config.text, () => super.query(client, config));
+  }
 }
 
 /**
- * An EntityManager like `em` whose statements sent on a pooled connection (direct-statement.ts: the lists' pages,
- * the point reads outside a unit of work) go through `hook`, which may run them (`run`) or answer in their place:
- * a test can take down the SQL a list sends, or write from another connection between two of its statements. The
- * connection is lent and given back by the pool as usual; only its `query` is seen through the hook.
+ * A session in autocommit on a pool of its own on the database at `url`, whose every statement goes through `hook`:
+ * a test can take down the SQL a list sends, or write from another connection between two of its statements. Close
+ * it with `close()`.
  */
-export function hookStatements(em: EntityManager, hook: StatementHook): EntityManager {
-  const pool = em.getKnex().client as Pool;
-  const lent = new WeakMap<object, pg.Client>();
-  const hooked: Pool = {
-    acquireConnection: async () => {
-      const connection = await pool.acquireConnection();
-      const run = (config: pg.QueryConfig) =>
-        new Promise<pg.QueryResult>((resolve, reject) => {
-          (connection.query as unknown as (c: pg.QueryConfig, done: (error: Error | null, result: pg.QueryResult) => void) => void)(config, (error, result) =>
-            error ? reject(error) : resolve(result),
-          );
-        });
-      const seen = {
-        query: (config: pg.QueryConfig, done: (error: Error | null, result?: pg.QueryResult) => void) => {
-          hook(config.text, () => run(config)).then((result) => done(null, result), (error: Error) => done(error));
-        },
-      };
-      lent.set(seen, connection);
-      return seen as unknown as pg.Client;
-    },
-    releaseConnection: (connection) => pool.releaseConnection(lent.get(connection) ?? connection),
-  };
-  return new Proxy(em, {
-    get: (target, key, receiver) => (key === 'getKnex' ? () => ({ client: hooked }) : Reflect.get(target, key, receiver)),
-  });
+export function hookStatements(url: string, hook: StatementHook): PgSession & { close(): Promise<void> } {
+  const db = new HookedDatabase(url, hook);
+  return { db, transaction: undefined, close: () => db.close() };
 }
 
 /** A query result of these rows, as pg answers a SELECT. */

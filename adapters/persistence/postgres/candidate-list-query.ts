@@ -1,10 +1,10 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PgSession } from './pg-statements.js';
 import { PAST_BUDGET_BYTES, type CandidateListQuery, type ListedCandidate } from '../../../application/ports/candidate-repository.port.js';
 import { splicedCandidateBytes } from '../../presenters/candidate.presenter.js';
 import { withCurrentRenderings } from './current-renderings.js';
-import { executeInlined } from './direct-statement.js';
+import { executeInlined } from './pg-statements.js';
 import { rowsWithinPageBytes } from './page-bytes-sql.js';
-import { candidateRowOf, candidateRowSelect } from './point-reads.js';
+import { CANDIDATES } from './tables/candidate.table.js';
 import { cardRendering, fromCandidateRow } from './row-mapping/candidate-row-mapping.js';
 import { TIMESTAMP_PARAM, dateFromMs, epochMs, timestampParams } from './sql-values.js';
 
@@ -24,7 +24,7 @@ interface CandidateListRow {
  * "C" collation, by code unit. A rendering that a writer of the previous version left missing or stale is
  * rendered from the row, read with the page once more (withCurrentRenderings).
  */
-export async function listedCandidates(em: EntityManager, query: CandidateListQuery): Promise<ListedCandidate[]> {
+export async function listedCandidates(session: PgSession, query: CandidateListQuery): Promise<ListedCandidate[]> {
   const where = ['c.company_id = ?', 'not c.technical'];
   const params: unknown[] = [query.companyId];
   if (query.vacancyId !== null) {
@@ -61,20 +61,20 @@ export async function listedCandidates(em: EntityManager, query: CandidateListQu
     const within = rowsWithinPageBytes(rows(whole), params, 'c', 'p.modified_at, p.id', query.maxBytes);
     const sql = `select c.vacancy_id, (select v.title from vacancies v where v.company_id = c.company_id and v.id = c.vacancy_id) as vacancy_title,
             case when c.past_budget then null else c.rendering end as rendering, c.past_budget,
-            ${epochMs('c.modified_at')} as modified_at_ms, ${whole ? candidateRowSelect('c') : 'c.id'}
+            ${epochMs('c.modified_at')} as modified_at_ms, ${whole ? CANDIDATES.selectList('c') : 'c.id'}
        from ${within.sql}
       order by c.modified_at, c.id`;
     return { sql, params: within.params };
   };
   const readPage = async () => {
     const { sql, params } = page(false);
-    return (await executeInlined<CandidateListRow>(em, sql, params)).map(toListed);
+    return (await executeInlined<CandidateListRow>(session, sql, params)).map(toListed);
   };
   const readWholePage = async () => {
     const { sql, params } = page(true);
-    const rows = await executeInlined<CandidateListRow & Record<string, unknown>>(em, sql, params);
+    const rows = await executeInlined<CandidateListRow & Record<string, unknown>>(session, sql, params);
     // A card listed is not technical, and stays so: its rendering is never null.
-    return rows.map((r) => ({ listed: toListed(r), render: () => cardRendering(fromCandidateRow(candidateRowOf(r))) as string }));
+    return rows.map((r) => ({ listed: toListed(r), render: () => cardRendering(fromCandidateRow(CANDIDATES.rowOf(r))) as string }));
   };
   const current = await withCurrentRenderings(readPage, readWholePage);
   return current.map(({ pastBudget, ...c }) =>

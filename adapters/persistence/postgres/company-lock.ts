@@ -1,6 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { LockMode } from '../../../application/ports/unit-of-work.port.js';
-import { executeInlined } from './direct-statement.js';
+import { executeInlined, type PgSession } from './pg-statements.js';
 
 /**
  * First key of the two-key advisory locks that guard one company's business data; the second is
@@ -11,7 +10,7 @@ export const COMPANY_LOCK_NAMESPACE = 0x48_49_52_45;
 /**
  * The advisory lock function of each mode (the UnitOfWork port): appends share the lock with each other;
  * a write holds it exclusively; a read takes it exclusively too, but for one autocommit statement only
- * (see MikroOrmUnitOfWork), as a barrier that waits for every write in flight. Reads therefore wait for
+ * (see PgUnitOfWork), as a barrier that waits for every write in flight. Reads therefore wait for
  * each other only for that statement.
  */
 function lockFunction(mode: LockMode): string {
@@ -19,13 +18,13 @@ function lockFunction(mode: LockMode): string {
 }
 
 /** Takes the company's lock in the mode's strength, until the end of the (possibly implicit) transaction. */
-export async function lockCompany(em: EntityManager, companyId: string, mode: LockMode): Promise<void> {
-  await executeInlined(em, `select ${lockFunction(mode)}(?, hashtext(?))`, [COMPANY_LOCK_NAMESPACE, companyId]);
+export async function lockCompany(session: PgSession, companyId: string, mode: LockMode): Promise<void> {
+  await executeInlined(session, `select ${lockFunction(mode)}(?, hashtext(?))`, [COMPANY_LOCK_NAMESPACE, companyId]);
 }
 
 /** The database server's clock, cut to whole milliseconds as stored timestamps are. */
-export async function databaseNow(em: EntityManager): Promise<Date> {
-  const rows = await executeInlined<{ now_ms: number }>(em, 'select floor(extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms');
+export async function databaseNow(session: PgSession): Promise<Date> {
+  const rows = await executeInlined<{ now_ms: number }>(session, 'select floor(extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms');
   const ms = rows[0]?.now_ms;
   if (typeof ms !== 'number') throw new Error('The database did not return its clock.');
   return new Date(ms);
@@ -35,9 +34,9 @@ export async function databaseNow(em: EntityManager): Promise<Date> {
  * Takes the company's lock, then reads the clock, in one round trip: the CTE is scanned (the lock granted)
  * before the outer row's clock_timestamp() is evaluated, so the clock is read after the lock as `now` must be.
  */
-export async function lockCompanyThenReadClock(em: EntityManager, companyId: string, mode: LockMode): Promise<Date> {
+export async function lockCompanyThenReadClock(session: PgSession, companyId: string, mode: LockMode): Promise<Date> {
   const rows = await executeInlined<{ now_ms: number }>(
-    em,
+    session,
     `with locked as materialized (select ${lockFunction(mode)}(?, hashtext(?)))
      select floor(extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms from locked`,
     [COMPANY_LOCK_NAMESPACE, companyId],

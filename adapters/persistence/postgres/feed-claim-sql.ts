@@ -1,9 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { executeReusable } from './direct-statement.js';
+import type { PgSession } from './pg-statements.js';
+import { executeReusable } from './pg-statements.js';
 import { jsonb } from './sql-values.js';
 
 /**
- * The claims of the feed's ledger (MikroOrmFeedLedger.claimEvents): an event's id recorded as applied, and the
+ * The claims of the feed's ledger (PgFeedLedger.claimEvents): an event's id recorded as applied, and the
  * versions of its entity (and of the vacancy it names) read, in one statement, prepared where the pool keeps
  * prepared statements (executeReusable, ADR 22).
  */
@@ -39,9 +39,9 @@ export interface VersionRow {
   readonly version: string;
 }
 
-export function claimMany(em: EntityManager, given: readonly ClaimRow[], now: Date): Promise<ClaimAnswer[]> {
+export function claimMany(session: PgSession, given: readonly ClaimRow[], now: Date): Promise<ClaimAnswer[]> {
   return executeReusable<ClaimAnswer>(
-    em,
+    session,
     `with given as (
        select * from jsonb_to_recordset(?::jsonb)
          as g(n int, company_id text collate "C", source text collate "C", event_id text collate "C", kind text collate "C", entity_id text collate "C", vacancy_id text collate "C")),
@@ -64,9 +64,9 @@ export function claimMany(em: EntityManager, given: readonly ClaimRow[], now: Da
 }
 
 /** claimMany's statement for one claim, its values in place of the set (a null kind or vacancy id matches no version, as there). */
-export function claimOne(em: EntityManager, one: ClaimRow, now: Date): Promise<ClaimAnswer[]> {
+export function claimOne(session: PgSession, one: ClaimRow, now: Date): Promise<ClaimAnswer[]> {
   return executeReusable<ClaimAnswer>(
-    em,
+    session,
     `with claim as (
        insert into feed_applied_events (company_id, source, event_id, applied_at) values (?, ?, ?, ?::timestamptz)
        on conflict (company_id, source, event_id) do nothing

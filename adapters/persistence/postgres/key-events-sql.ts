@@ -1,11 +1,11 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeInlined, type PgSession } from './pg-statements.js';
 import type { PlatformTokenEvent, PlatformTokenEventType } from '../../../domain/platform-token/platform-token-event.js';
 import type { KeyEvent, KeyEventType } from '../../../domain/service-key/key-event.js';
 import { dateFromMs, epochMs, nullableDateFromMs } from './sql-values.js';
 
 /**
  * The SQL of `key_events` (Migration20261126000000KeyEvents) for the service-key repository. Values are
- * inlined by MikroORM: none of these statements may be logged with its values.
+ * inlined (sql-values.ts): none of these statements may be logged with its values.
  */
 
 /** What a writer gives; `sequence` is the table's default, taken under the trail's lock (lockTrail). */
@@ -23,8 +23,8 @@ export const KEY_TRAIL_LOCK_NAMESPACE = 0x4b_45_59_53;
  * could not see when it read gets a sequence above everything that reader saw (ADR 17). First, so that a
  * holder of the lock never waits for a key's row that a waiter for the lock holds.
  */
-export async function lockTrail(em: EntityManager): Promise<void> {
-  await em.execute('select pg_advisory_xact_lock(?, 0)', [KEY_TRAIL_LOCK_NAMESPACE]);
+export async function lockTrail(session: PgSession): Promise<void> {
+  await executeInlined(session, 'select pg_advisory_xact_lock(?, 0)', [KEY_TRAIL_LOCK_NAMESPACE]);
 }
 
 /** The `?` of one event in the order of KEY_EVENT_COLUMNS. */
@@ -52,13 +52,9 @@ export function keyEventParams(event: KeyEventRow): unknown[] {
 }
 
 /** Every event in one statement, in a transaction that took the trail's lock (lockTrail). */
-export async function insertKeyEvents(em: EntityManager, events: readonly KeyEventRow[]): Promise<void> {
+export async function insertKeyEvents(session: PgSession, events: readonly KeyEventRow[]): Promise<void> {
   if (events.length === 0) return;
-  await em.execute(
-    `insert into key_events (${KEY_EVENT_COLUMNS}) values ${events.map(() => `(${KEY_EVENT_VALUES})`).join(', ')}`,
-    events.flatMap(keyEventParams),
-    'run',
-  );
+  await executeInlined(session, `insert into key_events (${KEY_EVENT_COLUMNS}) values ${events.map(() => `(${KEY_EVENT_VALUES})`).join(', ')}`, events.flatMap(keyEventParams));
 }
 
 interface KeyEventListRow {
@@ -78,7 +74,7 @@ interface KeyEventListRow {
  * event that ended the previous page. An unknown event (of another company, or none) gives an empty page.
  */
 export async function listKeyEvents(
-  em: EntityManager,
+  session: PgSession,
   companyId: string,
   page: { readonly limit: number; readonly after: string | null },
 ): Promise<KeyEvent[]> {
@@ -90,7 +86,8 @@ export async function listKeyEvents(
     params.push(page.after, companyId);
   }
   params.push(page.limit);
-  const rows = await em.execute<KeyEventListRow[]>(
+  const rows = await executeInlined<KeyEventListRow>(
+    session,
     `select id, company_id, key_id, type, ${epochMs('at')} as at_ms, actor, via, successor_key_id, ${epochMs('expires_at')} as expires_at_ms
        from key_events
       where company_id = ?${position}

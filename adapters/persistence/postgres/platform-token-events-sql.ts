@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeInlined, type PgSession } from './pg-statements.js';
 import type { PlatformTokenEvent, PlatformTokenEventType } from '../../../domain/platform-token/platform-token-event.js';
 import { dateFromMs, epochMs, nullableDateFromMs } from './sql-values.js';
 
@@ -17,7 +17,7 @@ interface PlatformTokenEventRow {
  * of recording (sequence, ADR 17) from the event that ended the previous page, as a company's page is read.
  */
 export async function listPlatformTokenEvents(
-  em: EntityManager,
+  session: PgSession,
   page: { readonly limit: number; readonly after: string | null },
 ): Promise<PlatformTokenEvent[]> {
   if (!Number.isSafeInteger(page.limit) || page.limit < 0) throw new RangeError('A page limit must be a non-negative integer.');
@@ -28,7 +28,8 @@ export async function listPlatformTokenEvents(
     params.push(page.after);
   }
   params.push(page.limit);
-  const rows = await em.execute<PlatformTokenEventRow[]>(
+  const rows = await executeInlined<PlatformTokenEventRow>(
+    session,
     `select id, key_id, type, ${epochMs('at')} as at_ms, actor, via, ${epochMs('expires_at')} as expires_at_ms
        from key_events
       where company_id is null${position}

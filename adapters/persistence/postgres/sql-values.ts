@@ -1,7 +1,10 @@
+import pg from 'pg';
+
 /**
- * Helpers for the hand-written SQL of list queries and conflict-aware inserts. MikroORM's `execute`
- * inlines `?` parameters as escaped literals (pg escapeLiteral; dates as ISO 8601 in UTC, since the
- * ORM runs with forceUtcTimezone).
+ * The values of the service's hand-written SQL. A statement writes `?` for each value, and a `?` in it is never
+ * anything else (no jsonb `?` operator, no `?` in a literal): bound, the `?` are numbered `$1`, `$2`, … in order
+ * (numberedPlaceholders); inlined, each is replaced by its value as a literal (inlinedValues, pg's escapeLiteral),
+ * which lets a statement share one simple-protocol message with others (its bounds, a transaction's BEGIN, ADR 23).
  */
 
 const MS_PER_HOUR = 3_600_000;
@@ -38,8 +41,40 @@ export function nullableDateFromMs(ms: number | null): Date | null {
   return ms === null ? null : new Date(ms);
 }
 
+/** `sql` with its `?` numbered `$1`, `$2`, … for pg's bound values; the count must be the values'. */
+export function numberedPlaceholders(sql: string, values: number): string {
+  let n = 0;
+  const text = sql.replace(/\?/g, () => `$${++n}`);
+  if (n !== values) throw new Error(`Expected ${n} values, saw ${values}, in the statement: ${sql.slice(0, 80)}`);
+  return text;
+}
+
+/** `sql` with each `?` replaced by its value as a literal; the count must be the values'. */
+export function inlinedValues(sql: string, values: readonly unknown[]): string {
+  if (values.length === 0 && !sql.includes('?')) return sql;
+  let n = 0;
+  const text = sql.replace(/\?/g, () => literal(values[n++]));
+  if (n !== values.length) throw new Error(`Expected ${n} values, saw ${values.length}, in the statement: ${sql.slice(0, 80)}`);
+  return text;
+}
+
 /**
- * A value as it is sent bound to pg (executeBound, insertMany's knex insert): a Date as its ISO 8601 text in
+ * A value as a SQL literal: a string (a Date as its ISO 8601 text in UTC, as boundValue sends it) quoted by pg's
+ * escapeLiteral, a finite number or a bigint as its digits, a boolean, null. Anything else (undefined, an array, an
+ * object) is a mistake of the statement's caller: a list goes as one jsonb text (jsonb()).
+ */
+function literal(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return pg.escapeLiteral(value);
+  if (value instanceof Date) return pg.escapeLiteral(value.toISOString());
+  // In parentheses when negative: `x -?` must not become the comment `x --1`.
+  if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint') return value < 0 ? `(${String(value)})` : String(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  throw new TypeError(`A statement value must be a string, a Date, a finite number, a boolean or null, not ${value === undefined ? 'undefined' : typeof value}.`);
+}
+
+/**
+ * A value as it is sent bound to pg (executeBound): a Date as its ISO 8601 text in
  * UTC, as em.execute inlines it. pg itself would format a Date in the process's local time with the offset cut
  * to whole minutes, which moves an instant of an offset with seconds (local mean time before about 1920:
  * Asia/Almaty's 1900-06-01T00:00:00Z was stored as 00:00:48Z), so that the stored timestamp and the rendering
@@ -48,11 +83,6 @@ export function nullableDateFromMs(ms: number | null): Date | null {
  */
 export function boundValue(value: unknown): unknown {
   return value instanceof Date ? value.toISOString() : value;
-}
-
-/** Columns and values for a knex insert, each value as boundValue sends it. */
-export function boundColumns(columns: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(columns).map(([column, value]) => [column, boundValue(value)]));
 }
 
 /** A value for a `?::jsonb` parameter. */

@@ -1,7 +1,7 @@
 import { renderCandidateRest } from '../../../presenters/candidate.presenter.js';
 import { snapshotView } from '../../../../application/views/candidate-view.js';
 import { CandidateCard, type CandidateCardSnapshot } from '../../../../domain/candidate/candidate-card.js';
-import type { CandidateRow, RenderedCandidateRow } from '../entities/candidate.entity.js';
+import type { CandidateRendering, CandidateRow } from '../tables/candidate.table.js';
 import { readPerson, readReferral, readResume } from './json-documents.js';
 
 /**
@@ -20,7 +20,7 @@ function renderingOf(s: CandidateCardSnapshot): string | null {
  * The row to write, with the card's rendering (ADR 18): every write of a card goes through here, so the
  * read model cannot fall behind the card. The vacancy's title is no part of the rendering.
  */
-export function toCandidateRow(card: CandidateCard): RenderedCandidateRow {
+export function toCandidateRow(card: CandidateCard): CandidateRow & CandidateRendering {
   const s = card.toSnapshot();
   return {
     companyId: s.companyId,
@@ -65,28 +65,4 @@ export function fromCandidateRow(row: CandidateRow): CandidateCard {
     cardUpdatedAt: row.cardUpdatedAt,
     resumeUpdatedAt: row.resumeUpdatedAt,
   });
-}
-
-/** The row as columns and values for a knex insert with bound parameters (jsonb documents as JSON text). */
-export function candidateColumns(row: RenderedCandidateRow): Record<string, unknown> {
-  return {
-    company_id: row.companyId,
-    id: row.id,
-    vacancy_id: row.vacancyId,
-    stage: row.stage,
-    source: row.source,
-    external_id: row.externalId,
-    cover_letter: row.coverLetter,
-    person: JSON.stringify(row.person),
-    resume: JSON.stringify(row.resume),
-    referral: row.referral === null ? null : JSON.stringify(row.referral),
-    technical: row.technical,
-    origin_card_id: row.originCardId,
-    request_fingerprint: row.requestFingerprint,
-    source_ref: row.sourceRef,
-    created_at: row.createdAt,
-    card_updated_at: row.cardUpdatedAt,
-    resume_updated_at: row.resumeUpdatedAt,
-    rendering: row.rendering,
-  };
 }

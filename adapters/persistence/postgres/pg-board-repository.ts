@@ -1,22 +1,22 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { PgDatabase } from './pg-database.js';
 import type { BoardRepository } from '../../../application/ports/board-repository.port.js';
 import { Board } from '../../../domain/board/board.js';
 import { readStrings } from './row-mapping/json-documents.js';
 import { readBoardColumns, readVacancyBoards } from './point-reads.js';
 import { jsonb } from './sql-values.js';
-import { withEntityManager } from './transaction-scope.js';
-import { executeReusable } from './direct-statement.js';
+import { withSession } from './transaction-scope.js';
+import { executeReusable } from './pg-statements.js';
 
-export class MikroOrmBoardRepository implements BoardRepository {
-  constructor(private readonly orm: MikroORM) {}
+export class PgBoardRepository implements BoardRepository {
+  constructor(private readonly db: PgDatabase) {}
 
   async find(companyId: string, vacancyId: string): Promise<Board | null> {
-    const row = await withEntityManager(this.orm, (em) => readBoardColumns(em, companyId, vacancyId));
+    const row = await withSession(this.db, (session) => readBoardColumns(session, companyId, vacancyId));
     return row === null ? null : Board.restore({ companyId, vacancyId, columns: readStrings(row.columns) });
   }
 
   async findOfVacancies(companyId: string, vacancyIds: readonly string[]): Promise<ReadonlyMap<string, Board | null>> {
-    const rows = await withEntityManager(this.orm, (em) => readVacancyBoards(em, companyId, vacancyIds));
+    const rows = await withSession(this.db, (session) => readVacancyBoards(session, companyId, vacancyIds));
     return new Map(
       rows.map(({ vacancyId, columns }) => [vacancyId, columns === null ? null : Board.restore({ companyId, vacancyId, columns: readStrings(columns) })]),
     );
@@ -24,9 +24,9 @@ export class MikroOrmBoardRepository implements BoardRepository {
 
   async save(board: Board): Promise<void> {
     const s = board.toSnapshot();
-    await withEntityManager(this.orm, (em) =>
+    await withSession(this.db, (session) =>
       executeReusable(
-        em,
+        session,
         `insert into boards (company_id, vacancy_id, columns) values (?, ?, ?::jsonb)
          on conflict (company_id, vacancy_id) do update set columns = excluded.columns`,
         [s.companyId, s.vacancyId, jsonb(s.columns)],
@@ -36,6 +36,6 @@ export class MikroOrmBoardRepository implements BoardRepository {
 
   async delete(companyId: string, vacancyId: string): Promise<void> {
     // The text em.nativeDelete sent, which the feed ceiling sends too; an entity operation would run outside the unit of work (ADR 20).
-    await withEntityManager(this.orm, (em) => executeReusable(em, 'delete from "boards" where "company_id" = ? and "vacancy_id" = ?', [companyId, vacancyId]));
+    await withSession(this.db, (session) => executeReusable(session, 'delete from "boards" where "company_id" = ? and "vacancy_id" = ?', [companyId, vacancyId]));
   }
 }

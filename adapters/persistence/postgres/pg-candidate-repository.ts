@@ -1,16 +1,17 @@
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { PgDatabase } from './pg-database.js';
 import type { CandidateListQuery, CandidateRepository, CardOnVacancy, ListedCandidate, StoredApplication } from '../../../application/ports/candidate-repository.port.js';
 import type { CandidateCard } from '../../../domain/candidate/candidate-card.js';
-import { executeBound, executeBoundReusable } from './bound-statement.js';
-import { CARD_COLUMNS, CARD_VALUES, insertApplicationRows, insertTechnicalRow, rowParameters, UPDATE_CARD_SQL } from './candidate-row-sql.js';
+import { insertApplicationRows, insertTechnicalRow } from './candidate-row-sql.js';
 import { listedCandidates } from './candidate-list-query.js';
-import { CANDIDATE_ROW_SELECT, candidateRowOf, readCandidateRow, readStoredApplications, readTechnicalCardRow } from './point-reads.js';
-import type { CandidateRow } from './entities/candidate.entity.js';
-import type { RenderedCandidateRow } from './entities/candidate.entity.js';
-import { candidateColumns, fromCandidateRow, toCandidateRow } from './row-mapping/candidate-row-mapping.js';
-import { TIMESTAMP_PARAM, boundColumns, jsonb, timestampParams } from './sql-values.js';
-import { activeTransaction, withEntityManager } from './transaction-scope.js';
-import { executeInlined, executeReusable } from './direct-statement.js';
+import { readCandidateRow, readStoredApplications, readTechnicalCardRow } from './point-reads.js';
+import { CANDIDATES, type CandidateRendering, type CandidateRow } from './tables/candidate.table.js';
+import { fromCandidateRow, toCandidateRow } from './row-mapping/candidate-row-mapping.js';
+import { TIMESTAMP_PARAM, jsonb, timestampParams } from './sql-values.js';
+import { activeTransaction, withSession } from './transaction-scope.js';
+import { executeBound, executeBoundReusable, executeInlined, executeReusable, type PgSession } from './pg-statements.js';
+import { inOwnTransaction } from './pg-transaction.js';
+
+type RenderedCandidateRow = CandidateRow & CandidateRendering;
 
 /** Rows per INSERT statement of insertMany: big enough to save round trips, small enough for one statement. */
 const INSERT_MANY_CHUNK = 200;
@@ -18,8 +19,8 @@ const INSERT_MANY_CHUNK = 200;
 /** Cards of a deleted vacancy read and written back per statement pair: a few MB of renderings at most. */
 const DETACH_BATCH = 1_000;
 
-export class MikroOrmCandidateRepository implements CandidateRepository {
-  constructor(private readonly orm: MikroORM) {}
+export class PgCandidateRepository implements CandidateRepository {
+  constructor(private readonly db: PgDatabase) {}
 
   findById(companyId: string, id: string): Promise<CandidateCard | null> {
     const preloaded = this.preloaded(companyId)?.get(id);
@@ -38,29 +39,29 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
     if (kept === undefined) return;
     const wanted = [...new Set(ids)].filter((id) => !kept.has(id));
     if (wanted.length === 0) return;
-    const rows = await withEntityManager(this.orm, (em) =>
+    const rows = await withSession(this.db, (session) =>
       executeReusable<Record<string, unknown>>(
-        em,
-        `select ${CANDIDATE_ROW_SELECT} from candidates where company_id = ? and id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
+        session,
+        `select ${CANDIDATES.selectList()} from candidates where company_id = ? and id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
         [companyId, JSON.stringify(wanted)],
       ),
     );
     for (const id of wanted) kept.set(id, null);
     for (const columns of rows) {
-      const row = candidateRowOf(columns);
+      const row = CANDIDATES.rowOf(columns);
       kept.set(row.id, row);
     }
   }
 
   /** The cards read ahead for the caller's unit of work, when it is a `write` of this company; keyed by id. */
   private preloaded(companyId: string): Map<string, unknown> | undefined {
-    const transaction = activeTransaction(this.orm);
+    const transaction = activeTransaction(this.db);
     return transaction !== undefined && transaction.mode === 'write' && transaction.companyId === companyId ? transaction.preloaded : undefined;
   }
 
   /** Forgets what was read ahead of these cards (all of it without ids) before they are written. */
   private forget(ids?: readonly string[]): void {
-    const transaction = activeTransaction(this.orm);
+    const transaction = activeTransaction(this.db);
     if (transaction === undefined) return;
     if (ids === undefined) transaction.preloaded.clear();
     else for (const id of ids) transaction.preloaded.delete(id);
@@ -71,7 +72,7 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
   }
 
   findStoredApplications(companyId: string, externalIds: readonly string[]): Promise<StoredApplication[]> {
-    return withEntityManager(this.orm, (em) => readStoredApplications(em, companyId, externalIds));
+    return withSession(this.db, (session) => readStoredApplications(session, companyId, externalIds));
   }
 
   findBySourceRef(companyId: string, sourceRef: string): Promise<CandidateCard | null> {
@@ -80,30 +81,24 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
 
   async insert(card: CandidateCard): Promise<void> {
     this.forget([card.id]);
-    await withEntityManager(this.orm, (em) => executeBoundReusable(em, `insert into candidates (${CARD_COLUMNS}) values ${CARD_VALUES}`, rowParameters(toCandidateRow(card))));
+    await withSession(this.db, (session) => executeBoundReusable(session, CANDIDATES.insertSql, CANDIDATES.values(toCandidateRow(card))));
   }
 
   /**
-   * Multi-row INSERTs in one transaction (the unit of work's, or one of its own), written by knex, with
-   * bound parameters: for bulk loads that is about five times faster than em.insertMany, which inlines
-   * every value as an escaped literal (measured: 200 cards with 4 kB resumes, 68 ms against 367 ms). Dates go
-   * as executeBound sends them (boundValue), not as pg would format them.
+   * Multi-row INSERTs with bound values, in one transaction (the unit of work's, or one of its own): for bulk
+   * loads about five times faster than a statement per card (measured: 200 cards with 4 kB resumes, 68 ms against
+   * 367 ms).
    */
   async insertMany(cards: readonly CandidateCard[]): Promise<void> {
     if (cards.length === 0) return;
     this.forget(cards.map((card) => card.id));
-    const rows = cards.map((card) => boundColumns(candidateColumns(toCandidateRow(card))));
-    const insertAll = async (em: EntityManager) => {
+    const rows = cards.map(toCandidateRow);
+    await this.inTransaction(async (session) => {
       for (let start = 0; start < rows.length; start += INSERT_MANY_CHUNK) {
-        // knex writes the statement (its text as before); it goes where em's statements go: the unit of work's
-        // connection (a knex query would run outside it, ADR 20), the repository's own transaction, or the pool.
-        const { sql, bindings } = em.getKnex().insert(rows.slice(start, start + INSERT_MANY_CHUNK)).into('candidates').toSQL();
-        await executeBound(em, sql, bindings);
+        const chunk = rows.slice(start, start + INSERT_MANY_CHUNK);
+        await executeBound(session, `insert into candidates (${CANDIDATES.columnNames}) values ${chunk.map(() => CANDIDATES.rowValues).join(', ')}`, chunk.flatMap((row) => CANDIDATES.values(row)));
       }
-    };
-    // Outside a unit of work, one transaction of its own: all or nothing, and the values go bound there.
-    const ownTransaction = activeTransaction(this.orm) === undefined;
-    await withEntityManager(this.orm, (em) => (ownTransaction ? em.transactional(insertAll) : insertAll(em)));
+    });
   }
 
   /**
@@ -126,13 +121,13 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
     rows.forEach((_, index) => {
       if (!firstOf.has(externalIdOf(index))) firstOf.set(externalIdOf(index), index);
     });
-    return withEntityManager(this.orm, async (em) => {
+    return withSession(this.db, async (session) => {
       const earlier = new Map<string, StoredApplication>();
       let pending = [...firstOf.values()];
       for (let attempt = 0; attempt < 3 && pending.length > 0; attempt++) {
-        const inserted = await insertApplicationRows(em, pending.map((index) => rows[index] as RenderedCandidateRow));
+        const inserted = await insertApplicationRows(session, pending.map((index) => rows[index] as RenderedCandidateRow));
         const lost = pending.filter((index) => !inserted.has(externalIdOf(index)));
-        for (const holder of await readStoredApplications(em, companyId, lost.map(externalIdOf))) earlier.set(holder.externalId, holder);
+        for (const holder of await readStoredApplications(session, companyId, lost.map(externalIdOf))) earlier.set(holder.externalId, holder);
         pending = lost.filter((index) => !earlier.has(externalIdOf(index)));
       }
       if (pending.length > 0) throw new Error(`Could not insert or find the applications with externalIds ${pending.map(externalIdOf).join(', ')}.`);
@@ -155,10 +150,10 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
     const { companyId, originCardId, vacancyId } = row;
     if (originCardId === null || vacancyId === null) return Promise.reject(new Error('insertTechnicalCard needs a technical card on a vacancy.'));
     this.forget([row.id]);
-    return withEntityManager(this.orm, async (em) => {
+    return withSession(this.db, async (session) => {
       for (let attempt = 0; attempt < 3; attempt++) {
-        if (await insertTechnicalRow(em, row)) return null;
-        const holder = await readTechnicalCardRow(em, companyId, originCardId, vacancyId);
+        if (await insertTechnicalRow(session, row)) return null;
+        const holder = await readTechnicalCardRow(session, companyId, originCardId, vacancyId);
         if (holder !== null) return fromCandidateRow(holder);
       }
       throw new Error(`Could not insert or find the technical card of ${originCardId} on vacancy ${vacancyId}.`);
@@ -167,16 +162,14 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
 
   async update(card: CandidateCard): Promise<void> {
     const row = toCandidateRow(card);
-    // Every column of the row but the key, in CARD_COLUMNS' order: the key's two parameters go last.
-    const [companyId, id, ...fields] = rowParameters(row);
     this.forget([row.id]);
-    await withEntityManager(this.orm, (em) => executeBoundReusable(em, UPDATE_CARD_SQL, [...fields, companyId, id]));
+    await withSession(this.db, (session) => executeBoundReusable(session, CANDIDATES.updateSql, CANDIDATES.updateValues(row)));
   }
 
   async delete(companyId: string, id: string): Promise<boolean> {
     this.forget();
-    const deleted = await withEntityManager(this.orm, (em) =>
-      executeReusable<{ id: string }>(em, 'delete from candidates where company_id = ? and (id = ? or origin_card_id = ?) returning id', [companyId, id, id]),
+    const deleted = await withSession(this.db, (session) =>
+      executeReusable<{ id: string }>(session, 'delete from candidates where company_id = ? and (id = ? or origin_card_id = ?) returning id', [companyId, id, id]),
     );
     return deleted.some((row) => row.id === id);
   }
@@ -191,57 +184,56 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
   detachVacancy(companyId: string, vacancyId: string, now: Date, only?: readonly string[]): Promise<number> {
     if (only?.length === 0) return Promise.resolve(0);
     this.forget();
-    // With `only`, its ids DETACH_BATCH at a time, each chunk an array parameter (inlined as array['a', 'b']).
+    // With `only`, its ids DETACH_BATCH at a time, each chunk one jsonb array.
     const unique = [...new Set(only ?? [])];
     const chunks = only === undefined ? [null] : Array.from({ length: Math.ceil(unique.length / DETACH_BATCH) }, (_, n) => unique.slice(n * DETACH_BATCH, (n + 1) * DETACH_BATCH));
-    const detach = async (em: EntityManager): Promise<number> => {
+    const detach = async (session: PgSession): Promise<number> => {
       let detached = 0;
-      for (const chunk of chunks) detached += await detachSome(em, chunk);
+      for (const chunk of chunks) detached += await detachSome(session, chunk);
       return detached;
     };
-    const detachSome = async (em: EntityManager, ids: readonly string[] | null): Promise<number> => {
-      const onlyThose = ids === null ? '' : ' and id = any(array[?]::text[])';
+    const detachSome = async (session: PgSession, ids: readonly string[] | null): Promise<number> => {
+      const onlyThose = ids === null ? '' : ' and id = any(array(select jsonb_array_elements_text(?::jsonb)))';
       let detached = 0;
       for (;;) {
         const stored = await executeInlined<Record<string, unknown>>(
-          em,
-          `select ${CANDIDATE_ROW_SELECT} from candidates where company_id = ? and vacancy_id = ?${onlyThose} limit ? for update`,
-          [companyId, vacancyId, ...(ids === null ? [] : [ids]), DETACH_BATCH],
+          session,
+          `select ${CANDIDATES.selectList()} from candidates where company_id = ? and vacancy_id = ?${onlyThose} limit ? for update`,
+          [companyId, vacancyId, ...(ids === null ? [] : [jsonb(ids)]), DETACH_BATCH],
         );
         if (stored.length === 0) return detached;
         const rows = stored.map((columns) => {
-          const card = fromCandidateRow(candidateRowOf(columns));
+          const card = fromCandidateRow(CANDIDATES.rowOf(columns));
           card.detachFromVacancy(now);
           return toCandidateRow(card);
         });
         const updated = await executeInlined<{ id: string }>(
-          em,
+          session,
           `update candidates c
               set vacancy_id = null, stage = null, card_updated_at = ${TIMESTAMP_PARAM}, rendering = r.rendering
-             from unnest(array[?]::text[], array[?]::text[]) as r(id, rendering)
+             from jsonb_to_recordset(?::jsonb) as r(id text, rendering text)
             where c.company_id = ? and c.id = r.id
             returning c.id`,
-          [...timestampParams(now), rows.map((row) => row.id), rows.map((row) => row.rendering), companyId],
+          [...timestampParams(now), jsonb(rows.map((row) => ({ id: row.id, rendering: row.rendering }))), companyId],
         );
         detached += updated.length;
         if (stored.length < DETACH_BATCH) return detached;
       }
     };
-    const ownTransaction = activeTransaction(this.orm) === undefined;
-    return withEntityManager(this.orm, (em) => (ownTransaction ? em.transactional(detach) : detach(em)));
+    return this.inTransaction(detach);
   }
 
   async cardsOnVacancy(companyId: string, vacancyId: string): Promise<CardOnVacancy[]> {
-    const rows = await withEntityManager(this.orm, (em) =>
-      executeReusable<{ id: string; origin_card_id: string | null }>(em, 'select id, origin_card_id from candidates where company_id = ? and vacancy_id = ?', [companyId, vacancyId]),
+    const rows = await withSession(this.db, (session) =>
+      executeReusable<{ id: string; origin_card_id: string | null }>(session, 'select id, origin_card_id from candidates where company_id = ? and vacancy_id = ?', [companyId, vacancyId]),
     );
     return rows.map((row) => ({ id: row.id, originCardId: row.origin_card_id }));
   }
 
   async stagesInUse(companyId: string, vacancyId: string): Promise<string[]> {
-    const rows = await withEntityManager(this.orm, (em) =>
+    const rows = await withSession(this.db, (session) =>
       executeReusable<{ stage: string }>(
-        em,
+        session,
         'select distinct stage collate "C" as stage from candidates where company_id = ? and vacancy_id = ? and stage is not null order by 1',
         [companyId, vacancyId],
       ),
@@ -250,11 +242,16 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
   }
 
   list(query: CandidateListQuery): Promise<ListedCandidate[]> {
-    return withEntityManager(this.orm, (em) => listedCandidates(em, query));
+    return withSession(this.db, (session) => listedCandidates(session, query));
+  }
+
+  /** Work in the caller's unit of work, or in a transaction of its own outside one: all or nothing either way. */
+  private inTransaction<T>(work: (session: PgSession) => Promise<T>): Promise<T> {
+    return activeTransaction(this.db) !== undefined ? withSession(this.db, work) : inOwnTransaction(this.db, work);
   }
 
   private async findOne(companyId: string, key: 'id' | 'external_id' | 'source_ref', value: string): Promise<CandidateCard | null> {
-    const row = await withEntityManager(this.orm, (em) => readCandidateRow(em, companyId, key, value));
+    const row = await withSession(this.db, (session) => readCandidateRow(session, companyId, key, value));
     return row === null ? null : fromCandidateRow(row);
   }
 }

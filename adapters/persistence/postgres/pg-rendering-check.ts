@@ -1,9 +1,11 @@
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { PgDatabase } from './pg-database.js';
 import type { RenderedKind, RenderingBatch, RenderingCheck } from '../../../application/ports/rendering-check.port.js';
 import { cardRendering, fromCandidateRow } from './row-mapping/candidate-row-mapping.js';
 import { fromVacancyRow, vacancyRendering } from './row-mapping/vacancy-row-mapping.js';
-import { CANDIDATE_ROW_SELECT, VACANCY_ROW_SELECT, candidateRowOf, vacancyRowOf } from './point-reads.js';
-import { withFreshEntityManager } from './transaction-scope.js';
+import { CANDIDATES } from './tables/candidate.table.js';
+import { VACANCIES } from './tables/vacancy.table.js';
+import { executeInlined, type PgSession } from './pg-statements.js';
+import { withOwnSession } from './transaction-scope.js';
 
 /** Records a statement reads (or rewrites) at most: a few MB of rows with their renderings. */
 const BATCH = 1_000;
@@ -44,8 +46,8 @@ const SOURCES: Readonly<Record<RenderedKind, Source>> = {
     table: 'vacancies',
     filter: 'true',
     position: 'updated_at',
-    columns: `${VACANCY_ROW_SELECT}, rendering, ${exactPosition('updated_at')} as position`,
-    render: (columns) => vacancyRendering(fromVacancyRow(vacancyRowOf(columns))),
+    columns: `${VACANCIES.selectList()}, rendering, ${exactPosition('updated_at')} as position`,
+    render: (columns) => vacancyRendering(fromVacancyRow(VACANCIES.rowOf(columns))),
   },
   // Technical cards are never listed and keep no rendering. The vacancy's title is no part of a card's: it is
   // joined when a page is read.
@@ -53,8 +55,8 @@ const SOURCES: Readonly<Record<RenderedKind, Source>> = {
     table: 'candidates',
     filter: 'not technical',
     position: 'modified_at',
-    columns: `${CANDIDATE_ROW_SELECT}, rendering, ${exactPosition('modified_at')} as position`,
-    render: (columns) => cardRendering(fromCandidateRow(candidateRowOf(columns))) as string,
+    columns: `${CANDIDATES.selectList()}, rendering, ${exactPosition('modified_at')} as position`,
+    render: (columns) => cardRendering(fromCandidateRow(CANDIDATES.rowOf(columns))) as string,
   },
 };
 
@@ -65,16 +67,16 @@ const SOURCES: Readonly<Record<RenderedKind, Source>> = {
  * rendering (a row written before the read model, or by an instance of the previous version during a rolling
  * upgrade) differs like any other, so that `--repair` after an upgrade is the backfill.
  */
-export class MikroOrmRenderingCheck implements RenderingCheck {
+export class PgRenderingCheck implements RenderingCheck {
   /** `beforeRewrite` runs between a batch's read and its rewrite: a seam for tests to write in between, as another writer may. */
   constructor(
-    private readonly orm: MikroORM,
+    private readonly db: PgDatabase,
     private readonly beforeRewrite: () => Promise<void> = async () => {},
   ) {}
 
   async count(kind: RenderedKind): Promise<number> {
     const { table, filter } = SOURCES[kind];
-    const rows = await withFreshEntityManager(this.orm, (em) => em.execute<{ n: number }[]>(`select count(*)::float8 as n from ${table} where ${filter}`));
+    const rows = await withOwnSession(this.db, (session) => executeInlined<{ n: number }>(session, `select count(*)::float8 as n from ${table} where ${filter}`));
     return rows[0]?.n ?? 0;
   }
 
@@ -82,7 +84,7 @@ export class MikroOrmRenderingCheck implements RenderingCheck {
     let after: Compared | null = null;
     for (;;) {
       const position = after;
-      const compared = await withFreshEntityManager(this.orm, (em) => readBatch(em, SOURCES[kind], position));
+      const compared = await withOwnSession(this.db, (session) => readBatch(session, SOURCES[kind], position));
       if (compared.length === 0) return;
       const stale = compared.filter(differs);
       const named = (records: readonly Compared[]) => records.map(({ companyId, id }) => ({ kind, companyId, id }));
@@ -90,8 +92,8 @@ export class MikroOrmRenderingCheck implements RenderingCheck {
         yield { checked: compared.length, stale: named(stale), repaired: 0, stillDiffering: [] };
       } else {
         await this.beforeRewrite();
-        const repaired = await withFreshEntityManager(this.orm, (em) => rewrite(em, SOURCES[kind], stale));
-        const again = await withFreshEntityManager(this.orm, (em) => readAgain(em, SOURCES[kind], stale));
+        const repaired = await withOwnSession(this.db, (session) => rewrite(session, SOURCES[kind], stale));
+        const again = await withOwnSession(this.db, (session) => readAgain(session, SOURCES[kind], stale));
         yield { checked: compared.length, stale: named(stale), repaired, stillDiffering: named(again.filter(differs)) };
       }
       if (compared.length < BATCH) return;
@@ -110,9 +112,10 @@ const compare = (source: Source) => (row: Raw): Compared => ({
   rendered: source.render(row),
 });
 
-async function readBatch(em: EntityManager, source: Source, after: Compared | null): Promise<Compared[]> {
+async function readBatch(session: PgSession, source: Source, after: Compared | null): Promise<Compared[]> {
   const position = after === null ? '' : 'and (company_id, id) > (?, ?)';
-  const rows = await em.execute<Raw[]>(
+  const rows = await executeInlined<Raw>(
+    session,
     `select ${source.columns} from ${source.table} where ${source.filter} ${position} order by company_id, id limit ?`,
     after === null ? [BATCH] : [after.companyId, after.id, BATCH],
   );
@@ -124,8 +127,9 @@ async function readBatch(em: EntityManager, source: Source, after: Compared | nu
  * renders otherwise (an instance of the previous version, still running, stores none) leaves them differing.
  * Records deleted meanwhile are gone, and differ no more. In (company_id, id) order, as the batch was.
  */
-async function readAgain(em: EntityManager, source: Source, records: readonly Compared[]): Promise<Compared[]> {
-  const rows = await em.execute<Raw[]>(
+async function readAgain(session: PgSession, source: Source, records: readonly Compared[]): Promise<Compared[]> {
+  const rows = await executeInlined<Raw>(
+    session,
     `select ${source.columns} from ${source.table}
       where (company_id, id) in (select k.company_id, k.id from jsonb_to_recordset(?::jsonb) as k(company_id text, id text))
       order by company_id, id`,
@@ -143,8 +147,9 @@ async function readAgain(em: EntityManager, source: Source, records: readonly Co
  * the record). PostgreSQL checks the condition again on the row a concurrent write leaves. How many rows were
  * rewritten.
  */
-async function rewrite(em: EntityManager, source: Source, stale: readonly Compared[]): Promise<number> {
-  const rows = await em.execute<unknown[]>(
+async function rewrite(session: PgSession, source: Source, stale: readonly Compared[]): Promise<number> {
+  const rows = await executeInlined<unknown>(
+    session,
     `update ${source.table} as t set rendering = u.rendering
        from jsonb_to_recordset(?::jsonb) as u(company_id text, id text, position text, stored text, rendering text)
       where t.company_id = u.company_id and t.id = u.id and t.rendering is not distinct from u.stored

@@ -1,5 +1,6 @@
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { QueryResult } from '@mikro-orm/core';
+import type { PgDatabase } from './pg-database.js';
+import { executeInlined, executeInlinedCount, type PgSession } from './pg-statements.js';
+import { inOwnTransaction } from './pg-transaction.js';
 import {
   ConcurrentKeyChangeError,
   type KeyRegistryChange,
@@ -8,11 +9,11 @@ import {
 import { ONCE_PER_KEY_EVENT_TYPES, type KeyEvent } from '../../../domain/service-key/key-event.js';
 import type { Scope } from '../../../domain/service-key/scope.js';
 import { ServiceKey, type ServiceKeySnapshot } from '../../../domain/service-key/service-key.js';
-import { ServiceKeyRowSchema, type ServiceKeyRow } from './entities/service-key.entity.js';
+import { SERVICE_KEYS, type ServiceKeyRow } from './tables/service-key.table.js';
 import { KEY_EVENT_COLUMNS, KEY_EVENT_VALUES, ONCE_PER_KEY_CONFLICT, insertKeyEvents, keyEventParams, listKeyEvents, lockTrail } from './key-events-sql.js';
 import { jsonb } from './sql-values.js';
 import { readStrings } from './row-mapping/json-documents.js';
-import { withFreshEntityManager } from './transaction-scope.js';
+import { withOwnSession } from './transaction-scope.js';
 
 /**
  * What an update writes of a key: its own state. created_by and rolled_from are set once, at issue;
@@ -26,37 +27,33 @@ function keyStateParams(s: ServiceKeySnapshot): unknown[] {
 }
 
 /**
- * Service keys and their events in the key registry. Every call runs on a fresh fork, outside any business
- * transaction. MikroORM inlines the values into the SQL: never log these statements with their values.
+ * Service keys and their events in the key registry. Every call runs in autocommit or a transaction of its own,
+ * outside any business transaction. Values are inlined into the SQL: never log these statements with their values.
  */
-export class MikroOrmServiceKeyRepository implements ServiceKeyRepository {
-  constructor(private readonly registry: MikroORM) {}
+export class PgServiceKeyRepository implements ServiceKeyRepository {
+  constructor(private readonly registry: PgDatabase) {}
 
   async insert(key: ServiceKey): Promise<void> {
-    await withFreshEntityManager(this.registry, (em) => em.insert(ServiceKeyRowSchema, toRow(key)));
+    await withOwnSession(this.registry, (session) => executeInlined(session, SERVICE_KEYS.insertSql, SERVICE_KEYS.values(toRow(key))));
   }
 
   async findById(id: string): Promise<ServiceKey | null> {
-    const row = await withFreshEntityManager(this.registry, (em) => em.findOne(ServiceKeyRowSchema, { id }, { disableIdentityMap: true }));
-    return row === null ? null : fromRow(row);
+    const rows = await withOwnSession(this.registry, (session) => executeInlined<Raw>(session, `select ${SERVICE_KEYS.selectList()} from service_keys where id = ?`, [id]));
+    return rows[0] === undefined ? null : fromRow(SERVICE_KEYS.rowOf(rows[0]));
   }
 
   async listByCompany(companyId: string): Promise<ServiceKey[]> {
-    const rows = await withFreshEntityManager(this.registry, (em) =>
-      em.find(ServiceKeyRowSchema, { companyId }, { orderBy: { createdAt: 'asc', id: 'asc' }, disableIdentityMap: true }),
+    const rows = await withOwnSession(this.registry, (session) =>
+      executeInlined<Raw>(session, `select ${SERVICE_KEYS.selectList()} from service_keys where company_id = ? order by created_at, id collate "C"`, [companyId]),
     );
-    return rows.map(fromRow);
+    return rows.map((row) => fromRow(SERVICE_KEYS.rowOf(row)));
   }
 
   /** As before issue 14, lastUsedAt may move forward here but never back, so a concurrent usage record survives. */
   async update(key: ServiceKey): Promise<void> {
     const s = key.toSnapshot();
-    await withFreshEntityManager(this.registry, (em) =>
-      em.execute(
-        `update service_keys ${SET_KEY_STATE}, last_used_at = greatest(last_used_at, ?::timestamptz) where id = ?`,
-        [...keyStateParams(s), s.lastUsedAt, s.id],
-        'run',
-      ),
+    await withOwnSession(this.registry, (session) =>
+      executeInlined(session, `update service_keys ${SET_KEY_STATE}, last_used_at = greatest(last_used_at, ?::timestamptz) where id = ?`, [...keyStateParams(s), s.lastUsedAt, s.id]),
     );
   }
 
@@ -72,14 +69,14 @@ export class MikroOrmServiceKeyRepository implements ServiceKeyRepository {
     const updated = [...(change.updated ?? [])].sort((a, b) => (a.key.id < b.key.id ? -1 : a.key.id > b.key.id ? 1 : 0));
     const events = change.events ?? [];
     if (inserted.length === 0 && updated.length === 0 && events.length === 0) return;
-    await withFreshEntityManager(this.registry, (em) =>
-      em.transactional(async (tx) => {
-        if (events.length > 0) await lockTrail(tx);
-        for (const { key, read } of updated) await guardedUpdate(tx, key, read);
-        if (inserted.length > 0) await tx.insertMany(ServiceKeyRowSchema, inserted.map(toRow));
-        await insertKeyEvents(tx, events);
-      }),
-    );
+    await inOwnTransaction(this.registry, async (tx) => {
+      if (events.length > 0) await lockTrail(tx);
+      for (const { key, read } of updated) await guardedUpdate(tx, key, read);
+      if (inserted.length > 0) {
+        await executeInlined(tx, `insert into service_keys (${SERVICE_KEYS.columnNames}) values ${inserted.map(() => SERVICE_KEYS.rowValues).join(', ')}`, inserted.flatMap((key) => SERVICE_KEYS.values(toRow(key))));
+      }
+      await insertKeyEvents(tx, events);
+    });
   }
 
   /**
@@ -90,20 +87,16 @@ export class MikroOrmServiceKeyRepository implements ServiceKeyRepository {
    */
   async recordUsage(keyId: string, at: Date, firstUse?: KeyEvent): Promise<void> {
     if (firstUse === undefined) {
-      await withFreshEntityManager(this.registry, (em) =>
-        em.execute(
-          'update service_keys set last_used_at = ?::timestamptz where id = ? and (last_used_at is null or last_used_at < ?::timestamptz)',
-          [at, keyId, at],
-          'run',
-        ),
+      await withOwnSession(this.registry, (session) =>
+        executeInlined(session, 'update service_keys set last_used_at = ?::timestamptz where id = ? and (last_used_at is null or last_used_at < ?::timestamptz)', [at, keyId, at]),
       );
       return;
     }
     if (firstUse.keyId !== keyId || firstUse.type !== 'first_used') throw new Error('recordUsage takes a first_used event of the same key.');
-    await withFreshEntityManager(this.registry, (em) =>
-      em.transactional(async (tx) => {
+    await inOwnTransaction(this.registry, async (tx) => {
         await lockTrail(tx);
-        await tx.execute(
+        await executeInlined(
+          tx,
           `with prior as (
              select id, last_used_at from service_keys where id = ? for update
            ), moved as (
@@ -116,39 +109,37 @@ export class MikroOrmServiceKeyRepository implements ServiceKeyRepository {
            select ${KEY_EVENT_VALUES} from moved where moved.previous is null
            ${ONCE_PER_KEY_CONFLICT}`,
           [keyId, at, at, ...keyEventParams(firstUse)],
-          'run',
         );
-      }),
-    );
+    });
   }
 
   async recordEventOnce(event: KeyEvent): Promise<void> {
     // Only these have the unique index behind them; any other would be stored again at every call.
     if (!ONCE_PER_KEY_EVENT_TYPES.includes(event.type)) throw new Error(`A ${event.type} event can happen more than once to a key.`);
-    await withFreshEntityManager(this.registry, (em) =>
-      em.transactional(async (tx) => {
-        await lockTrail(tx);
-        await tx.execute(`insert into key_events (${KEY_EVENT_COLUMNS}) values (${KEY_EVENT_VALUES}) ${ONCE_PER_KEY_CONFLICT}`, keyEventParams(event), 'run');
-      }),
-    );
+    await inOwnTransaction(this.registry, async (tx) => {
+      await lockTrail(tx);
+      await executeInlined(tx, `insert into key_events (${KEY_EVENT_COLUMNS}) values (${KEY_EVENT_VALUES}) ${ONCE_PER_KEY_CONFLICT}`, keyEventParams(event));
+    });
   }
 
   async listEvents(companyId: string, page: { limit: number; after: string | null }): Promise<KeyEvent[]> {
-    return withFreshEntityManager(this.registry, (em) => listKeyEvents(em, companyId, page));
+    return withOwnSession(this.registry, (session) => listKeyEvents(session, companyId, page));
   }
 }
 
-async function guardedUpdate(em: EntityManager, key: ServiceKey, read: ServiceKeySnapshot): Promise<void> {
+async function guardedUpdate(session: PgSession, key: ServiceKey, read: ServiceKeySnapshot): Promise<void> {
   const s = key.toSnapshot();
-  const result = await em.execute<QueryResult>(
+  const changed = await executeInlinedCount(
+    session,
     `update service_keys ${SET_KEY_STATE}
       where id = ? and revoked_at is not distinct from ?::timestamptz and expires_at is not distinct from ?::timestamptz
         and rolled_to is not distinct from ?`,
     [...keyStateParams(s), s.id, read.revokedAt, read.expiresAt, read.rolledTo],
-    'run',
   );
-  if (result.affectedRows !== 1) throw new ConcurrentKeyChangeError(s.id);
+  if (changed !== 1) throw new ConcurrentKeyChangeError(s.id);
 }
+
+type Raw = Record<string, unknown>;
 
 function toRow(key: ServiceKey): ServiceKeyRow {
   const s = key.toSnapshot();

@@ -1,9 +1,10 @@
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { PgDatabase } from './pg-database.js';
+import type { PgSession } from './pg-statements.js';
 import { noFeedVersions, type FeedClaimed, type FeedEntityKind, type FeedEntityRef, type FeedEntityVersions, type FeedEventClaim, type FeedLedger, type FeedVersionRecord } from '../../../application/ports/feed-ledger.port.js';
 import { claimMany, claimOne, type ClaimRow, type VersionRow } from './feed-claim-sql.js';
 import { jsonb } from './sql-values.js';
-import { withEntityManager, withFreshEntityManager } from './transaction-scope.js';
-import { executeInlined, executeInlinedLater, executeReusable } from './direct-statement.js';
+import { withSession, withOwnSession } from './transaction-scope.js';
+import { executeInlined, executeInlinedLater, executeReusable } from './pg-statements.js';
 
 /** The aspect whose row is an entity's tombstone (Migration20261125000000FeedLedger). */
 export const TOMBSTONE_ASPECT = '#deleted';
@@ -25,17 +26,17 @@ const IDS_CHUNK = 1_000;
  * MikroORM, so no statement is prepared (ADR 15), but for the claims and the reads of versions, which are
  * prepared once per connection where the pool keeps prepared statements (executeReusable, ADR 22).
  */
-export class MikroOrmFeedLedger implements FeedLedger {
-  constructor(private readonly orm: MikroORM) {}
+export class PgFeedLedger implements FeedLedger {
+  constructor(private readonly db: PgDatabase) {}
 
   /**
    * ON CONFLICT DO NOTHING on the primary key: an insert that meets a row of a transaction still open waits
    * for it, then inserts if that one rolled back, or does nothing if it committed.
    */
   async claimEvent(source: string, eventId: string, companyId: string, now: Date): Promise<boolean> {
-    const rows = await withEntityManager(this.orm, (em) =>
+    const rows = await withSession(this.db, (session) =>
       executeReusable<unknown>(
-        em,
+        session,
         `insert into feed_applied_events (company_id, source, event_id, applied_at) values (?, ?, ?, ?::timestamptz)
          on conflict (company_id, source, event_id) do nothing returning 1 as claimed`,
         [companyId, source, eventId, now],
@@ -45,9 +46,9 @@ export class MikroOrmFeedLedger implements FeedLedger {
   }
 
   async versionsOf(entity: FeedEntityRef): Promise<FeedEntityVersions> {
-    const rows = await withEntityManager(this.orm, (em) =>
+    const rows = await withSession(this.db, (session) =>
       executeReusable<VersionRow>(
-        em,
+        session,
         `select v.aspect, v.version::text as version from feed_entity_versions as v where ${ENTITY}`,
         [entity.companyId, entity.kind, entity.id],
       ),
@@ -63,9 +64,9 @@ export class MikroOrmFeedLedger implements FeedLedger {
     const unique = [...new Set(ids)];
     const versioned = new Set<string>();
     for (let start = 0; start < unique.length; start += IDS_CHUNK) {
-      const rows = await withEntityManager(this.orm, (em) =>
+      const rows = await withSession(this.db, (session) =>
         executeReusable<{ entity_id: string }>(
-          em,
+          session,
           `select distinct v.entity_id from feed_entity_versions as v
             where v.company_id = ? and v.entity_kind = ? and v.aspect <> ?
               and v.entity_id = any(array(select jsonb_array_elements_text(?::jsonb)))`,
@@ -99,8 +100,8 @@ export class MikroOrmFeedLedger implements FeedLedger {
       if (entity !== null && entity.companyId !== companyId) throw new Error('A claim names an entity of another company than its own.');
       return { n, company_id: companyId, source, event_id: eventId, kind: entity?.kind ?? null, entity_id: entity?.id ?? null, vacancy_id: vacancyId ?? null };
     });
-    const rows = await withEntityManager(this.orm, (em) =>
-      given.length === 1 ? claimOne(em, given[0] as ClaimRow, now) : claimMany(em, given, now),
+    const rows = await withSession(this.db, (session) =>
+      given.length === 1 ? claimOne(session, given[0] as ClaimRow, now) : claimMany(session, given, now),
     );
     // Per claimed event, the rows of its entity's versions and of its vacancy's.
     const claimed = new Map<number, { own: VersionRow[]; named: VersionRow[] }>();
@@ -121,13 +122,13 @@ export class MikroOrmFeedLedger implements FeedLedger {
   /** The tombstone's removal and the upsert of every aspect: one statement (a data-modifying CTE). */
   async recordVersions(entity: FeedEntityRef, aspects: readonly string[], version: number, now: Date): Promise<void> {
     const [sql, parameters] = recordStatement({ type: 'versions', entity, aspects, version }, now);
-    await withEntityManager(this.orm, (em) => executeInlined(em, sql, parameters));
+    await withSession(this.db, (session) => executeInlined(session, sql, parameters));
   }
 
   /** The aspects' removal and the tombstone's upsert: one statement. */
   async recordDeletion(entity: FeedEntityRef, version: number, now: Date): Promise<void> {
     const [sql, parameters] = recordStatement({ type: 'deletion', entity, version }, now);
-    await withEntityManager(this.orm, (em) => executeInlined(em, sql, parameters));
+    await withSession(this.db, (session) => executeInlined(session, sql, parameters));
   }
 
   /**
@@ -140,15 +141,15 @@ export class MikroOrmFeedLedger implements FeedLedger {
   async recordAll(records: readonly FeedVersionRecord[], now: Date): Promise<void> {
     if (records.length === 0) return;
     const statements = records.map((record) => recordStatement(record, now));
-    await withEntityManager(this.orm, (em) => executeInlinedLater(em, statements));
+    await withSession(this.db, (session) => executeInlinedLater(session, statements));
   }
 
   /** Always on a connection of its own, in autocommit chunks, even when called inside a unit of work. */
   purge(before: Date): Promise<{ readonly events: number; readonly tombstones: number }> {
-    return withFreshEntityManager(this.orm, async (em) => {
-      const events = await deleteInChunks(em, 'select ctid from feed_applied_events where applied_at < ?::timestamptz', 'feed_applied_events', [before]);
+    return withOwnSession(this.db, async (session) => {
+      const events = await deleteInChunks(session, 'select ctid from feed_applied_events where applied_at < ?::timestamptz', 'feed_applied_events', [before]);
       const tombstones = await deleteInChunks(
-        em,
+        session,
         'select ctid from feed_entity_versions where aspect = ? and recorded_at < ?::timestamptz',
         'feed_entity_versions',
         [TOMBSTONE_ASPECT, before],
@@ -191,11 +192,11 @@ function recordStatement(record: FeedVersionRecord, now: Date): [sql: string, pa
 }
 
 /** Deletes the rows `select` finds (by ctid, PURGE_CHUNK at a time, each chunk its own statement); how many. */
-async function deleteInChunks(em: EntityManager, select: string, table: string, parameters: unknown[]): Promise<number> {
+async function deleteInChunks(session: PgSession, select: string, table: string, parameters: unknown[]): Promise<number> {
   let total = 0;
   for (;;) {
     const rows = await executeInlined<{ deleted: number }>(
-      em,
+      session,
       `with gone as (delete from ${table} where ctid = any(array(${select} limit ${PURGE_CHUNK})) returning 1)
        select count(*)::int as deleted from gone`,
       parameters,
