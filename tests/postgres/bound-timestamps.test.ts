@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { isRenderingCurrent } from '../../adapters/presenters/rendering-currency.js';
 import { aManualCard, aVacancy, nextId } from '../support/builders.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
+import { sqlOn } from '../support/sql.js';
 
 /** Local mean time: Almaty was UTC+5:07:48 until 1924, an offset with seconds that pg's own Date formatting cuts to minutes. */
 const ZONE = 'Asia/Almaty';
@@ -39,8 +40,7 @@ describe('Timestamps written inside a unit of work (PostgreSQL)', () => {
     expect((await vacancies.findById(companyId, vacancy.id))?.toSnapshot()).to.deep.equal(vacancy.toSnapshot());
     expect((await candidates.findById(companyId, card.id))?.toSnapshot()).to.deep.equal(card.toSnapshot());
 
-    const sql = database().databases.business.em.getConnection();
-    const [stored] = await sql.execute<{ published_at_ms: number; created_at_ms: number; rendering: string }[]>(
+    const [stored] = await sqlOn(database().databases.business)<{ published_at_ms: number; created_at_ms: number; rendering: string }[]>(
       `select round(extract(epoch from published_at) * 1000)::float8 as published_at_ms,
               round(extract(epoch from created_at) * 1000)::float8 as created_at_ms, rendering
          from vacancies where company_id = ? and id = ?`,
@@ -71,8 +71,7 @@ describe('Timestamps written inside a unit of work (PostgreSQL)', () => {
 
   /** The card's timestamps as stored, and its rendering current for the position stored (a list sends it as it is). */
   async function expectCardStoredAt(companyId: string, id: string, when: Date): Promise<void> {
-    const sql = database().databases.business.em.getConnection();
-    const [stored] = await sql.execute<{ created_at_ms: number; card_updated_at_ms: number; modified_at_ms: number; rendering: string }[]>(
+    const [stored] = await sqlOn(database().databases.business)<{ created_at_ms: number; card_updated_at_ms: number; modified_at_ms: number; rendering: string }[]>(
       `select round(extract(epoch from created_at) * 1000)::float8 as created_at_ms,
               round(extract(epoch from card_updated_at) * 1000)::float8 as card_updated_at_ms,
               round(extract(epoch from modified_at) * 1000)::float8 as modified_at_ms, rendering

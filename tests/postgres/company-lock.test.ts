@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { COMPANY_LOCK_NAMESPACE, lockCompanyThenReadClock } from '../../adapters/persistence/postgres/company-lock.js';
-import { freshEntityManager } from '../../adapters/persistence/postgres/transaction-scope.js';
+import { inOwnTransaction } from '../../adapters/persistence/postgres/pg-transaction.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 
 describe('The company lock and the clock, taken in one statement', () => {
@@ -15,7 +15,7 @@ describe('The company lock and the clock, taken in one statement', () => {
       try {
         await holder.query('begin');
         await holder.query('select pg_advisory_xact_lock($1, hashtext($2))', [COMPANY_LOCK_NAMESPACE, companyId]);
-        const waiting = freshEntityManager(database().databases.business).transactional((em) => lockCompanyThenReadClock(em, companyId, mode));
+        const waiting = inOwnTransaction(database().databases.business, (session) => lockCompanyThenReadClock(session, companyId, mode));
         await new Promise((resolve) => setTimeout(resolve, 200));
         const { rows } = await holder.query<{ ms: number }>('select floor(extract(epoch from clock_timestamp()) * 1000)::float8 as ms');
         await holder.query('commit');

@@ -16,16 +16,20 @@ describe('A list page met by a writer of the previous version between its reads 
   const database = usePostgresTestDatabase();
   const sql = <T extends object[]>(text: string, params: unknown[] = []) => sqlOn(database().databases.business)<T>(text, params);
 
-  /** An EntityManager whose every statement is followed by `write` (another connection), the statements counted. */
+  const opened: { close(): Promise<void> }[] = [];
+  afterEach(() => Promise.all(opened.splice(0).map((session) => session.close())));
+
+  /** A session whose every statement is followed by `write` (another connection), the statements counted. */
   function writingAfterEachStatement(write: (n: number) => Promise<void>) {
     const statements = { count: 0 };
-    const em = hookStatements(database().databases.business.em.fork(), async (_text, run) => {
+    const session = hookStatements(database().businessUrl, async (_text, run) => {
       const answer = await run();
       statements.count += 1;
       await write(statements.count);
       return answer;
     });
-    return { em, statements };
+    opened.push(session);
+    return { session, statements };
   }
 
   it('serves a vacancy page from one snapshot, its stale row rendered from the state of the second read, in two statements', async () => {
@@ -34,11 +38,11 @@ describe('A list page met by a writer of the previous version between its reads 
     for (const [id, ms] of [['v1', 1], ['v2', 2], ['v3', 3]] as const) await vacancies.insert(aVacancy({ companyId, id, now: at(ms) }));
     await sql("update vacancies set rendering = null where company_id = ? and id = 'v1'", [companyId]);
     // The previous version renames v1 after every statement of the list: a new title, a later position, the rendering left.
-    const { em, statements } = writingAfterEachStatement((n) =>
+    const { session, statements } = writingAfterEachStatement((n) =>
       sql(`update vacancies set title = ?, updated_at = updated_at + interval '10 seconds' where company_id = ? and id = 'v1'`, [`Ред. ${n}`, companyId]).then(() => undefined),
     );
 
-    const page = await listedVacancies(em, { companyId, since: null, status: 'all', after: null, limit: 10 });
+    const page = await listedVacancies(session, { companyId, since: null, status: 'all', after: null, limit: 10 });
     expect(statements.count).to.equal(2);
     expect(page.map((item) => item.id)).to.deep.equal(['v2', 'v3', 'v1']);
     for (const item of page) expect(isRenderingCurrent(item.rendering, item.updatedAt), item.id).to.equal(true);
@@ -53,13 +57,13 @@ describe('A list page met by a writer of the previous version between its reads 
     await vacancies.insert(aVacancy({ companyId, id: 'v', now: at(0), input: { title: 'Кассир' } }));
     for (const [id, ms] of [['c1', 1], ['c2', 2]] as const) await candidates.insert(aManualCard({ companyId, vacancyId: 'v', id, now: at(ms) }));
     const stages = ['INTERVIEW', 'OFFER', 'ONBOARDING', 'REJECTION'];
-    const { em, statements } = writingAfterEachStatement((n) =>
+    const { session, statements } = writingAfterEachStatement((n) =>
       sql(`update candidates set stage = ?, card_updated_at = card_updated_at + interval '10 seconds' where company_id = ? and id = 'c1'`, [stages[n - 1], companyId]).then(() => undefined),
     );
     // The first write leaves c1's rendering stale before the list starts.
     await sql(`update candidates set stage = 'AI_DIALOG', card_updated_at = card_updated_at + interval '10 seconds' where company_id = ? and id = 'c1'`, [companyId]);
 
-    const page = await listedCandidates(em, { companyId, since: null, vacancyId: null, after: null, limit: 10 });
+    const page = await listedCandidates(session, { companyId, since: null, vacancyId: null, after: null, limit: 10 });
     expect(statements.count).to.equal(2);
     expect(page.map((item) => item.id)).to.deep.equal(['c2', 'c1']);
     for (const item of page) expect(isRenderingCurrent(item.rendering, item.updatedAt), item.id).to.equal(true);

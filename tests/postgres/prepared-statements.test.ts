@@ -38,13 +38,13 @@ describe('Prepared statements on and off (PostgreSQL)', function () {
 
   /** The service's container on a pool of one connection, with the setting given, and a company of its own. */
   async function onOneConnection<T>(preparedStatements: boolean, companyName: string, work: (context: OneConnection) => Promise<T>): Promise<T> {
-    const [{ buildContainer, disposeContainer }, { resolve }, { USE_CASES }, { POSTGRES_DATABASES }, { withEntityManager }, { executeInlined }] = await Promise.all([
+    const [{ buildContainer, disposeContainer }, { resolve }, { USE_CASES }, { POSTGRES_DATABASES }, { withSession }, { executeInlined }] = await Promise.all([
       import('../../infrastructure/container/build-container.js'),
       import('../../infrastructure/container/typed-binding.js'),
       import('../../infrastructure/container/use-case.tokens.js'),
       import('../../infrastructure/container/infrastructure.tokens.js'),
       import('../../adapters/persistence/postgres/transaction-scope.js'),
-      import('../../adapters/persistence/postgres/direct-statement.js'),
+      import('../../adapters/persistence/postgres/pg-statements.js'),
     ]);
     const url = database().businessUrl;
     const container = await buildContainer({
@@ -57,12 +57,12 @@ describe('Prepared statements on and off (PostgreSQL)', function () {
     });
     try {
       const { id: companyId } = await resolve(container, USE_CASES.createCompany).execute({ name: companyName });
-      const orm = resolve(container, POSTGRES_DATABASES).business;
+      const db = resolve(container, POSTGRES_DATABASES).business;
       return await work({
         url,
         companyId,
         apply: resolve(container, USE_CASES.applyPlatformEvent),
-        query: <R>(sql: string) => withEntityManager(orm, (em) => executeInlined<R>(em, sql)),
+        query: <R>(sql: string) => withSession(db, (session) => executeInlined<R>(session, sql)),
       });
     } finally {
       await disposeContainer(container);
@@ -121,16 +121,16 @@ describe('Prepared statements on and off (PostgreSQL)', function () {
   // The pools of the persistence contract have no timeouts: the plan setting must not depend on them.
   for (const preparedStatements of [true, false]) {
     it(`${preparedStatements ? 'on' : 'off'}, without timeouts: a unit of work's transaction plans with ${preparedStatements ? 'force_custom_plan' : "the server's default"}`, async () => {
-      const [{ createPostgresTestDatabase }, { withEntityManager }, { executeInlined }] = await Promise.all([
+      const [{ createPostgresTestDatabase }, { withSession }, { executeInlined }] = await Promise.all([
         import('../support/postgres-test-database.js'),
         import('../../adapters/persistence/postgres/transaction-scope.js'),
-        import('../../adapters/persistence/postgres/direct-statement.js'),
+        import('../../adapters/persistence/postgres/pg-statements.js'),
       ]);
       const opened = await createPostgresTestDatabase({ preparedStatements });
       try {
         const { unitOfWork } = opened.adapters();
         const mode = await unitOfWork.run('co-plans', 'write', () =>
-          withEntityManager(opened.databases.business, (em) => executeInlined<{ mode: string }>(em, "select current_setting('plan_cache_mode') as mode")),
+          withSession(opened.databases.business, (session) => executeInlined<{ mode: string }>(session, "select current_setting('plan_cache_mode') as mode")),
         );
         expect(mode[0]?.mode).to.equal(preparedStatements ? 'force_custom_plan' : 'auto');
       } finally {

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { Board } from '../../domain/board/board.js';
 import { listedCandidates } from '../../adapters/persistence/postgres/candidate-list-query.js';
 import { VACANCY_BOARDS_SQL } from '../../adapters/persistence/postgres/point-reads.js';
-import { freshEntityManager } from '../../adapters/persistence/postgres/transaction-scope.js';
+import { executeInlined, type PgSession } from '../../adapters/persistence/postgres/pg-statements.js';
+import { inOwnTransaction } from '../../adapters/persistence/postgres/pg-transaction.js';
 import { aManualCard, aVacancy, nextId } from '../support/builders.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 import { answerOf, hookStatements } from '../support/statement-hook.js';
@@ -20,7 +20,7 @@ describe('Reads that take a vacancy\'s board or title for each of their rows, as
   const database = usePostgresTestDatabase();
   const companyId = nextId('co');
   const ids: string[] = [];
-  const em = () => freshEntityManager(database().databases.business);
+  const db = () => database().databases.business;
 
   before(async function () {
     this.timeout(60_000);
@@ -32,16 +32,16 @@ describe('Reads that take a vacancy\'s board or title for each of their rows, as
       await boards.save(Board.create(companyId, vacancy.id, ['Новые', `Этап ${i}`]));
       if (i % 4 === 0) await candidates.insert(aManualCard({ companyId, vacancyId: vacancy.id }));
     }
-    for (const table of ['vacancies', 'boards', 'candidates']) await em().execute(`analyze ${table}`);
+    for (const table of ['vacancies', 'boards', 'candidates']) await executeInlined({ db: db(), transaction: undefined }, `analyze ${table}`);
   });
 
   // At PostgreSQL's default costs (the service sets none of its own): with random_page_cost lowered (an SSD setting)
   // the planner reads by key even for the old left joins, and this test could no longer tell them apart.
   const planOf = (sql: string, params: unknown[]) =>
-    em().transactional(async (tx) => {
-      await tx.execute('set local random_page_cost = 4');
-      await tx.execute('set local seq_page_cost = 1');
-      return (await tx.execute<{ 'QUERY PLAN': string }[]>(`explain ${sql}`, params)).map((row) => row['QUERY PLAN']).join('\n');
+    inOwnTransaction(db(), async (tx) => {
+      await executeInlined(tx, 'set local random_page_cost = 4');
+      await executeInlined(tx, 'set local seq_page_cost = 1');
+      return (await executeInlined<{ 'QUERY PLAN': string }>(tx, `explain ${sql}`, params)).map((row) => row['QUERY PLAN']).join('\n');
     });
 
   it('new applications\' batch reads each vacancy\'s board by its key', async () => {
@@ -58,7 +58,7 @@ describe('Reads that take a vacancy\'s board or title for each of their rows, as
 
   it('a page of candidates reads each card\'s vacancy title by the vacancy\'s key', async () => {
     for (const whole of [false, true]) {
-      const { sql, params } = await capture(em(), (recorder) => listedCandidates(recorder, { companyId, since: null, vacancyId: null, after: null, limit: 100 }), whole);
+      const { sql, params } = await capture(database().businessUrl, (recorder) => listedCandidates(recorder, { companyId, since: null, vacancyId: null, after: null, limit: 100 }), whole);
       const plan = await planOf(sql, params);
       expect(plan, plan).to.match(/Index Scan using vacancies_pkey on vacancies/);
       expect(plan, plan).not.to.match(/Seq Scan on vacancies|Hash .*Join/);
@@ -73,14 +73,14 @@ describe('Reads that take a vacancy\'s board or title for each of their rows, as
  * The SQL of a list page as sent (values inlined), without running it: the first statement (`whole` false), or the
  * one that reads the whole rows of cards whose rendering is not current (`whole` true, when the first answers one).
  */
-async function capture(em: EntityManager, run: (em: EntityManager) => Promise<unknown>, whole: boolean): Promise<{ sql: string; params: unknown[] }> {
+async function capture(url: string, run: (session: PgSession) => Promise<unknown>, whole: boolean): Promise<{ sql: string; params: unknown[] }> {
   const sent: string[] = [];
   const stale = [{ id: 'x', vacancy_id: null, vacancy_title: null, rendering: null, modified_at_ms: 0 }];
-  const recorder = hookStatements(em, (text) => {
+  const recorder = hookStatements(url, (text) => {
     sent.push(text);
     return Promise.resolve(answerOf(sent.length === 1 && whole ? stale : []));
   });
-  await run(recorder).catch(() => undefined);
+  await run(recorder).catch(() => undefined).finally(() => recorder.close());
   const statement = sent[whole ? 1 : 0];
   if (statement === undefined) throw new Error(`the list query sent no ${whole ? 'second' : 'first'} statement`);
   return { sql: statement, params: [] };

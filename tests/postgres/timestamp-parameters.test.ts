@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { listedCandidates } from '../../adapters/persistence/postgres/candidate-list-query.js';
 import { TIMESTAMP_PARAM, timestampParams } from '../../adapters/persistence/postgres/sql-values.js';
-import { freshEntityManager } from '../../adapters/persistence/postgres/transaction-scope.js';
+import { executeInlined, type PgSession } from '../../adapters/persistence/postgres/pg-statements.js';
+import { inOwnTransaction } from '../../adapters/persistence/postgres/pg-transaction.js';
 import { listedVacancies } from '../../adapters/persistence/postgres/vacancy-list-query.js';
 import { aManualCard, aVacancy, nextId } from '../support/builders.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
@@ -19,7 +19,7 @@ const START_OF_0001 = ['0001-01-01T00:00:00.000Z', '0001-01-01T00:00:00.001Z'].m
 
 describe('Instants a request chooses (since, a cursor position), as PostgreSQL receives them', () => {
   const database = usePostgresTestDatabase();
-  const em = () => freshEntityManager(database().databases.business);
+  const db = () => database().databases.business;
 
   it('reach PostgreSQL exactly, to the microsecond, from 4713 BC to the end of the JS Date range, in any session time zone', async () => {
     const instants = fc.oneof(
@@ -30,9 +30,9 @@ describe('Instants a request chooses (since, a cursor position), as PostgreSQL r
     const zones = fc.constantFrom('UTC', 'Asia/Almaty', 'America/St_Johns', 'Pacific/Kiritimati');
     await fc.assert(
       fc.asyncProperty(instants, zones, async (t, zone) => {
-        const rows = await em().transactional(async (tx) => {
-          await tx.execute(`set local time zone '${zone}'`);
-          return tx.execute<{ ms: string }[]>(`select (extract(epoch from ${TIMESTAMP_PARAM}) * 1000)::text as ms`, timestampParams(new Date(t)));
+        const rows = await inOwnTransaction(db(), async (tx) => {
+          await executeInlined(tx, `set local time zone '${zone}'`);
+          return executeInlined<{ ms: string }>(tx, `select (extract(epoch from ${TIMESTAMP_PARAM}) * 1000)::text as ms`, timestampParams(new Date(t)));
         });
         // Numeric text: a whole number of milliseconds, with no microseconds left over.
         expect(rows[0]?.ms, String(t)).to.match(/^-?\d+(\.0+)?$/);
@@ -77,15 +77,15 @@ describe('Instants a request chooses (since, a cursor position), as PostgreSQL r
     const since = new Date('9999-12-31T23:59:59.999Z');
     const after = { modifiedAt: new Date('0000-06-01T00:00:00.000Z'), id: 'x' };
     const queries = [
-      capture(em(), (tx) => listedVacancies(tx, { companyId: 'c', since, status: 'all', after, limit: 10 })),
-      capture(em(), (tx) => listedVacancies(tx, { companyId: 'c', since, status: 'open', after: null, limit: 10 })),
-      capture(em(), (tx) => listedCandidates(tx, { companyId: 'c', since, vacancyId: null, after, limit: 10 })),
-      capture(em(), (tx) => listedCandidates(tx, { companyId: 'c', since: null, vacancyId: 'v', after, limit: 10 })),
+      capture(database().businessUrl, (tx) => listedVacancies(tx, { companyId: 'c', since, status: 'all', after, limit: 10 })),
+      capture(database().businessUrl, (tx) => listedVacancies(tx, { companyId: 'c', since, status: 'open', after: null, limit: 10 })),
+      capture(database().businessUrl, (tx) => listedCandidates(tx, { companyId: 'c', since, vacancyId: null, after, limit: 10 })),
+      capture(database().businessUrl, (tx) => listedCandidates(tx, { companyId: 'c', since: null, vacancyId: 'v', after, limit: 10 })),
     ];
     for (const { sql, params } of await Promise.all(queries)) {
-      const plan = await em().transactional(async (tx) => {
-        await tx.execute('set local enable_seqscan = off');
-        const rows = await tx.execute<{ 'QUERY PLAN': string }[]>(`explain ${sql}`, params);
+      const plan = await inOwnTransaction(db(), async (tx) => {
+        await executeInlined(tx, 'set local enable_seqscan = off');
+        const rows = await executeInlined<{ 'QUERY PLAN': string }>(tx, `explain ${sql}`, params);
         return rows.map((row) => row['QUERY PLAN']).join('\n');
       });
       expect(plan, plan).to.match(/Index Cond: .*'[^']+'::timestamp with time zone/);
@@ -96,13 +96,13 @@ describe('Instants a request chooses (since, a cursor position), as PostgreSQL r
 });
 
 /** The SQL a list query sends (values inlined), without running it. */
-async function capture(em: EntityManager, run: (em: EntityManager) => Promise<unknown>): Promise<{ sql: string; params: unknown[] }> {
+async function capture(url: string, run: (session: PgSession) => Promise<unknown>): Promise<{ sql: string; params: unknown[] }> {
   let sent: string | undefined;
-  const recorder = hookStatements(em, (text) => {
+  const recorder = hookStatements(url, (text) => {
     sent ??= text;
     return Promise.resolve(answerOf([]));
   });
-  await run(recorder);
+  await run(recorder).finally(() => recorder.close());
   if (sent === undefined) throw new Error('the list query sent nothing');
   return { sql: sent, params: [] };
 }
