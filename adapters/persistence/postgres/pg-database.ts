@@ -64,6 +64,8 @@ export class PgDatabase {
   private readonly acquireMs: number | undefined;
   /** Connections lent now that must be destroyed when given back, with the reason. */
   private readonly broken = new WeakMap<pg.PoolClient, Error>();
+  /** Connections that have heard's listener: each gets one, however often it is lent. */
+  private readonly listening = new WeakSet<pg.PoolClient>();
 
   constructor(settings: PgDatabaseSettings) {
     const { timeouts } = settings;
@@ -92,7 +94,7 @@ export class PgDatabase {
    * gave up goes straight back.
    */
   async connect(): Promise<pg.PoolClient> {
-    const connecting = this.pool.connect();
+    const connecting = this.pool.connect().then((client) => this.heard(client));
     if (this.acquireMs === undefined) return connecting;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
@@ -106,6 +108,19 @@ export class PgDatabase {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * A lent connection with a listener for its 'error' event: pg's pool listens only while the connection is idle,
+   * and a connection whose line ended while lent (a restart, the session terminated) emits it even when its
+   * statement fails too; unheard, it would end the process. The connection is marked broken (release destroys it).
+   */
+  private heard(client: pg.PoolClient): pg.PoolClient {
+    if (!this.listening.has(client)) {
+      this.listening.add(client);
+      client.on('error', (error) => this.markBroken(client, error));
+    }
+    return client;
   }
 
   /**

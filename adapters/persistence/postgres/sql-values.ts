@@ -82,6 +82,8 @@ function literal(value: unknown): string {
  * TIMESTAMP_PARAM is for instants a request chooses, which may lie beyond.
  */
 export function boundValue(value: unknown): unknown {
+  // pg would send undefined as null: a value the caller forgot, stored as nothing.
+  if (value === undefined) throw new TypeError('A statement value must not be undefined.');
   return value instanceof Date ? value.toISOString() : value;
 }
 
