@@ -6,6 +6,7 @@ import { resolve } from '../../infrastructure/container/typed-binding.js';
 import { USE_CASES } from '../../infrastructure/container/use-case.tokens.js';
 import { createLogger } from '../../infrastructure/logger.js';
 import { anApplication, aVacancyInput } from '../support/builders.js';
+import { rejectionOf } from '../support/catching.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 
 /** Rows of the company in a table of the database at `url`, read behind the adapters' back. */
@@ -51,6 +52,9 @@ describe('The postgres profile of the container', () => {
     } finally {
       await disposeContainer(container);
     }
-    expect(await databases.business.isConnected()).to.equal(false);
+    // Both pools ended: neither lends a connection any more.
+    for (const db of [databases.business, databases.registry]) {
+      expect(((await rejectionOf(db.connect())) as Error).message).to.match(/after calling end on the pool/);
+    }
   });
 });

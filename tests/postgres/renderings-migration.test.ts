@@ -3,7 +3,8 @@ import pg from 'pg';
 import { Migration20261127000000Renderings } from '../../adapters/persistence/postgres/migrations/business/Migration20261127000000Renderings.js';
 import { PgFeedLedger } from '../../adapters/persistence/postgres/pg-feed-ledger.js';
 import { pgPersistence } from '../../adapters/persistence/postgres/pg-persistence.js';
-import { candidateColumns, toCandidateRow } from '../../adapters/persistence/postgres/row-mapping/candidate-row-mapping.js';
+import { toCandidateRow } from '../../adapters/persistence/postgres/row-mapping/candidate-row-mapping.js';
+import { CANDIDATES } from '../../adapters/persistence/postgres/tables/candidate.table.js';
 import { toVacancyRow } from '../../adapters/persistence/postgres/row-mapping/vacancy-row-mapping.js';
 import { presentCandidate } from '../../adapters/presenters/candidate.presenter.js';
 import { presentVacancy } from '../../adapters/presenters/vacancy.presenter.js';
@@ -55,8 +56,9 @@ function vacancyColumnsOf(vacancy: Vacancy): Record<string, unknown> {
 
 /** A card as the version before the migration wrote it. */
 function cardColumnsOf(card: CandidateCard): Record<string, unknown> {
-  const { rendering: _rendering, ...columns } = candidateColumns(toCandidateRow(card));
-  return columns;
+  const values = CANDIDATES.values(toCandidateRow(card));
+  const columns = CANDIDATES.columnNames.split(', ').map((column, index) => [column, values[index]] as const);
+  return Object.fromEntries(columns.filter(([column]) => column !== 'rendering'));
 }
 
 /** The SQLSTATE of an error or of an error it was caused by (MikroORM wraps the driver's). */
