@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { inlinedValues, numberedPlaceholders } from '../../../adapters/persistence/postgres/sql-values.js';
+import { boundValue, inlinedValues, numberedPlaceholders } from '../../../adapters/persistence/postgres/sql-values.js';
 
 describe('The values of hand-written SQL: `?` numbered for binding, or inlined as literals', () => {
   describe('numberedPlaceholders', () => {
@@ -48,6 +48,14 @@ describe('The values of hand-written SQL: `?` numbered for binding, or inlined a
         expect(() => inlinedValues('select ?', [value]), String(typeof value)).to.throw(TypeError, /A statement value must be/);
       }
       expect(() => inlinedValues('select ?', [undefined])).to.throw(/not undefined/);
+    });
+  });
+  describe('boundValue', () => {
+    it('sends a Date as its ISO 8601 text in UTC and other values as they are, and refuses undefined, which pg would send as null', () => {
+      expect(boundValue(new Date(Date.UTC(1900, 5, 1)))).to.equal('1900-06-01T00:00:00.000Z');
+      expect(boundValue(null)).to.equal(null);
+      expect(boundValue('a')).to.equal('a');
+      expect(() => boundValue(undefined)).to.throw(TypeError, /undefined/);
     });
   });
 });
