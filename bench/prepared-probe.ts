@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { CANDIDATE_ROW_SELECT } from '../adapters/persistence/postgres/point-reads.js';
+import { CANDIDATES } from '../adapters/persistence/postgres/tables/candidate.table.js';
 
 /**
  * PostgreSQL's CPU for the feed's commonest pair of statements, a card's read by key and its whole-row update,
@@ -22,7 +22,7 @@ const UPDATE_CARD =
   'update candidates set vacancy_id = $1, stage = $2, source = $3, external_id = $4, cover_letter = $5, person = $6::jsonb, resume = $7::jsonb, ' +
   'referral = $8::jsonb, technical = $9, origin_card_id = $10, request_fingerprint = $11, source_ref = $12, created_at = $13::timestamptz, ' +
   'card_updated_at = $14::timestamptz, resume_updated_at = $15::timestamptz, rendering = $16 where company_id = $17 and id = $18';
-const READ_CARD = `select ${CANDIDATE_ROW_SELECT} from candidates where company_id = $1 and id = $2`;
+const READ_CARD = `select ${CANDIDATES.selectList()} from candidates where company_id = $1 and id = $2`;
 
 function backendCpuMs(pid: number): number {
   const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] as string).split(' ');
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   ];
   const ways: Record<string, (card: Record<string, any>, n: number) => Promise<void>> = {
     'inlined (default)': async (card, n) => {
-      await client.query(`begin; select ${CANDIDATE_ROW_SELECT} from candidates where company_id = ${literal(card.company_id)} and id = ${literal(card.id)}`);
+      await client.query(`begin; select ${CANDIDATES.selectList()} from candidates where company_id = ${literal(card.company_id)} and id = ${literal(card.id)}`);
       await client.query(UPDATE_CARD, updateValues(card, n));
       await client.query('commit');
     },

@@ -3,6 +3,7 @@ import { runDatabaseName } from '../support/postgres-test-database.js';
 import { onServer, postgresTestServer } from '../support/postgres-test-server.js';
 import { ISO_MS, useAdminDatabase } from './support/admin-database.js';
 import { errorOf, jsonOf, runAdmin } from './support/run-admin.js';
+import { sqlOn } from '../support/sql.js';
 
 interface Key {
   id: string;
@@ -50,8 +51,7 @@ describe('admin CLI: migrate, companies and keys (processes on PostgreSQL)', fun
     const registry = admin().database.adapters();
     expect(await registry.companies.findById(company.id)).to.not.equal(null);
     expect((await registry.keys.findById(issued.id))?.principal).to.deep.equal({ keyId: issued.id, companyId: company.id, scopes: issued.scopes });
-    const business = admin().database.databases.business.em.getConnection();
-    const inBusiness = await business.execute<{ n: number }[]>(
+    const inBusiness = await sqlOn(admin().database.databases.business)<{ n: number }[]>(
       'select (select count(*) from companies where id = ?)::int + (select count(*) from service_keys where id = ?)::int as n',
       [company.id, issued.id],
     );

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import pg from 'pg';
 import { COMPANY_LOCK_NAMESPACE } from '../../adapters/persistence/postgres/company-lock.js';
-import type { PostgresTimeouts } from '../../adapters/persistence/postgres/mikro-orm-options.js';
+import type { PostgresTimeouts } from '../../adapters/persistence/postgres/pg-database.js';
+import { executeBound } from '../../adapters/persistence/postgres/pg-statements.js';
 import { pgPersistence } from '../../adapters/persistence/postgres/pg-persistence.js';
 import { openDatabases, type Databases } from '../../infrastructure/database/open-databases.js';
 import { ApiClient } from '../support/api-client.js';
@@ -22,7 +23,6 @@ const TIMEOUTS: PostgresTimeouts = { statementMs: 500, connectMs: 1_000, acquire
  * timeout (bound + 2 s, mikro-orm-options.ts), so an answer within it still came from the server's cancel, not the client's.
  */
 const WITHIN_MS = TIMEOUTS.statementMs + 1_900;
-const QUIET_DRIVER = { warn: () => {}, error: () => {} };
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** A session of the test's own holding a company's lock in an open transaction (no session state: it works through a pooler too). */
@@ -128,16 +128,16 @@ describe('Database timeouts behind a transaction pooler, set per transaction', f
     let databases: Databases;
     before(async () => {
       const url = relay.urlOf(database.url);
-      databases = await openDatabases({ databaseUrl: url, keysDatabaseUrl: url, dataDir: '', poolMax: 1, timeouts: TIMEOUTS, driverLog: QUIET_DRIVER });
+      databases = await openDatabases({ databaseUrl: url, keysDatabaseUrl: url, dataDir: '', poolMax: 1, timeouts: TIMEOUTS });
     });
     after(async () => databases?.close());
 
-    it('bound a statement sent with bind values outside a transaction (extended protocol) as well', async () => {
-      const knex = databases.business.em.getConnection().getKnex();
-      const { error, ms } = await timed(() => knex.raw('select pg_sleep(?)', [3]));
+    it('bound a statement with values outside a transaction as well', async () => {
+      const alone = { db: databases.business, transaction: undefined };
+      const { error, ms } = await timed(() => executeBound(alone, 'select pg_sleep(?)', [3]));
       expect(error).to.include({ code: '57014' });
       expect(ms).to.be.within(TIMEOUTS.statementMs - 50, WITHIN_MS);
-      expect((await knex.raw('select ?::int as one', [1])).rows).to.deep.equal([{ one: 1 }]);
+      expect(await executeBound(alone, 'select ?::int as one', [1])).to.deep.equal([{ one: 1 }]);
     });
 
     it('end a session that sits idle inside a transaction past DB_IDLE_IN_TRANSACTION_TIMEOUT_MS, which frees its lock; the pool then serves', async () => {

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { COMPANY_LOCK_NAMESPACE } from '../../adapters/persistence/postgres/company-lock.js';
-import type { PostgresTimeouts } from '../../adapters/persistence/postgres/mikro-orm-options.js';
+import type { PostgresTimeouts } from '../../adapters/persistence/postgres/pg-database.js';
+import { DatabaseProbe } from '../../adapters/persistence/postgres/database-probe.js';
 import { pgPersistence } from '../../adapters/persistence/postgres/pg-persistence.js';
 import { isStalePreparedStatement, markConnectionDiscarded } from '../../adapters/persistence/postgres/prepared-statements.js';
 import { unavailabilityReason } from '../../adapters/persistence/postgres/store-errors.js';
@@ -31,11 +32,9 @@ async function failureOf(call: () => Promise<unknown>): Promise<{ error: { code?
   throw new Error('the call succeeded; it was expected to fail');
 }
 
-/** knex's own warnings (a broken connection it discards) are expected here; kept out of the test's output. */
-const QUIET_DRIVER = { warn: () => {}, error: () => {} };
 
 function open(url: string): Promise<Databases> {
-  return openDatabases({ databaseUrl: url, keysDatabaseUrl: url, dataDir: '', poolMax: 2, timeouts: TIMEOUTS, driverLog: QUIET_DRIVER });
+  return openDatabases({ databaseUrl: url, keysDatabaseUrl: url, dataDir: '', poolMax: 2, timeouts: TIMEOUTS });
 }
 
 /** The calls of a request: the key registry's read and a company's read unit of work. */
@@ -89,7 +88,12 @@ describe('StoreUnavailableError: the PostgreSQL adapters when the database does 
       const onPooled = await failureOf(() => calls.listVacancies(companyId));
       expect(onPooled.error).to.include({ code: 'service_unavailable', reason: 'query_timeout' });
       expect(onPooled.ms).to.be.below(CLIENT_READ_TIMEOUT_MS + 1_500);
-      expect(await databases.business.isConnected(), 'the readiness check says no, within its bounds').to.equal(false);
+      const probe = new DatabaseProbe(url, { connectTimeoutMs: TIMEOUTS.connectMs });
+      try {
+        expect(await probe.answers(), 'the readiness check says no').to.equal(false);
+      } finally {
+        await probe.close();
+      }
       // A pool of its own, so the call has to open a connection: accepted by the network, never answered.
       const fresh = await open(url);
       try {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PgFeedLedger } from '../../adapters/persistence/postgres/pg-feed-ledger.js';
 import type { PgUnitOfWorkOptions } from '../../adapters/persistence/postgres/pg-unit-of-work.js';
-import type { PostgresTimeouts } from '../../adapters/persistence/postgres/mikro-orm-options.js';
+import type { PostgresTimeouts } from '../../adapters/persistence/postgres/pg-database.js';
 import { pgPersistence } from '../../adapters/persistence/postgres/pg-persistence.js';
 import { migrateDatabases } from '../../infrastructure/database/migrate-databases.js';
 import { openDatabases, type Databases } from '../../infrastructure/database/open-databases.js';

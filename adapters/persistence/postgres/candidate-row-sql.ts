@@ -11,13 +11,13 @@ type RenderedCandidateRow = CandidateRow & CandidateRendering;
  */
 export async function insertApplicationRows(session: PgSession, rows: readonly RenderedCandidateRow[]): Promise<Set<string>> {
   const ordered = [...rows].sort((a, b) => compareCodeUnits(a.externalId as string, b.externalId as string));
+  const { sql, values } = CANDIDATES.insertRows(ordered);
   const inserted = await executeBound<{ external_id: string }>(
     session,
-    `insert into candidates (${CANDIDATES.columnNames})
-     values ${ordered.map(() => CANDIDATES.rowValues).join(', ')}
+    `${sql}
      on conflict (company_id, external_id) where external_id is not null do nothing
      returning external_id`,
-    ordered.flatMap((row) => CANDIDATES.values(row)),
+    values,
   );
   return new Set(inserted.map((row) => row.external_id));
 }

@@ -95,8 +95,8 @@ export class PgCandidateRepository implements CandidateRepository {
     const rows = cards.map(toCandidateRow);
     await this.inTransaction(async (session) => {
       for (let start = 0; start < rows.length; start += INSERT_MANY_CHUNK) {
-        const chunk = rows.slice(start, start + INSERT_MANY_CHUNK);
-        await executeBound(session, `insert into candidates (${CANDIDATES.columnNames}) values ${chunk.map(() => CANDIDATES.rowValues).join(', ')}`, chunk.flatMap((row) => CANDIDATES.values(row)));
+        const { sql, values } = CANDIDATES.insertRows(rows.slice(start, start + INSERT_MANY_CHUNK));
+        await executeBound(session, sql, values);
       }
     });
   }

@@ -62,10 +62,11 @@ export class PgDatabase {
   readonly keepsPreparedStatements: boolean;
   private readonly pool: pg.Pool;
   private readonly acquireMs: number | undefined;
+  private closing: Promise<void> | undefined;
+  /** The error listener of each lent connection (connect), removed when it is given back. */
+  private readonly listeners = new WeakMap<pg.PoolClient, (error: Error) => void>();
   /** Connections lent now that must be destroyed when given back, with the reason. */
   private readonly broken = new WeakMap<pg.PoolClient, Error>();
-  /** Connections that have heard's listener: each gets one, however often it is lent. */
-  private readonly listening = new WeakSet<pg.PoolClient>();
 
   constructor(settings: PgDatabaseSettings) {
     const { timeouts } = settings;
@@ -94,7 +95,17 @@ export class PgDatabase {
    * gave up goes straight back.
    */
   async connect(): Promise<pg.PoolClient> {
-    const connecting = this.pool.connect().then((client) => this.heard(client));
+    const client = await this.lend();
+    // A lent connection that fails (the server ended the session: idle in transaction too long, a restart) reports
+    // it on the client, and pg leaves the listening to whoever holds it; unheard, the error would end the process.
+    const onError = (error: Error) => this.markBroken(client, error);
+    client.on('error', onError);
+    this.listeners.set(client, onError);
+    return client;
+  }
+
+  private async lend(): Promise<pg.PoolClient> {
+    const connecting = this.pool.connect();
     if (this.acquireMs === undefined) return connecting;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
@@ -108,19 +119,6 @@ export class PgDatabase {
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  /**
-   * A lent connection with a listener for its 'error' event: pg's pool listens only while the connection is idle,
-   * and a connection whose line ended while lent (a restart, the session terminated) emits it even when its
-   * statement fails too; unheard, it would end the process. The connection is marked broken (release destroys it).
-   */
-  private heard(client: pg.PoolClient): pg.PoolClient {
-    if (!this.listening.has(client)) {
-      this.listening.add(client);
-      client.on('error', (error) => this.markBroken(client, error));
-    }
-    return client;
   }
 
   /**
@@ -153,6 +151,9 @@ export class PgDatabase {
 
   /** Gives a connection back to the pool, or destroys it (client.release(error)) if it was marked broken. */
   release(client: pg.PoolClient): void {
+    const onError = this.listeners.get(client);
+    if (onError !== undefined) client.off('error', onError);
+    this.listeners.delete(client);
     const reason = this.broken.get(client);
     this.broken.delete(client);
     client.release(reason);
@@ -164,7 +165,7 @@ export class PgDatabase {
   }
 
   close(): Promise<void> {
-    return this.pool.end();
+    return (this.closing ??= this.pool.end());
   }
 }
 

@@ -58,7 +58,8 @@ export class PgPlatformTokenRepository implements PlatformTokenRepository {
       }
       const inserted = change.inserted ?? [];
       if (inserted.length > 0) {
-        await executeInlined(tx, `insert into platform_tokens (${PLATFORM_TOKENS.columnNames}) values ${inserted.map(() => PLATFORM_TOKENS.rowValues).join(', ')}`, inserted.flatMap((token) => PLATFORM_TOKENS.values(toRow(token))));
+        const { sql, values } = PLATFORM_TOKENS.insertRows(inserted.map(toRow));
+        await executeInlined(tx, sql, values);
       }
       await insertKeyEvents(tx, change.events.map(platformTokenEventRow));
     });

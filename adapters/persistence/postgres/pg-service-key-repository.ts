@@ -73,7 +73,8 @@ export class PgServiceKeyRepository implements ServiceKeyRepository {
       if (events.length > 0) await lockTrail(tx);
       for (const { key, read } of updated) await guardedUpdate(tx, key, read);
       if (inserted.length > 0) {
-        await executeInlined(tx, `insert into service_keys (${SERVICE_KEYS.columnNames}) values ${inserted.map(() => SERVICE_KEYS.rowValues).join(', ')}`, inserted.flatMap((key) => SERVICE_KEYS.values(toRow(key))));
+        const { sql, values } = SERVICE_KEYS.insertRows(inserted.map(toRow));
+        await executeInlined(tx, sql, values);
       }
       await insertKeyEvents(tx, events);
     });

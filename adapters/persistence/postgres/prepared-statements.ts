@@ -1,22 +1,4 @@
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
-
-/**
- * Connections whose pool was told that they keep named prepared statements (DB_PREPARED_STATEMENTS=on, ADR 22):
- * a direct connection to PostgreSQL, or one through a pooler that keeps a client's prepared statements across
- * server connections (PgBouncer 1.21 and later with `max_prepared_statements`). Nothing else is marked: behind a
- * transaction pooler that does not (PgBouncer 1.18), a statement prepared in one transaction would be met on
- * another server connection in the next (ADR 15).
- */
-const keeping = new WeakSet<pg.Client>();
-
-export function keepPreparedStatements(connection: pg.Client): void {
-  keeping.add(connection);
-}
-
-export function keepsPreparedStatements(connection: pg.Client): boolean {
-  return keeping.has(connection);
-}
 
 const names = new Map<string, string>();
 
@@ -39,7 +21,7 @@ export function preparedName(text: string): string {
  * (the session lost it: a DISCARD ALL or DEALLOCATE behind the driver's back, a pooler that does not keep it), or
  * 0A000 "cached plan must not change result type" (a migration changed the type of a column it returns; the server
  * will not re-plan it). node-postgres keeps sending it by name, so the connection would fail it every time: it is
- * discarded (direct-statement.ts), the error marked so (markConnectionDiscarded), and the work reported as one to
+ * destroyed (PgDatabase.query), the error marked so (markConnectionDiscarded), and the work reported as one to
  * retry (store-errors.ts). 0A000 (feature_not_supported) otherwise names a mistake of a statement, which must stay
  * what it is: only the stale plan's counts, known by the server's function that raises it (`routine`, never
  * translated) or by its English message (a server with another lc_messages words it otherwise).

@@ -80,6 +80,14 @@ export class Table<Row extends object, Written extends object = object> {
     return row as Row;
   }
 
+  /** One INSERT of these rows, and its values; ended there, so that a caller may add an ON CONFLICT clause. */
+  insertRows(rows: readonly (Row & Written)[]): { readonly sql: string; readonly values: unknown[] } {
+    return {
+      sql: `insert into ${this.name} (${this.columnNames}) values ${rows.map(() => this.rowValues).join(', ')}`,
+      values: rows.flatMap((row) => this.values(row)),
+    };
+  }
+
   /** A row's values in columnNames' order (rowValues, insertSql). */
   values(row: Row & Written): unknown[] {
     return this.entries.map(([property, column]) => valueOf(row[property], column));
