@@ -30,7 +30,7 @@ import type { DatabasePoolStatsSource } from '../../adapters/http/metrics/http-m
 /**
  * STORE=postgres: opens the business database and the key registry (starting the embedded PostgreSQL
  * when DATABASE_URL is unset), applies the committed migrations, and binds every persistence port to
- * its MikroORM adapter. Disposing the container closes the pools and stops the embedded server.
+ * its PostgreSQL adapter (pg, ADR 25). Disposing the container closes the pools and stops the embedded server.
  */
 export async function postgresModule(config: AppConfig, logger?: Logger): Promise<ContainerModule> {
   const databases = await openDatabases({

@@ -74,7 +74,6 @@ describe('the project\'s tools (bench/, bench/ceilings/, scripts/, the examples\
       'bench/run-bench.ts',
       'bench/feed-bench.ts',
       'bench/profile-summary.ts',
-      'bench/feed-sql-probe.ts',
       'bench/ceilings/feed-ceiling.ts',
       'bench/ceilings/bare-ceiling-server.ts',
       'scripts/generate-client.ts',

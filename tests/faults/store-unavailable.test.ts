@@ -3,6 +3,7 @@ import pg from 'pg';
 import { COMPANY_LOCK_NAMESPACE } from '../../adapters/persistence/postgres/company-lock.js';
 import type { PostgresTimeouts } from '../../adapters/persistence/postgres/pg-database.js';
 import { DatabaseProbe } from '../../adapters/persistence/postgres/database-probe.js';
+import { ACQUIRE_TIMEOUT_MESSAGE } from '../../adapters/persistence/postgres/pg-database.js';
 import { pgPersistence } from '../../adapters/persistence/postgres/pg-persistence.js';
 import { isStalePreparedStatement, markConnectionDiscarded } from '../../adapters/persistence/postgres/prepared-statements.js';
 import { unavailabilityReason } from '../../adapters/persistence/postgres/store-errors.js';
@@ -157,12 +158,13 @@ describe('unavailabilityReason', () => {
       [withCode('57014', 'canceling statement due to statement timeout'), '57014'],
       [withCode('08006'), '08006'],
       [withCode('53300', 'sorry, too many clients already'), '53300'],
-      [Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' }), 'pool_timeout'],
-      [Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'DriverException' }), 'pool_timeout'],
+      [new Error('timeout exceeded when trying to connect'), 'pool_timeout'],
+      [new Error(ACQUIRE_TIMEOUT_MESSAGE), 'pool_timeout'],
+      [new Error('Cannot use a pool after calling end on the pool'), 'pool_closed'],
+      [new Error('Connection terminated due to connection timeout'), 'connect_timeout'],
       [new Error('Connection terminated unexpectedly'), 'connection_terminated'],
       [new Error('Client has encountered a connection error and is not queryable'), 'connection_broken'],
       [new Error('Query read timeout'), 'query_timeout'],
-      [new Error('BEGIN TRANSACTION ISOLATION LEVEL read committed READ ONLY; - Query read timeout'), 'query_timeout'],
       [new Error('timeout expired'), 'connect_timeout'],
       [new AggregateError([withCode('ECONNREFUSED')], 'all addresses failed'), 'ECONNREFUSED'],
       [new Error('wrapped', { cause: withCode('57P01') }), '57P01'],

@@ -1,4 +1,5 @@
 import { StoreUnavailableError } from '../../../application/ports/store-unavailable.error.js';
+import { ACQUIRE_TIMEOUT_MESSAGE } from './pg-database.js';
 import { isDiscardedStaleStatement } from './prepared-statements.js';
 
 /** Socket errors of Node: the server is down, restarting or unreachable. */
@@ -22,11 +23,11 @@ const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '57014', '5330
 const WORK_ONLY_SQLSTATES = new Set(['57014', '25P03', '26000', '0A000']);
 
 /**
- * What node-postgres and knex say, without a code, when a connection breaks or a wait runs out: the
+ * What node-postgres and its pool say, without a code, when a connection breaks or a wait runs out: the
  * socket closed under a query, a query on a client that already broke, the client-side query_timeout,
- * the connect timeout, the pool's acquire timeout, a pool that is being destroyed. Matched against the
- * whole of the driver's own message: knex prefixes it with the SQL (`<sql> - <message>`), and the SQL
- * may hold a request's text, which must not be able to pass for one of these.
+ * the connect timeout, a wait for a connection of a busy pool (pg's queue, or DB_ACQUIRE_TIMEOUT_MS in
+ * PgDatabase.connect), a pool that was ended. Matched against the whole message, so that no other error's
+ * text can pass for one of these.
  */
 const UNAVAILABLE_MESSAGES: ReadonlyMap<string, string> = new Map([
   ['Connection terminated unexpectedly', 'connection_terminated'],
@@ -36,10 +37,10 @@ const UNAVAILABLE_MESSAGES: ReadonlyMap<string, string> = new Map([
   ['Client has encountered a connection error and is not queryable', 'connection_broken'],
   ['Client was closed and is not queryable', 'connection_broken'],
   ['Query read timeout', 'query_timeout'],
-  ['Unable to acquire a connection', 'pool_closed'],
+  ['timeout exceeded when trying to connect', 'pool_timeout'],
+  [ACQUIRE_TIMEOUT_MESSAGE, 'pool_timeout'],
+  ['Cannot use a pool after calling end on the pool', 'pool_closed'],
 ]);
-
-const ACQUIRE_TIMEOUT_MESSAGE = 'Knex: Timeout acquiring a connection.';
 
 /** A SQLSTATE: the server answered, so another one than those above is no outage. */
 const SQLSTATE = /^[0-9A-Z]{5}$/;
@@ -52,19 +53,15 @@ const SQLSTATE = /^[0-9A-Z]{5}$/;
 export function unavailabilityReason(error: unknown, depth = 0): string | null {
   if (depth > 4 || typeof error !== 'object' || error === null) return null;
   if (error instanceof StoreUnavailableError) return error.reason;
-  const { code, name, message, cause, errors } = error as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
   if (typeof code === 'string') {
     if (isDiscardedStaleStatement(error)) return code;
     if (SOCKET_ERRORS.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return code;
     if (SQLSTATE.test(code)) return null;
   }
-  if (name === 'KnexTimeoutError') return 'pool_timeout';
   if (typeof message === 'string') {
-    const original = driverMessage(message);
-    const reason = UNAVAILABLE_MESSAGES.get(original);
+    const reason = UNAVAILABLE_MESSAGES.get(message);
     if (reason !== undefined) return reason;
-    // A KnexTimeoutError that MikroORM wrapped in a DriverException keeps only its message.
-    if (original.startsWith(ACQUIRE_TIMEOUT_MESSAGE)) return 'pool_timeout';
   }
   if (Array.isArray(errors)) {
     for (const inner of errors) {
@@ -73,12 +70,6 @@ export function unavailabilityReason(error: unknown, depth = 0): string | null {
     }
   }
   return unavailabilityReason(cause, depth + 1);
-}
-
-/** The driver's message without the SQL that knex puts before it. */
-function driverMessage(message: string): string {
-  const separator = message.lastIndexOf(' - ');
-  return separator < 0 ? message : message.slice(separator + 3);
 }
 
 /** The error as the ports promise it: a StoreUnavailableError for a connection-level failure, otherwise unchanged. */
