@@ -66,6 +66,12 @@ export async function createBenchDatabase(server: BenchServer, name: string): Pr
   return url;
 }
 
+/** A copy of a database nobody is connected to (PostgreSQL's CREATE DATABASE … TEMPLATE). */
+export async function copyBenchDatabase(server: BenchServer, from: string, to: string): Promise<string> {
+  await onAdmin(server, (client) => client.query(`create database ${client.escapeIdentifier(to)} template ${client.escapeIdentifier(from)}`));
+  return server.urlOf(to);
+}
+
 export async function dropBenchDatabase(server: BenchServer, name: string): Promise<void> {
   await onAdmin(server, (client) => client.query(`drop database if exists ${client.escapeIdentifier(name)} with (force)`));
 }

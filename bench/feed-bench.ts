@@ -1,13 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { EVENT_MAX_BYTES } from '../adapters/feed/feed-limits.js';
 import { loadConfig } from '../infrastructure/config.js';
-import { createBenchDatabase, dropBenchDatabase, openBenchServer } from './bench-database.js';
+import { copyBenchDatabase, createBenchDatabase, dropBenchDatabase, openBenchServer, type BenchServer } from './bench-database.js';
 import { BenchQueue } from './feed-broker.js';
 import { FEED_MIX, FeedStream, type SeededCompany } from './feed-events.js';
 import { latencyRun, type LatencyFigures } from './feed-latency.js';
@@ -15,6 +12,8 @@ import { parseFeedBenchOptions, type FeedBenchOptions } from './feed-options.js'
 import { startConsumer, type ConsumerSpec } from './feed-process.js';
 import { feedRows, summarize, writeFeedResults, type FeedRound } from './feed-results.js';
 import { seedFeedCompanies } from './feed-seed.js';
+import { commitOf, sourcesState } from './feed-sources.js';
+import { sameRowsRun } from './feed-state-check.js';
 import { throughputRun } from './feed-throughput.js';
 import { note } from './progress.js';
 import { formatTable, machineInfo } from './report.js';
@@ -22,6 +21,8 @@ import { startServer } from './server-process.js';
 
 /** Cards of each watched company kept for latency samples (resume updates, in turn). */
 const SAMPLE_CARDS = 200;
+/** Events of the check that the ceiling leaves the same rows as the service (at most --events). */
+const STATE_CHECK_EVENTS = 4_000;
 
 async function main(): Promise<void> {
   const options = parseFeedBenchOptions(process.argv.slice(2));
@@ -44,6 +45,9 @@ async function main(): Promise<void> {
     const seedStarted = Date.now();
     const companies = await seedFeedCompanies(url, { companies: options.companies, vacancies: options.vacancies, cards: options.cards, seed: options.seed });
     const seedSeconds = Math.round((Date.now() - seedStarted) / 1000);
+    // The copy the ceiling applies the state check's events to (the service applies them to the original).
+    const copy = options.skipCeiling ? null : { name: `${name}_ceiling`, url: await copyBenchDatabase(server, name, `${name}_ceiling`) };
+    if (copy !== null) cleanups.unshift(() => dropBenchDatabase(server, copy.name));
     const queue = await BenchQueue.open(options.amqpUrl);
     cleanups.unshift(() => queue.close());
     note(`bench:feed: queue ${queue.name} on ${new URL(options.amqpUrl).host}`);
@@ -52,7 +56,7 @@ async function main(): Promise<void> {
     const db = new pg.Client({ connectionString: url });
     await db.connect();
     cleanups.unshift(() => db.end());
-    const measured = await measure(options, url, companies, queue, db, cleanups);
+    const measured = await measure(options, url, companies, queue, db, cleanups, { server, copy });
     const sourcesAtEnd = sourcesState();
     const sourcesChanged = sourcesAtEnd.fingerprint !== sourcesAtStart.fingerprint;
     if (sourcesChanged) note('bench:feed: WARNING: the sources changed during the run (bin/feed.js and bin/start.js rebuild dist/ when they start): runs may have measured different code');
@@ -70,13 +74,15 @@ async function main(): Promise<void> {
       ...summary,
       database: { server: server.origin, name, companies: options.companies, vacanciesPerCompany: options.vacancies, cardsPerCompany: options.cards, seedSeconds },
       settings: {
-        quick: options.quick, events: options.events, rounds: options.rounds, prefetch: measured.prefetch, poolMax: measured.poolMax, ceilingLanes: options.ceilingLanes,
+        quick: options.quick, events: options.events, rounds: options.rounds, prefetch: measured.prefetch, poolMax: measured.poolMax,
         preparedStatements: options.preparedStatements,
         mixPercent: Object.fromEntries(FEED_MIX), companyWeights: 'company i (from 0) gets events in proportion to 1/sqrt(i + 1)', seed: options.seed,
         latency: { rate: options.rate, seconds: options.latencySeconds, warmupSeconds: options.latencyWarmup, warmSeconds: options.warmSeconds, pollMs: options.pollMs, pollers: options.pollers },
         cpuProfile: options.cpuProf ?? null,
       },
       eventsMade: measured.eventsMade,
+      // The same events applied by the service and by the ceiling to copies of one database: the rows compared.
+      stateCheck: measured.stateCheck,
       rounds: measured.rounds,
       latency: measured.latency,
       // The same measure during the warm-up before it (new processes compiling their code): not a result.
@@ -96,7 +102,15 @@ async function main(): Promise<void> {
   }
 }
 
-async function measure(options: FeedBenchOptions, url: string, companies: readonly SeededCompany[], queue: BenchQueue, db: pg.Client, cleanups: (() => Promise<unknown>)[]) {
+async function measure(
+  options: FeedBenchOptions,
+  url: string,
+  companies: readonly SeededCompany[],
+  queue: BenchQueue,
+  db: pg.Client,
+  cleanups: (() => Promise<unknown>)[],
+  check: { readonly server: BenchServer; readonly copy: { readonly name: string; readonly url: string } | null },
+) {
   // The service's defaults, given explicitly to both consumers (an FEED_PREFETCH or DB_POOL_MAX of the shell does not leak in).
   const defaults = loadConfig({});
   const prefetch = options.prefetch ?? defaults.feedPrefetch;
@@ -119,16 +133,24 @@ async function measure(options: FeedBenchOptions, url: string, companies: readon
   cleanups.unshift(() => rm(statsDir, { recursive: true, force: true }));
   const make = (label: string) => {
     const begun = Date.now();
-    const events = stream.segment(options.events);
+    const events = stream.segment(label === 'state check' ? Math.min(options.events, STATE_CHECK_EVENTS) : options.events);
     note(`${label}: ${events.length} events made and checked in ${((Date.now() - begun) / 1000).toFixed(1)} s`);
     return events;
   };
 
-  const ceilingSpecOf = (statsFile: string): ConsumerSpec => ({
+  const ceilingSpecOf = (statsFile: string, databaseUrl = url): ConsumerSpec => ({
     name: 'ceiling',
     script: 'bench/ceilings/feed-ceiling.ts',
-    env: { ...common, COMPANY_LANES: options.ceilingLanes ? 'on' : 'off', STATS_FILE: statsFile },
+    env: { ...common, DATABASE_URL: databaseUrl, STATS_FILE: statsFile },
   });
+
+  // The same events through the service (this database) and the ceiling (its copy): the rows must be the same.
+  const copy = check.copy;
+  const stateCheck = copy === null ? null : await sameRowsRun(make('state check'), queue, { db, url }, copy.url, {
+    service: () => startConsumer(service, queue),
+    ceiling: () => startConsumer(ceilingSpecOf(join(statsDir, 'ceiling-check.json'), copy.url), queue),
+  });
+  if (copy !== null) await dropBenchDatabase(check.server, copy.name);
 
   const rounds: FeedRound[] = [];
   for (let r = 1; r <= options.rounds; r++) {
@@ -219,7 +241,7 @@ async function measure(options: FeedBenchOptions, url: string, companies: readon
     }
     await api.stop();
   }
-  return { rounds, latency, warming, sustainable, ceilingLatency, ceilingWarming, prefetch, poolMax, eventsMade: stream.counts() };
+  return { rounds, latency, warming, sustainable, ceilingLatency, ceilingWarming, prefetch, poolMax, eventsMade: stream.counts(), stateCheck };
 }
 
 /** Waits (two minutes at most) until the consumer has taken everything off the queue. */
@@ -262,29 +284,6 @@ async function lockTimesOf(db: pg.Client, eventIds: readonly string[]): Promise<
 /** Each run starts from tables vacuumed and analysed, whatever the previous run left for autovacuum. */
 async function vacuum(db: pg.Client): Promise<void> {
   await db.query('vacuum analyze candidates, vacancies, boards, feed_applied_events, feed_entity_versions');
-}
-
-/** Files outside bench/ that differ from HEAD (new ones too), and a fingerprint of HEAD and those differences. */
-function sourcesState(): { readonly changed: string[]; readonly fingerprint: string } {
-  try {
-    const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-    const lines = (text: string) => text.split('\n').filter((line) => line !== '');
-    const modified = lines(git('diff', '--name-only', 'HEAD', '--', '.', ':(exclude)bench'));
-    const untracked = lines(git('ls-files', '--others', '--exclude-standard', '--', '.', ':(exclude)bench'));
-    const hash = createHash('sha256').update(git('rev-parse', 'HEAD')).update(git('diff', 'HEAD', '--', '.', ':(exclude)bench'));
-    for (const file of untracked) hash.update(file).update(readFileSync(file));
-    return { changed: [...modified, ...untracked.map((file) => `${file} (new)`)], fingerprint: hash.digest('hex') };
-  } catch {
-    return { changed: [], fingerprint: '' };
-  }
-}
-
-function commitOf(): string | null {
-  try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-  } catch {
-    return null;
-  }
 }
 
 await main();

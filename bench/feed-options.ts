@@ -14,8 +14,6 @@ export interface FeedBenchOptions {
   readonly prefetch: number | undefined;
   /** DB_POOL_MAX of the service and of the ceiling; undefined: the service's default. */
   readonly pool: number | undefined;
-  /** The ceiling takes a company's events one at a time, as the service's PlatformEventHandler does. */
-  readonly ceilingLanes: boolean;
   /** Events per second published during the latency run. */
   readonly rate: number;
   readonly latencySeconds: number;
@@ -61,7 +59,8 @@ export function parseFeedBenchOptions(argv: readonly string[]): FeedBenchOptions
         '(bench.feed.<pid>.<random>, deleted at the end):\n' +
         '  1. throughput: pre-publishes a realistic mix of events and measures the applied events per second of the compiled ' +
         'consumer (node bin/feed.js, as npm run feed) until the queue is drained and every event is recorded, against an in-run ' +
-        'ceiling (bench/ceilings/feed-ceiling.ts: rabbitmq-client and pg sending the same SQL per event), alternating, in rounds;\n' +
+        'ceiling (bench/ceilings/feed-ceiling.ts: rabbitmq-client and pg applying each event with plain versioned SQL), alternating, in ' +
+        'rounds, after a check that the ceiling leaves the same rows as the service for the same events;\n' +
         '  2. latency: publishes at a fixed rate while the consumer and the API (node bin/start.js) run, and measures the time from ' +
         'publishing a resume update to its first appearance in GET /candidates?since=<watermark>, polled with the company\'s key; ' +
         'then the same with the ceiling consuming (what the machine allows at the rate).\n' +
@@ -75,7 +74,6 @@ export function parseFeedBenchOptions(argv: readonly string[]): FeedBenchOptions
     .option('--cards <n>', `cards per company (default ${FULL.cards}; --quick ${QUICK.cards})`, count(20, 1_000_000))
     .option('--prefetch <n>', "FEED_PREFETCH of the service and the ceiling (default: the service's default, 202 within FEED_MAX_HELD_BYTES's default; more raises that budget to match)", count(1, 1_000))
     .option('--pool <n>', "DB_POOL_MAX of the service and the ceiling (default: the service's default, 10)", count(1, 100))
-    .option('--no-ceiling-lanes', "let the ceiling run each event in a transaction of its own, a company's side by side (the service takes a company's events one batch at a time, those that queued together in one transaction)")
     .option('--rate <n>', 'events per second published during the latency run', count(1, 100_000), 500)
     .option('--latency-seconds <n>', `seconds of publishing at --rate (default ${FULL.latencySeconds}; --quick ${QUICK.latencySeconds})`, count(1, 3_600))
     .option('--latency-warmup <n>', `first seconds of the latency run whose samples are not counted (default ${FULL.latencyWarmup}; --quick ${QUICK.latencyWarmup})`, count(0, 600))
@@ -103,7 +101,7 @@ export function parseFeedBenchOptions(argv: readonly string[]): FeedBenchOptions
     .option('--data-dir <dir>', 'data directory of the embedded PostgreSQL, when no server is reachable', 'var/bench-postgres')
     .showHelpAfterError();
   program.parse([...argv], { from: 'user' });
-  const o = program.opts<Partial<FeedBenchOptions> & { quick: boolean; ceilingLanes: boolean; skipLatency: boolean; skipCeiling: boolean; preparedStatements: boolean; amqpUrl?: string }>();
+  const o = program.opts<Partial<FeedBenchOptions> & { quick: boolean; skipLatency: boolean; skipCeiling: boolean; preparedStatements: boolean; amqpUrl?: string }>();
   const sizes = o.quick ? QUICK : FULL;
   return {
     quick: o.quick,
@@ -114,7 +112,6 @@ export function parseFeedBenchOptions(argv: readonly string[]): FeedBenchOptions
     cards: o.cards ?? sizes.cards,
     prefetch: o.prefetch,
     pool: o.pool,
-    ceilingLanes: o.ceilingLanes,
     rate: o.rate as number,
     latencySeconds: o.latencySeconds ?? sizes.latencySeconds,
     latencyWarmup: o.latencyWarmup ?? sizes.latencyWarmup,

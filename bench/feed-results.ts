@@ -5,8 +5,8 @@ import type { ThroughputFigures } from './feed-throughput.js';
 import { round } from './feed-throughput.js';
 import { judge, type ScenarioResult } from './report.js';
 
-/** Targets of issue 12 ("Performance"). */
-export const FEED_TARGETS = { eventsPerSecond: '>= 2000', ratio: '>= 0.7', latencyP99Ms: '<= 500' } as const;
+/** Targets of issue 12 ("Performance"); its absolute 2,000 events/s was withdrawn (this machine cannot show one). */
+export const FEED_TARGETS = { ratio: '>= 0.7', latencyP99Ms: '<= 500' } as const;
 
 export interface FeedRound {
   readonly service: ThroughputFigures;
@@ -27,7 +27,7 @@ export interface FeedSummary {
   readonly latencyP50Ms: number | null;
   readonly latencyP99Ms: number | null;
   readonly targets: typeof FEED_TARGETS;
-  readonly met: { readonly eventsPerSecond: boolean; readonly ratio: boolean | null; readonly latencyP99Ms: boolean | null };
+  readonly met: { readonly ratio: boolean | null; readonly latencyP99Ms: boolean | null };
 }
 
 /** The round whose ratio is the median (the service's median rate when there is no ceiling). */
@@ -50,7 +50,6 @@ export function summarize(rounds: readonly FeedRound[], latency: LatencyFigures 
     latencyP99Ms: p99,
     targets: FEED_TARGETS,
     met: {
-      eventsPerSecond: judge(kept.service.eventsPerSecond, FEED_TARGETS.eventsPerSecond) as boolean,
       ratio: judge(ratio, FEED_TARGETS.ratio),
       // Missing samples count against it: a change never seen is not visible within any bound.
       latencyP99Ms: latency === null ? null : latency.missing > 0 ? false : judge(p99, FEED_TARGETS.latencyP99Ms),
@@ -72,7 +71,7 @@ export function feedRows(
   const scenario = `${events} pre-published events, mix, prefetch ${prefetch}`;
   const rows: ScenarioResult[] = [
     {
-      scenario: `${scenario} (ceiling: same SQL, no framework)`,
+      scenario: `${scenario} (ceiling: plain versioned SQL, the same rows)`,
       metric: 'events/s',
       ours: summary.eventsPerSecond,
       ceiling: summary.ceilingEventsPerSecond,
@@ -87,8 +86,8 @@ export function feedRows(
       ours: summary.eventsPerSecond,
       ceiling: null,
       ratio: null,
-      target: FEED_TARGETS.eventsPerSecond,
-      met: summary.met.eventsPerSecond,
+      target: null,
+      met: null,
       details: { eventsPerSecondByRound: summary.eventsPerSecondByRound },
     },
   ];

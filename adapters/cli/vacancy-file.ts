@@ -1,14 +1,16 @@
 import type { VacancyUpsert } from '../../application/use-cases/upsert-vacancies.use-case.js';
 import { ValidationError, type ProblemCollector } from '../../domain/shared/domain-error.js';
 import { Vacancy } from '../../domain/vacancy/vacancy.js';
-import { VACANCY_STATUSES, isVacancyStatus } from '../../domain/vacancy/vacancy-status.js';
-import { WORK_FORMATS, isWorkFormat, type WorkFormat } from '../../domain/vacancy/work-format.js';
+import type { Schema } from '../json/schema-parts.js';
+import { DERIVED_WHEN_ABSENT, kindOf, VACANCY_UPSERT_PROPERTIES, vacancyUpsertSchema } from '../json/vacancy-upsert.js';
 import type { JsonFields } from './json-fields.js';
 import { readRecordFile } from './record-batch.js';
 
 /**
- * The records of a `vacancy upsert` file: the API's Vacancy fields (id optional, createdAt and updatedAt
- * ignored) plus an optional recruiter. Every record is checked before the use case sees any.
+ * The records of a `vacancy upsert` file: the vacancy upsert body the feed's `vacancy.upserted` carries too
+ * (adapters/json/vacancy-upsert.ts) with an optional id; the API's Vacancy fields (createdAt and updatedAt
+ * ignored) plus an optional recruiter. Each field is read as its schema says, strictly (JsonFields); every
+ * record is checked before the use case sees any.
  */
 export function readVacancyFile(json: unknown): VacancyUpsert[] {
   return readRecordFile(json, { read: readVacancy, rules: vacancyRules }, 'The file is invalid; nothing was stored.');
@@ -25,44 +27,39 @@ function vacancyRules(upsert: VacancyUpsert, problems: ProblemCollector): void {
   }
 }
 
+const REQUIRED: readonly string[] = vacancyUpsertSchema.required as string[];
+
 function readVacancy(v: JsonFields): VacancyUpsert {
   const id = v.string('id');
-  const title = v.requiredString('title');
-  const status = v.requiredString('status');
-  if (status !== '' && !isVacancyStatus(status)) v.problem('status', `must be one of ${VACANCY_STATUSES.join(', ')}`);
-  return {
-    ...(id === null ? {} : { id }),
-    title,
-    status: isVacancyStatus(status) ? status : 'draft',
-    city: v.string('city'),
-    officeAddress: v.string('officeAddress'),
-    experience: v.string('experience'),
-    // Absent: derived from workFormats (DESIGN 3, workFormat). Given, even as null: taken as it is.
-    ...(v.has('workFormat') ? { workFormat: workFormatOf(v) } : {}),
-    workFormats: v.strings('workFormats'),
-    salaryFrom: v.number('salaryFrom'),
-    salaryTo: v.number('salaryTo'),
-    salaryCurrency: v.string('salaryCurrency'),
-    salaryGross: v.boolean('salaryGross'),
-    employmentForm: v.string('employmentForm'),
-    workSchedule: v.strings('workSchedule'),
-    skills: v.strings('skills'),
-    languages: v.strings('languages'),
-    professionalRoles: v.strings('professionalRoles'),
-    description: v.string('description'),
-    // Absent: the description's text. Given, even as null: taken as it is.
-    ...(v.has('responsibilities') ? { responsibilities: v.string('responsibilities') } : {}),
-    positionsCount: v.integer('positionsCount'),
-    sourceUrl: v.string('sourceUrl'),
-    publishedAt: v.dateTime('publishedAt'),
-    recruiter: v.string('recruiter'),
-    sourceRef: null,
-  };
+  // Absent, a field the domain derives stays absent (DESIGN 3, workFormat); given, even as null, it is taken as it is.
+  const fields = Object.entries(VACANCY_UPSERT_PROPERTIES as Record<string, Schema>).flatMap(([key, schema]) =>
+    !v.has(key) && DERIVED_WHEN_ABSENT.has(key) ? [] : [[key, readField(v, key, schema)]],
+  );
+  return { ...(id === null ? {} : { id }), ...(Object.fromEntries(fields) as Pick<VacancyUpsert, 'title' | 'status'>), sourceRef: null };
 }
 
-function workFormatOf(v: JsonFields): WorkFormat | null {
-  const format = v.string('workFormat');
-  if (format === null || isWorkFormat(format)) return format;
-  v.problem('workFormat', `must be one of ${WORK_FORMATS.join(', ')}, or null`);
-  return null;
+/** One field, by the kind its schema gives it; a wrong type is a problem and reads as not given. */
+function readField(v: JsonFields, key: string, schema: Schema): unknown {
+  switch (kindOf(schema)) {
+    case 'list':
+      return v.strings(key);
+    case 'date-time':
+      return v.dateTime(key);
+    case 'number':
+      return v.number(key);
+    case 'integer':
+      return v.integer(key);
+    case 'boolean':
+      return v.boolean(key);
+    case 'string': {
+      const required = REQUIRED.includes(key);
+      const value = required ? v.requiredString(key) : v.string(key);
+      const allowed = schema.enum as readonly (string | null)[] | undefined;
+      // A required text not given reads as "", its problem told already.
+      if (allowed !== undefined && value !== null && !(required && value === '') && !allowed.includes(value)) {
+        v.problem(key, `must be one of ${allowed.filter((item) => item !== null).join(', ')}${allowed.includes(null) ? ', or null' : ''}`);
+      }
+      return value;
+    }
+  }
 }

@@ -1,11 +1,8 @@
 import type { PlatformChange, PlatformChangeType } from '../../application/use-cases/platform-change.js';
 import type { Person, Referral } from '../../domain/candidate/person.js';
 import type { Resume } from '../../domain/candidate/resume.js';
-import { parseSince } from '../../domain/paging/since.js';
-import type { VacancyInput } from '../../domain/vacancy/vacancy.js';
-import type { VacancyStatus } from '../../domain/vacancy/vacancy-status.js';
-import type { WorkFormat } from '../../domain/vacancy/work-format.js';
 import { readApplicationRequest } from '../json/application-request.js';
+import { vacancyInputOf } from '../json/vacancy-upsert.js';
 import type { EventProblem } from './event-problems.js';
 
 type Fields = Readonly<Record<string, unknown>>;
@@ -24,7 +21,7 @@ export function platformChangeOf(type: PlatformChangeType, data: unknown): Platf
   const d = isFields(data) ? data : {};
   switch (type) {
     case 'vacancy.upserted':
-      return { type, vacancy: vacancyOf(d) };
+      return { type, vacancy: vacancyInputOf(d) };
     case 'vacancy.deleted':
     case 'candidate.deleted':
       return { type };
@@ -59,39 +56,6 @@ export function platformChangeOf(type: PlatformChangeType, data: unknown): Platf
       return read.ok ? { type, application: read.application } : { problems: read.problems };
     }
   }
-}
-
-function vacancyOf(d: Fields): VacancyInput {
-  const publishedAt = text(d, 'publishedAt');
-  return {
-    title: d.title as string,
-    status: d.status as VacancyStatus,
-    city: text(d, 'city'),
-    officeAddress: text(d, 'officeAddress'),
-    experience: text(d, 'experience'),
-    // Absent: derived from workFormats (DESIGN 3, workFormat). Given, even as null: taken as it is.
-    ...(Object.hasOwn(d, 'workFormat') ? { workFormat: (d.workFormat ?? null) as WorkFormat | null } : {}),
-    workFormats: texts(d, 'workFormats'),
-    salaryFrom: numberOrNull(d, 'salaryFrom'),
-    salaryTo: numberOrNull(d, 'salaryTo'),
-    salaryCurrency: text(d, 'salaryCurrency'),
-    salaryGross: typeof d.salaryGross === 'boolean' ? d.salaryGross : null,
-    employmentForm: text(d, 'employmentForm'),
-    workSchedule: texts(d, 'workSchedule'),
-    skills: texts(d, 'skills'),
-    languages: texts(d, 'languages'),
-    professionalRoles: texts(d, 'professionalRoles'),
-    description: text(d, 'description'),
-    // Absent: the description's text. Given, even as null: taken as it is.
-    ...(Object.hasOwn(d, 'responsibilities') ? { responsibilities: text(d, 'responsibilities') } : {}),
-    positionsCount: numberOrNull(d, 'positionsCount'),
-    sourceUrl: text(d, 'sourceUrl'),
-    // The schema admits exactly the date-times parseSince reads.
-    publishedAt: publishedAt === null ? null : (parseSince(publishedAt) ?? null),
-    recruiter: text(d, 'recruiter'),
-    // Made on the platform, not imported from a job board.
-    sourceRef: null,
-  };
 }
 
 function personOf(p: Fields): Person {

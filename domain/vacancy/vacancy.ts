@@ -48,12 +48,12 @@ export interface VacancyContent {
 }
 
 /**
- * Input for creating or replacing a vacancy. `workFormat` undefined means "derive it from workFormats";
- * `responsibilities` undefined means "derive it from the description's text".
+ * Input for creating or replacing a vacancy: its title and status; any other field not given (absent, undefined
+ * or null) is null, or empty for a list, except `workFormat`, derived from workFormats, and `responsibilities`,
+ * from the description's text (given as null, they are null). A source that lacks a new field needs no change.
  */
-export type VacancyInput = Omit<VacancyContent, 'workFormat' | 'responsibilities'> & {
-  readonly workFormat?: WorkFormat | null | undefined;
-  readonly responsibilities?: string | null | undefined;
+export type VacancyInput = Pick<VacancyContent, 'title' | 'status'> & {
+  readonly [K in Exclude<keyof VacancyContent, 'title' | 'status'>]?: VacancyContent[K] | null | undefined;
 };
 
 export interface VacancySnapshot extends VacancyContent {
@@ -126,7 +126,35 @@ export function copyVacancySnapshot(s: VacancySnapshot): VacancySnapshot {
   };
 }
 
-function normaliseVacancyInput(input: VacancyInput): VacancyContent {
+/** The input with every field but the derived ones given: a list not given is empty, anything else null. */
+function given(input: VacancyInput): Omit<VacancyContent, 'workFormat' | 'responsibilities'> & Pick<VacancyInput, 'workFormat' | 'responsibilities'> {
+  const list = (values: readonly string[] | null | undefined) => values ?? [];
+  return {
+    ...input,
+    city: input.city ?? null,
+    officeAddress: input.officeAddress ?? null,
+    experience: input.experience ?? null,
+    workFormats: list(input.workFormats),
+    salaryFrom: input.salaryFrom ?? null,
+    salaryTo: input.salaryTo ?? null,
+    salaryCurrency: input.salaryCurrency ?? null,
+    salaryGross: input.salaryGross ?? null,
+    employmentForm: input.employmentForm ?? null,
+    workSchedule: list(input.workSchedule),
+    skills: list(input.skills),
+    languages: list(input.languages),
+    professionalRoles: list(input.professionalRoles),
+    description: input.description ?? null,
+    positionsCount: input.positionsCount ?? null,
+    sourceUrl: input.sourceUrl ?? null,
+    publishedAt: input.publishedAt ?? null,
+    recruiter: input.recruiter ?? null,
+    sourceRef: input.sourceRef ?? null,
+  };
+}
+
+function normaliseVacancyInput(raw: VacancyInput): VacancyContent {
+  const input = given(raw);
   const problems = new ProblemCollector();
   checkText(problems, '/title', input.title, { min: 1, max: VACANCY_TITLE_MAX_LENGTH, required: true });
   if (typeof input.title === 'string' && input.title.trim() === '') problems.add('/title', 'must not be blank');

@@ -3,6 +3,9 @@ import { readCandidateFile, readResumeFile } from '../../adapters/cli/candidate-
 import { CliFailure } from '../../adapters/cli/cli-failure.js';
 import { readJsonInput } from '../../adapters/cli/json-input.js';
 import { readVacancyFile } from '../../adapters/cli/vacancy-file.js';
+import { platformChangeOf } from '../../adapters/feed/platform-change-of.js';
+import type { Schema } from '../../adapters/json/schema-parts.js';
+import { kindOf, VACANCY_UPSERT_PROPERTIES } from '../../adapters/json/vacancy-upsert.js';
 import { ValidationError } from '../../domain/shared/domain-error.js';
 import { rejectionOf, thrownBy } from '../support/catching.js';
 import { MemoryIo } from './support/memory-io.js';
@@ -58,6 +61,26 @@ describe('admin CLI input files', () => {
         '/3: must be an object',
       ]);
       expect((error as Error).message).to.equal('The file is invalid; nothing was stored.');
+    });
+  });
+
+  describe('the vacancy upsert body, one for the file and the feed', () => {
+    /** A value for every property of the one schema, of the kind it gives. */
+    const body = Object.fromEntries(
+      Object.entries(VACANCY_UPSERT_PROPERTIES as Record<string, Schema>).map(([key, schema]) => {
+        const firstOf = (schema.enum as string[] | undefined)?.[0];
+        const value = { list: [`${key} 1`], 'date-time': '2026-10-03T09:41:12+05:00', number: 5, integer: 2, boolean: true, string: firstOf ?? `${key} text` }[kindOf(schema)];
+        return [key, value];
+      }),
+    );
+
+    it('reads every field of the schema in the file as the feed reads it in vacancy.upserted', () => {
+      const [read] = readVacancyFile({ id: 'vac-1', ...body });
+      const { id, ...fromFile } = read as unknown as Record<string, unknown>;
+      expect(id).to.equal('vac-1');
+      expect(platformChangeOf('vacancy.upserted', body)).to.deep.equal({ type: 'vacancy.upserted', vacancy: fromFile });
+      for (const key of Object.keys(VACANCY_UPSERT_PROPERTIES)) expect(fromFile[key], key).to.not.be.oneOf([null, undefined]).and.not.deep.equal([]);
+      expect(fromFile.publishedAt).to.deep.equal(new Date('2026-10-03T04:41:12.000Z'));
     });
   });
 

@@ -2,7 +2,7 @@ import { BOARD_COLUMN_MAX_LENGTH } from '../../../domain/board/board.js';
 import * as R from '../../../domain/candidate/candidate-rules.js';
 import { EMAIL_ADDRESS_PATTERN } from '../../../domain/candidate/email-address.js';
 import * as L from '../../../domain/inbound-application/application-limits.js';
-import { id, name, object, objects, optionalInteger, optionalText, texts, type Schema } from './feed-schema-parts.js';
+import { id, name, object, objects, optionalInteger, optionalText, texts, type Schema } from '../../json/schema-parts.js';
 
 const SHORT = R.RESUME_SHORT_TEXT_MAX_LENGTH;
 const LONG = R.RESUME_LONG_TEXT_MAX_LENGTH;

@@ -12,8 +12,9 @@ import {
   candidateResumeUpdatedDataSchema,
   candidateTransferredDataSchema,
 } from './candidate-data.schema.js';
-import { id, type Schema } from './feed-schema-parts.js';
-import { boardColumnsSetDataSchema, vacancyUpsertedDataSchema } from './vacancy-data.schema.js';
+import { id, type Schema } from '../../json/schema-parts.js';
+import { vacancyUpsertSchema } from '../../json/vacancy-upsert.js';
+import { boardColumnsSetDataSchema } from './board-data.schema.js';
 
 /** `datacontenttype`, when given: JSON, with parameters such as a charset if the platform adds them. */
 export const JSON_MEDIA_TYPE_PATTERN = '^application/json(\\s*;[^\\u0000\\uD800-\\uDFFF]*)?$';
@@ -42,7 +43,7 @@ const cardSubject: Schema = { ...id(F.CARD_ID_MAX_LENGTH, "The card's id (letter
 export const PLATFORM_EVENT_TYPES: Readonly<Record<PlatformChangeType, PlatformEventTypeSpec>> = {
   'vacancy.upserted': {
     name: 'VacancyUpserted', summary: 'A vacancy was created or changed; the data is the whole vacancy.',
-    data: vacancyUpsertedDataSchema, dataRequired: true, subject: vacancySubject, versioned: true,
+    data: vacancyUpsertSchema, dataRequired: true, subject: vacancySubject, versioned: true,
   },
   'vacancy.deleted': {
     name: 'VacancyDeleted',

@@ -14,6 +14,17 @@ function problemsOf(overrides: Record<string, unknown>): string[] {
 }
 
 describe('Vacancy', () => {
+  describe('input', () => {
+    it('needs only a title and a status: any other field not given is null, a list empty, the derived ones derived', () => {
+      const snapshot = Vacancy.create({ id: 'vac-1', companyId: 'co-1', input: { title: 'Повар', status: 'open', description: '<p>Готовить</p>' }, now: T0 }).toSnapshot();
+      expect(snapshot).to.deep.include({
+        city: null, officeAddress: null, experience: null, workFormat: null, workFormats: [], salaryFrom: null, salaryTo: null,
+        salaryCurrency: null, salaryGross: null, employmentForm: null, workSchedule: [], skills: [], languages: [], professionalRoles: [],
+        responsibilities: 'Готовить', positionsCount: null, sourceUrl: null, publishedAt: null, recruiter: null, sourceRef: null,
+      });
+    });
+  });
+
   describe('status', () => {
     for (const status of ['open', 'paused', 'closed', 'archived', 'draft'] as const) {
       it(`accepts the status ${status}`, () => {

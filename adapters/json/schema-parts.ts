@@ -1,8 +1,8 @@
-import { NON_BLANK_TEXT_PATTERN, STORABLE_TEXT_PATTERN } from '../../../domain/shared/text-patterns.js';
+import { NON_BLANK_TEXT_PATTERN, STORABLE_TEXT_PATTERN } from '../../domain/shared/text-patterns.js';
 
 /**
- * Builders for the data schemas of the feed. The data of an event holds the fields of the admin CLI's file of
- * the same operation, read as that file is read: absent and null both mean "not given", a list given as null
+ * Builders for the schemas of the bodies the feed and the admin CLI share (the data of an event holds the fields
+ * of the admin CLI's file of the same operation, read as that file is read): absent and null both mean "not given", a list given as null
  * is empty, and a text of a resume item not given is "". Every string admits no U+0000 and no unpaired
  * surrogate; lengths count code points.
  */
