@@ -11,6 +11,8 @@ import { candidateColumns, fromCandidateRow, toCandidateRow } from './row-mappin
 import { TIMESTAMP_PARAM, boundColumns, jsonb, timestampParams } from './sql-values.js';
 import { activeTransaction, withEntityManager } from './transaction-scope.js';
 import { executeInlined, executeReusable } from './direct-statement.js';
+import { readListPage } from './replicas/list-page-reads.js';
+import type { ReplicaRouter } from './replicas/replica-router.js';
 
 /** Rows per INSERT statement of insertMany: big enough to save round trips, small enough for one statement. */
 const INSERT_MANY_CHUNK = 200;
@@ -19,7 +21,11 @@ const INSERT_MANY_CHUNK = 200;
 const DETACH_BATCH = 1_000;
 
 export class MikroOrmCandidateRepository implements CandidateRepository {
-  constructor(private readonly orm: MikroORM) {}
+  /** `replicas`: where list pages may be read instead of the primary (DATABASE_REPLICA_URLS, ADR 25). */
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly replicas?: ReplicaRouter,
+  ) {}
 
   findById(companyId: string, id: string): Promise<CandidateCard | null> {
     const preloaded = this.preloaded(companyId)?.get(id);
@@ -250,7 +256,7 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
   }
 
   list(query: CandidateListQuery): Promise<ListedCandidate[]> {
-    return withEntityManager(this.orm, (em) => listedCandidates(em, query));
+    return readListPage(this.orm, this.replicas, (statements) => listedCandidates(statements, query));
   }
 
   private async findOne(companyId: string, key: 'id' | 'external_id' | 'source_ref', value: string): Promise<CandidateCard | null> {

@@ -2,7 +2,9 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { Clock } from '../../../application/ports/clock.port.js';
 import type { LockMode, TransactionScope, UnitOfWork } from '../../../application/ports/unit-of-work.port.js';
-import { databaseNow, lockCompany, lockCompanyThenReadClock } from './company-lock.js';
+import { databaseNow, lockCompany, lockCompanyThenReadClock, lockCompanyThenReadClockAndPosition } from './company-lock.js';
+import { runWithBarrierPosition } from './replicas/list-page-reads.js';
+import { walPositionOf, type WalPosition } from './replicas/wal-position.js';
 import { discardConnection, inOneMessage, sendOn } from './direct-statement.js';
 import { storeCall } from './store-errors.js';
 import { activeTransaction, freshEntityManager, runWithTransaction, type ActiveTransaction } from './transaction-scope.js';
@@ -23,12 +25,23 @@ export interface MikroOrmUnitOfWorkOptions {
    * watermarks that much older, which is safe (see `barrier`).
    */
   readonly barrierReuseMs?: number;
+  /**
+   * DATABASE_REPLICA_URLS set: a read's barrier reads the primary's WAL position with its clock, and the read's
+   * list pages go where it is held (ADR 25). Default false: the barrier reads the clock only.
+   */
+  readonly barrierPositions?: boolean;
 }
 
 const DEFAULT_BARRIER_REUSE_MS = 100;
 
+/** What a read's barrier read: the clock, and the primary's WAL position with it when barrierPositions is on. */
+interface BarrierReading {
+  readonly now: Date;
+  readonly position: WalPosition | null;
+}
+
 interface Barrier {
-  readonly now: Promise<Date>;
+  readonly now: Promise<BarrierReading>;
   /** performance.now() when it completed; undefined while in flight. */
   completedAt?: number;
 }
@@ -136,8 +149,9 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
   }
 
   private async read<T>(companyId: string, work: (scope: TransactionScope) => Promise<T>): Promise<T> {
-    const now = await this.barrier(companyId);
-    return work({ now: new Date(now.getTime()) });
+    const { now, position } = await this.barrier(companyId);
+    const scope = { now: new Date(now.getTime()) };
+    return position === null ? work(scope) : runWithBarrierPosition(this.orm, position, () => work(scope));
   }
 
   /**
@@ -148,11 +162,11 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
    * the barrier let go: its clock, and its rows' stamps, are later than the barrier's clock. An older
    * barrier only makes the watermark older (a client's next pass then sees a little again), never unsafe.
    */
-  private barrier(companyId: string): Promise<Date> {
+  private barrier(companyId: string): Promise<BarrierReading> {
     const reuseMs = this.options.barrierReuseMs ?? DEFAULT_BARRIER_REUSE_MS;
     const latest = this.barriers.get(companyId);
     if (latest !== undefined && (latest.completedAt === undefined || performance.now() - latest.completedAt <= reuseMs)) return latest.now;
-    const barrier: Barrier = { now: storeCall(() => this.lockThenReadClock(freshEntityManager(this.orm), companyId, 'read')) };
+    const barrier: Barrier = { now: storeCall(() => this.readBarrier(freshEntityManager(this.orm), companyId)) };
     this.barriers.set(companyId, barrier);
     barrier.now.then(
       () => {
@@ -167,6 +181,15 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
       },
     );
     return barrier.now;
+  }
+
+  /** A read's barrier: with the primary's WAL position when reads go to replicas (ADR 25). */
+  private async readBarrier(em: EntityManager, companyId: string): Promise<BarrierReading> {
+    if (this.options.barrierPositions === true && this.options.clock === undefined && this.options.companyLock !== false) {
+      const { now, walPosition } = await lockCompanyThenReadClockAndPosition(em, companyId);
+      return { now, position: walPositionOf(walPosition) };
+    }
+    return { now: await this.lockThenReadClock(em, companyId, 'read'), position: null };
   }
 
   /** The lock, then the clock: one round trip in the usual case, since every request pays for each one. */

@@ -9,6 +9,8 @@ import { readVacancyRow } from './point-reads.js';
 import { jsonb } from './sql-values.js';
 import { withEntityManager } from './transaction-scope.js';
 import { listedVacancies } from './vacancy-list-query.js';
+import { readListPage } from './replicas/list-page-reads.js';
+import type { ReplicaRouter } from './replicas/replica-router.js';
 
 /** The columns of a vacancy after its key (company_id, id), each with its parameter (a cast where pg's text needs one). */
 const FIELDS: readonly (readonly [column: string, parameter: string, value: (row: RenderedVacancyRow) => unknown])[] = [
@@ -49,7 +51,11 @@ const fieldValues = (row: RenderedVacancyRow) => FIELDS.map(([, , value]) => val
 
 /** Writes send their values bound (bound-statement.ts): a vacancy's description and rendering are long texts. */
 export class MikroOrmVacancyRepository implements VacancyRepository {
-  constructor(private readonly orm: MikroORM) {}
+  /** `replicas`: where list pages may be read instead of the primary (DATABASE_REPLICA_URLS, ADR 25). */
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly replicas?: ReplicaRouter,
+  ) {}
 
   findById(companyId: string, id: string): Promise<Vacancy | null> {
     return this.findOne(companyId, 'id', id);
@@ -75,7 +81,7 @@ export class MikroOrmVacancyRepository implements VacancyRepository {
   }
 
   list(query: VacancyListQuery): Promise<ListedVacancy[]> {
-    return withEntityManager(this.orm, (em) => listedVacancies(em, query));
+    return readListPage(this.orm, this.replicas, (statements) => listedVacancies(statements, query));
   }
 
   private async findOne(companyId: string, key: 'id' | 'source_ref', value: string): Promise<Vacancy | null> {

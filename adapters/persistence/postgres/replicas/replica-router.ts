@@ -37,13 +37,6 @@ export interface ReplicaRouterOptions {
   readonly onPageError?: (replica: string, error: unknown) => void;
 }
 
-/** What the metrics read: pages per copy, fallbacks per reason, and each replica's lag in bytes (null: unknown). */
-export interface ReplicaReadStats {
-  readonly pages: ReadonlyMap<string, number>;
-  readonly fallbacks: ReadonlyMap<FallbackReason, number>;
-  lags(): { readonly replica: string; readonly bytes: number | null }[];
-}
-
 type Choice = { readonly replica: ReplicaCopy } | { readonly reason: FallbackReason };
 
 /**
@@ -51,8 +44,9 @@ type Choice = { readonly replica: ReplicaCopy } | { readonly reason: FallbackRea
  * barrier (the primary's WAL position read with the barrier's clock), in turn among those that are; else it
  * waits, up to `waitMs`, for the first replica that gets there; else the primary. A page that fails on the
  * replica is read again, whole, on the primary. Nothing here asks a database: the positions are ReplicaPosition's.
+ * Its counts (pages, fallbacks, lags) are what GET /metrics shows (ReplicaReadStats of the HTTP metrics).
  */
-export class ReplicaRouter implements ReplicaReadStats {
+export class ReplicaRouter {
   private turn = 0;
   /** The newest primary position seen (barriers, notePrimaryPosition), for the lag metric. */
   private primary: WalPosition | null = null;
