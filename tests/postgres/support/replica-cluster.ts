@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
-import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -38,6 +38,8 @@ export interface ReplicaCluster {
   resumeReplay(): Promise<void>;
   /** Resolves once the replica has replayed everything the primary had written when it was called. */
   caughtUp(): Promise<void>;
+  /** The primary's postmaster: its backends are its children (the benchmark counts their CPU). */
+  primaryPid(): Promise<number>;
   /** Stops both servers and removes their directories; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -122,6 +124,7 @@ export async function startReplicaCluster(options: { readonly sharedPreload?: st
       }
       throw new Error(`The replica did not replay up to ${lsn} within 30 s.`);
     },
+    primaryPid: async () => Number((await readFile(join(primaryDir, 'postmaster.pid'), 'utf8')).split('\n')[0]),
     stop,
   };
 }
