@@ -109,10 +109,11 @@ describe('List pages on a streaming replica (DATABASE_REPLICA_URLS, ADR 25)', fu
     };
     const pauser = async () => {
       while (writing) {
+        // Paused longer than the wait's bound (200 ms): pages then go to the primary, as well as to the replica between.
         await cluster.pauseReplay();
-        await sleep(150);
+        await sleep(500);
         await cluster.resumeReplay();
-        await sleep(150);
+        await sleep(200);
       }
     };
     const replicaBefore = pages('replica-1');

@@ -161,6 +161,19 @@ describe('Replica reads: the shared replay position and the router (ADR 25)', ()
     expect(router.fallbacks.get('unavailable')).to.equal(1);
   });
 
+  it('asks no replica anything until the first page, which the primary reads', async () => {
+    const one = replica('replica-1');
+    one.replayed = 10n;
+    let firstReads = 0;
+    const router = new ReplicaRouter([one], { waitMs: 100, onFirstRead: () => (firstReads += 1) });
+    await sleep(30);
+    expect(one.questions).to.equal(0);
+    expect(await router.read(5n, page, onPrimary)).to.deep.equal(['primary']);
+    await sleep(10);
+    expect(await router.read(5n, page, onPrimary)).to.deep.equal(['replica-1']);
+    expect(firstReads).to.equal(1);
+  });
+
   it('reports each replica\'s lag in bytes behind the newest primary position it saw', async () => {
     const one = replica('replica-1');
     one.replayed = 1_000n;

@@ -56,10 +56,6 @@ export class PgReplica implements ReplicaCopy {
     this.position = new ReplicaPosition(() => this.askPosition(), settings.position);
   }
 
-  start(): void {
-    this.position.start();
-  }
-
   statements(target: WalPosition): PageStatements {
     return async <T>(sql: string, params: readonly unknown[]): Promise<T[]> => {
       const text = `${this.prefix}${REPLAYED}; ${this.settings.inline(sql, params)}`;

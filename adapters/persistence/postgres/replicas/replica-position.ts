@@ -42,14 +42,17 @@ export class ReplicaPosition {
   private timer: NodeJS.Timeout | undefined;
   private asking: Promise<void> | undefined;
   private stopped = false;
+  private started = false;
 
   constructor(
     private readonly ask: ReplayPositionQuery,
     private readonly options: ReplicaPositionOptions,
   ) {}
 
-  /** Starts asking; the first question goes at once. */
+  /** Starts asking, once (later calls do nothing); the first question goes at once. */
   start(): void {
+    if (this.started || this.stopped) return;
+    this.started = true;
     void this.refresh();
   }
 

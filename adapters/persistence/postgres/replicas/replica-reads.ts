@@ -32,7 +32,8 @@ const PRIMARY_POSITION_MS = 1_000;
 export class ReplicaReads {
   readonly router: ReplicaRouter;
   private readonly replicas: PgReplica[];
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
 
   constructor(primary: MikroORM, settings: ReplicaReadsSettings) {
     const platform = primary.em.getPlatform();
@@ -49,16 +50,22 @@ export class ReplicaReads {
           onIdleError: (error) => settings.onReplicaError?.(`replica-${index + 1}`, error),
         }),
     );
-    this.router = new ReplicaRouter(this.replicas, { waitMs: settings.waitMs, ...(settings.onReplicaError === undefined ? {} : { onPageError: settings.onReplicaError }) });
-    for (const replica of this.replicas) replica.start();
     const notePrimary = () =>
       executeInlined<{ position: string }>(freshEntityManager(primary), 'select pg_current_wal_lsn()::text as position').then(
         (rows) => rows[0] !== undefined && this.router.notePrimaryPosition(walPositionOf(rows[0].position)),
         () => undefined,
       );
-    void notePrimary();
-    this.timer = setInterval(() => void notePrimary(), PRIMARY_POSITION_MS);
-    this.timer.unref();
+    // From the first page on: a process that reads no list asks neither the replicas nor the primary.
+    const startAsking = () => {
+      if (this.closed) return;
+      this.timer = setInterval(() => void notePrimary(), PRIMARY_POSITION_MS);
+      this.timer.unref();
+    };
+    this.router = new ReplicaRouter(this.replicas, {
+      waitMs: settings.waitMs,
+      onFirstRead: startAsking,
+      ...(settings.onReplicaError === undefined ? {} : { onPageError: settings.onReplicaError }),
+    });
   }
 
   /** Pages per copy, fallbacks per reason, lags: the router's counts. */
@@ -67,6 +74,7 @@ export class ReplicaReads {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.timer);
     await Promise.all(this.replicas.map((replica) => replica.close()));
   }

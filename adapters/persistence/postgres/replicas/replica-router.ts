@@ -33,6 +33,11 @@ export const PRIMARY = 'primary';
 export interface ReplicaRouterOptions {
   /** How long a page waits for a replica to reach its barrier before it is read on the primary (DB_REPLICA_WAIT_MS). */
   readonly waitMs: number;
+  /**
+   * Called at the first page: the replicas' positions start being asked then, so that a process that reads no
+   * list (the feed consumer, the admin CLI) never asks. That first page goes to the primary.
+   */
+  readonly onFirstRead?: () => void;
   /** A page that failed on a replica (then read on the primary). */
   readonly onPageError?: (replica: string, error: unknown) => void;
 }
@@ -48,6 +53,7 @@ type Choice = { readonly replica: ReplicaCopy } | { readonly reason: FallbackRea
  */
 export class ReplicaRouter {
   private turn = 0;
+  private reading = false;
   /** The newest primary position seen (barriers, notePrimaryPosition), for the lag metric. */
   private primary: WalPosition | null = null;
   private readonly served = new Map<string, number>();
@@ -87,6 +93,11 @@ export class ReplicaRouter {
    * the primary (`onPrimary`, the same work on the primary's statements).
    */
   async read<T>(target: WalPosition, work: (statements: PageStatements) => Promise<T>, onPrimary: () => Promise<T>): Promise<T> {
+    if (!this.reading) {
+      this.reading = true;
+      for (const replica of this.replicas) replica.position.start();
+      this.options.onFirstRead?.();
+    }
     this.notePrimaryPosition(target);
     const choice = await this.choose(target);
     if ('reason' in choice) return this.onPrimary(choice.reason, onPrimary);
