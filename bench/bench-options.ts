@@ -17,6 +17,8 @@ export interface BenchOptions {
   readonly cpuProf: string | undefined;
   /** Also measure a second service process whose connections go through a private PgBouncer (--no-pooler: not). */
   readonly pooler: boolean;
+  /** Also measure the primary's work per list page with one streaming replica (--no-replica: not). */
+  readonly replica: boolean;
   readonly out: string;
   readonly dataDir: string;
 }
@@ -49,6 +51,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     .option('--reuse-db <name>', 'keep the seeded database under this name and reuse it on later runs (seeded once, for the same sizes)')
     .option('--reseed', 'with --reuse-db: seed it afresh even when it holds a complete seed', false)
     .option('--no-pooler', 'skip the second service process behind a private PgBouncer (transaction pooling; Debian\'s /usr/sbin/pgbouncer)')
+    .option('--no-replica', 'skip the replica stage (a private primary and streaming replica of Debian\'s PostgreSQL 15: the primary\'s work per list page with and without DATABASE_REPLICA_URLS)')
     .option('--cpu-prof <dir>', 'write a V8 CPU profile of the service process into this directory (node --cpu-prof)')
     .option('--out <dir>', 'where the JSON results go', 'bench/results')
     .option('--data-dir <dir>', 'data directory of the embedded PostgreSQL, when no server is reachable', 'var/bench-postgres')

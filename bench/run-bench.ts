@@ -18,6 +18,7 @@ import type { LoadFigures } from './load.js';
 import { formatTable, machineInfo, writeResults } from './report.js';
 import { API, encodedSizes, fullSync, listLoad, pageDepth, postLoad, type Settings, type Target } from './scenarios.js';
 import { startServer, type ServerProcess } from './server-process.js';
+import { measureReplicaReads, replicaSummary } from './replica-reads.js';
 
 const DUPLICATE_SET = 64;
 const DUPLICATE_PREFIX = `${BENCH_EXTERNAL_ID_PREFIX}dup-`;
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
     const { pooler, skipped } = await startBenchPooler(options.pooler, server.adminUrl, name);
     if (pooler !== null) cleanups.unshift(() => pooler.bouncer.stop());
     const measurements = await measureAll(url, seed, vacancyId, settings, options, cleanups, pooler);
+    const replicaReads = options.replica ? await measureReplicaReads(settings, { ...options }, cleanups) : { skipped: '--no-replica' };
     const seenByPooler = pooler === null ? null : await poolerFigures(pooler, name);
     if (seenByPooler !== null && seenByPooler.refusedStartupParameters.length > 0) {
       note(`bench: WARNING: PgBouncer refused startup parameters:\n  ${seenByPooler.refusedStartupParameters.join('\n  ')}`);
@@ -53,7 +55,7 @@ async function main(): Promise<void> {
     await deleteBenchApplications(url, seed.companyId);
     const results = collectResults(measurements, settings);
     const table = formatTable(results);
-    process.stdout.write(`\n${table}\n`);
+    process.stdout.write(`\n${table}\n${replicaSummary(replicaReads)}\n`);
     const path = await writeResults(options.out, {
       date: new Date().toISOString(),
       machine,
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
       scenarios: results,
       pooler: poolerSummary(measurements, skipped, seenByPooler),
       oneStatementCeiling: oneStatementSummary(measurements),
+      replicaReads,
     });
     note(`bench: results in ${path}; ${Math.round((Date.now() - started) / 1000)} s in all`);
     await stopping(0);

@@ -44,6 +44,13 @@ export const CONFIG_SCHEMA = {
     STORE: oneOf(['postgres', 'memory']),
     DATABASE_URL: POSTGRES_URL,
     KEYS_DATABASE_URL: POSTGRES_URL,
+    DATABASE_REPLICA_URLS: {
+      type: 'string',
+      format: 'postgres-url-list',
+      description: 'must be PostgreSQL URLs separated by commas, such as postgresql://user:password@replica-1:5432/database,postgresql://user:password@replica-2:5432/database',
+    },
+    // How long a list page waits for a replica to replay up to its barrier before the primary answers it (ADR 26).
+    DB_REPLICA_WAIT_MS: wholeNumber(0, 60_000),
     DB_POOL_MAX: wholeNumber(1, 1_000),
     DB_STATEMENT_TIMEOUT_MS: wholeNumber(0, 3_600_000),
     DB_CONNECT_TIMEOUT_MS: wholeNumber(100, 600_000),
@@ -137,14 +144,19 @@ function parsedUrl(value: string): URL | null {
 
 // verbose: a broken rule between settings is reported with its schema's description.
 const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, verbose: true });
-ajv.addFormat('postgres-url', {
-  type: 'string',
-  validate: (value: string) => {
-    const url = parsedUrl(value);
-    // A Unix socket is named by ?host=/path, with no host in the authority.
-    return url !== null && (url.protocol === 'postgresql:' || url.protocol === 'postgres:') && (url.hostname !== '' || url.searchParams.has('host'));
-  },
-});
+function isPostgresUrl(value: string): boolean {
+  const url = parsedUrl(value);
+  // A Unix socket is named by ?host=/path, with no host in the authority.
+  return url !== null && (url.protocol === 'postgresql:' || url.protocol === 'postgres:') && (url.hostname !== '' || url.searchParams.has('host'));
+}
+
+/** DATABASE_REPLICA_URLS as a list: split at commas, each trimmed; empty items (a trailing comma) break the rule. */
+export function urlList(value: string | undefined): string[] {
+  return value === undefined ? [] : value.split(',').map((url) => url.trim());
+}
+
+ajv.addFormat('postgres-url', { type: 'string', validate: isPostgresUrl });
+ajv.addFormat('postgres-url-list', { type: 'string', validate: (value: string) => urlList(value).every(isPostgresUrl) && urlList(value).length > 0 });
 ajv.addFormat('redis-url', {
   type: 'string',
   validate: (value: string) => {

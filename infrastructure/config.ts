@@ -1,7 +1,10 @@
 import path from 'node:path';
 import { EVENT_MAX_BYTES } from '../adapters/feed/feed-limits.js';
 import { PAGE_MAX_BYTES_DEFAULT } from '../domain/paging/page-budget.js';
-import { checkSettings, CONFIG_VARIABLES, KEY_CACHE_TTL_MAX_MS, parseDelayList, type ConfigVariable, type LOG_LEVELS } from './config.schema.js';
+import { checkSettings, CONFIG_VARIABLES, KEY_CACHE_TTL_MAX_MS, parseDelayList, urlList, type ConfigVariable, type LOG_LEVELS } from './config.schema.js';
+
+/** DB_REPLICA_WAIT_MS's default, from the replay delay measured under the benchmark's load (docs/running-at-scale.md). */
+export const DB_REPLICA_WAIT_MS_DEFAULT = 200;
 
 export type StoreKind = 'postgres' | 'memory';
 export type RateLimitStoreKind = 'memory' | 'postgres' | 'redis';
@@ -16,6 +19,13 @@ export interface AppConfig {
   /** Unset: an embedded PostgreSQL under dataDir. */
   readonly databaseUrl: string | null;
   readonly keysDatabaseUrl: string | null;
+  /**
+   * DATABASE_REPLICA_URLS: streaming replicas of DATABASE_URL (or a pooler in front of each) that answer the list
+   * pages once they hold the page's barrier (ADR 26); empty: every read on the primary.
+   */
+  readonly databaseReplicaUrls: readonly string[];
+  /** DB_REPLICA_WAIT_MS: how long a page waits for a replica to reach its barrier before the primary reads it. */
+  readonly dbReplicaWaitMs: number;
   /** DB_POOL_MAX: most connections of each pool (business, registry) of one instance. Default 10. */
   readonly dbPoolMax: number;
   /**
@@ -188,6 +198,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     store: text('STORE', 'postgres') as StoreKind,
     databaseUrl,
     keysDatabaseUrl: (settings.KEYS_DATABASE_URL as string | undefined) ?? databaseUrl,
+    databaseReplicaUrls: urlList(settings.DATABASE_REPLICA_URLS as string | undefined),
+    dbReplicaWaitMs: integer('DB_REPLICA_WAIT_MS', DB_REPLICA_WAIT_MS_DEFAULT),
     dbPoolMax: integer('DB_POOL_MAX', 10),
     dbPreparedStatements: text('DB_PREPARED_STATEMENTS', 'off') === 'on',
     dbTimeouts: {

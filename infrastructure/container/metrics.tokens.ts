@@ -1,4 +1,4 @@
-import type { DatabasePoolStatsSource } from '../../adapters/http/metrics/http-metrics.js';
+import type { DatabasePoolStatsSource, ReplicaReadStats } from '../../adapters/http/metrics/http-metrics.js';
 import { portToken } from '../../application/ports/port-token.js';
 
 /**
@@ -6,3 +6,6 @@ import { portToken } from '../../application/ports/port-token.js';
  * the knex/tarn pool of each MikroORM instance); the memory profile binds nothing and no pool series appear.
  */
 export const DATABASE_POOL_STATS = portToken<DatabasePoolStatsSource>('DatabasePoolStats');
+
+/** Pages per copy, fallbacks per reason and each replica's lag (ADR 26): bound only when DATABASE_REPLICA_URLS is set. */
+export const REPLICA_READ_STATS = portToken<ReplicaReadStats>('ReplicaReadStats');

@@ -24,7 +24,8 @@ import { migrateDatabases } from '../database/migrate-databases.js';
 import { openDatabases, type Databases } from '../database/open-databases.js';
 import { POSTGRES_DATABASES, READINESS } from './infrastructure.tokens.js';
 import { bindPort, resolve } from './typed-binding.js';
-import { DATABASE_POOL_STATS } from './metrics.tokens.js';
+import { DATABASE_POOL_STATS, REPLICA_READ_STATS } from './metrics.tokens.js';
+import { ReplicaReads } from '../../adapters/persistence/postgres/replicas/replica-reads.js';
 import type { DatabasePoolStatsSource } from '../../adapters/http/metrics/http-metrics.js';
 
 /**
@@ -52,11 +53,12 @@ export async function postgresModule(config: AppConfig, logger?: Logger): Promis
   // Readiness's own connections, opened at its first question. Closed before the databases: an embedded server
   // stops only once no connection but its owner's is open.
   const probes = databaseProbes(databases, config, logger);
+  const replicas = replicaReads(databases, config, logger);
   return new ContainerModule(({ bind }) => {
     bindPort(bind, POSTGRES_DATABASES)
       .toConstantValue(databases)
       .onDeactivation(async (opened) => {
-        await Promise.all(probes.map((probe) => probe.close()));
+        await Promise.all([...probes.map((probe) => probe.close()), replicas?.close()]);
         await opened.close();
       });
     const business = (ctx: Parameters<typeof resolve>[0]) => resolve(ctx, POSTGRES_DATABASES).business;
@@ -64,14 +66,32 @@ export async function postgresModule(config: AppConfig, logger?: Logger): Promis
     bindPort(bind, COMPANY_REPOSITORY).toDynamicValue((ctx) => new PgCompanyRepository(registry(ctx)));
     bindPort(bind, SERVICE_KEY_REPOSITORY).toDynamicValue((ctx) => new PgServiceKeyRepository(registry(ctx)));
     bindPort(bind, PLATFORM_TOKEN_REPOSITORY).toDynamicValue((ctx) => new PgPlatformTokenRepository(registry(ctx)));
-    bindPort(bind, VACANCY_REPOSITORY).toDynamicValue((ctx) => new PgVacancyRepository(business(ctx)));
+    bindPort(bind, VACANCY_REPOSITORY).toDynamicValue((ctx) => new PgVacancyRepository(business(ctx), replicas?.router));
     bindPort(bind, BOARD_REPOSITORY).toDynamicValue((ctx) => new PgBoardRepository(business(ctx)));
-    bindPort(bind, CANDIDATE_REPOSITORY).toDynamicValue((ctx) => new PgCandidateRepository(business(ctx)));
-    bindPort(bind, UNIT_OF_WORK).toDynamicValue((ctx) => new PgUnitOfWork(business(ctx)));
+    bindPort(bind, CANDIDATE_REPOSITORY).toDynamicValue((ctx) => new PgCandidateRepository(business(ctx), replicas?.router));
+    bindPort(bind, UNIT_OF_WORK).toDynamicValue((ctx) => new PgUnitOfWork(business(ctx), { barrierPositions: replicas !== undefined }));
     bindPort(bind, FEED_LEDGER).toDynamicValue((ctx) => new PgFeedLedger(business(ctx)));
     bindPort(bind, RENDERING_CHECK).toDynamicValue((ctx) => new PgRenderingCheck(business(ctx)));
     bindPort(bind, READINESS).toConstantValue(readiness(probes));
     bindPort(bind, DATABASE_POOL_STATS).toDynamicValue((ctx) => poolStats(resolve(ctx, POSTGRES_DATABASES)));
+    if (replicas !== undefined) bindPort(bind, REPLICA_READ_STATS).toConstantValue(replicas.stats);
+  });
+}
+
+/**
+ * DATABASE_REPLICA_URLS set: the replicas the list pages are read from (ADR 26); readiness does not ask them, since a
+ * replica away only sends the pages to the primary.
+ */
+function replicaReads(databases: Databases, config: AppConfig, logger: Logger | undefined): ReplicaReads | undefined {
+  if (config.databaseReplicaUrls.length === 0) return undefined;
+  const log = logger?.child({ component: 'replica reads' });
+  return new ReplicaReads(databases.business, {
+    urls: config.databaseReplicaUrls,
+    waitMs: config.dbReplicaWaitMs,
+    poolMax: config.dbPoolMax,
+    statementMs: config.dbTimeouts.statementMs,
+    connectMs: config.dbTimeouts.connectMs,
+    onReplicaError: (replica, error) => log?.warn({ replica, err: { name: (error as Error).name, code: (error as { code?: unknown }).code, message: (error as Error).message } }, 'a replica failed; its pages go to the primary'),
   });
 }
 

@@ -33,9 +33,21 @@ describe('loadConfig: every variable, validated as a whole', () => {
         logLevel: 'info', metrics: false, trustProxy: 0, jobBoardLabel: 'hh', feedUrl: null,
         feedQueue: 'integration.platform-events', feedPrefetch: 202, feedMaxHeldBytes: 1073741824, feedTombstoneDays: 7, feedMaxAttempts: 10,
         feedRetryDelaysMs: [1000, 5000, 30000, 120000, 600000], metricsPort: 9464, feedMetricsPort: 9465, shutdownDelayMs: 0,
-        embeddedPgPort: null,
+        embeddedPgPort: null, databaseReplicaUrls: [], dbReplicaWaitMs: 200,
       });
     }
+  });
+
+  it('reads DATABASE_REPLICA_URLS as a list of PostgreSQL URLs, each checked like DATABASE_URL, passwords never shown', () => {
+    const urls = 'postgresql://app:pw@replica-1:5432/kz, postgres://app:pw@pooler-2:6432/kz';
+    expect(loadConfig({ DATABASE_REPLICA_URLS: urls, DB_REPLICA_WAIT_MS: '50' })).to.deep.include({
+      databaseReplicaUrls: ['postgresql://app:pw@replica-1:5432/kz', 'postgres://app:pw@pooler-2:6432/kz'], dbReplicaWaitMs: 50,
+    });
+    for (const bad of [`postgresql://app:${PASSWORD}@replica-1/kz,mysql://app:${PASSWORD}@replica-2/kz`, `postgresql://app:${PASSWORD}@replica-1/kz,`, 'replica-1']) {
+      const problem = onlyProblemOf({ DATABASE_REPLICA_URLS: bad });
+      expect(problem).to.match(/^DATABASE_REPLICA_URLS must be PostgreSQL URLs separated by commas, such as postgresql:/).and.not.contain(PASSWORD);
+    }
+    expect(onlyProblemOf({ DB_REPLICA_WAIT_MS: '60001' })).to.equal('DB_REPLICA_WAIT_MS must be a whole number from 0 to 60000; got "60001".');
   });
 
   it('takes good values of every variable, trimmed', () => {

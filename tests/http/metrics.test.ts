@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { PrometheusHttpMetrics } from '../../adapters/http/metrics/prometheus-http-metrics.js';
 import { buildContainer, disposeContainer } from '../../infrastructure/container/build-container.js';
-import { DATABASE_POOL_STATS } from '../../infrastructure/container/metrics.tokens.js';
+import { DATABASE_POOL_STATS, REPLICA_READ_STATS } from '../../infrastructure/container/metrics.tokens.js';
 import { httpMetricsFor } from '../../infrastructure/http-metrics.js';
 import { ApiClient } from '../support/api-client.js';
 import { aMinimalApplicationBody, aTenant } from '../support/http-fixtures.js';
@@ -160,6 +160,26 @@ describe('GET /metrics', () => {
     const off = await buildContainer({ profile: 'memory', config: { metrics: false } });
     expect(httpMetricsFor(off)).to.equal(undefined);
     await disposeContainer(off);
+  });
+
+  it('shows where list pages were read when REPLICA_READ_STATS is bound: pages per copy, fallbacks per reason, lag per replica', async () => {
+    const container = await buildContainer({ profile: 'memory', config: { metrics: true, region: 'kz' } });
+    try {
+      const pages = new Map([['primary', 3], ['replica-1', 40]]);
+      const lags = [{ replica: 'replica-1', bytes: 4_096 }, { replica: 'replica-2', bytes: null }];
+      container.bind(REPLICA_READ_STATS).toConstantValue({ pages, fallbacks: new Map([['lagging', 2], ['unavailable', 1], ['error', 0]]), lags: () => lags });
+      const metrics = httpMetricsFor(container)!;
+      const first = parsePrometheusText((await metrics.render()).text);
+      expect(sampleValue(first, 'integration_api_list_pages_total', { copy: 'replica-1', region: 'kz' })).to.equal(40);
+      expect(sampleValue(first, 'integration_api_list_pages_total', { copy: 'primary', region: 'kz' })).to.equal(3);
+      expect(sampleValue(first, 'integration_api_list_page_fallbacks_total', { reason: 'lagging', region: 'kz' })).to.equal(2);
+      expect(sampleValue(first, 'integration_api_replica_lag_bytes', { replica: 'replica-1', region: 'kz' })).to.equal(4_096);
+      expect(first.some((sample) => sample.labels.replica === 'replica-2'), 'an unknown lag is not shown as 0').to.equal(false);
+      pages.set('replica-1', 41);
+      expect(sampleValue(parsePrometheusText((await metrics.render()).text), 'integration_api_list_pages_total', { copy: 'replica-1', region: 'kz' }), 'read at every scrape').to.equal(41);
+    } finally {
+      await disposeContainer(container);
+    }
   });
 
   it('keeps the counts of each app to itself', async () => {

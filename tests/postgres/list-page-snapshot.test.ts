@@ -6,6 +6,7 @@ import { aManualCard, aVacancy, at, nextId } from '../support/builders.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 import { hookStatements } from '../support/statement-hook.js';
 import { sqlOn } from '../support/sql.js';
+import { primaryStatements } from '../../adapters/persistence/postgres/replicas/list-page-reads.js';
 
 /**
  * ADR 18: a page with a row that a writer of the previous version left without a current rendering is read once
@@ -42,7 +43,7 @@ describe('A list page met by a writer of the previous version between its reads 
       sql(`update vacancies set title = ?, updated_at = updated_at + interval '10 seconds' where company_id = ? and id = 'v1'`, [`Ред. ${n}`, companyId]).then(() => undefined),
     );
 
-    const page = await listedVacancies(session, { companyId, since: null, status: 'all', after: null, limit: 10 });
+    const page = await listedVacancies(primaryStatements(session), { companyId, since: null, status: 'all', after: null, limit: 10 });
     expect(statements.count).to.equal(2);
     expect(page.map((item) => item.id)).to.deep.equal(['v2', 'v3', 'v1']);
     for (const item of page) expect(isRenderingCurrent(item.rendering, item.updatedAt), item.id).to.equal(true);
@@ -63,7 +64,7 @@ describe('A list page met by a writer of the previous version between its reads 
     // The first write leaves c1's rendering stale before the list starts.
     await sql(`update candidates set stage = 'AI_DIALOG', card_updated_at = card_updated_at + interval '10 seconds' where company_id = ? and id = 'c1'`, [companyId]);
 
-    const page = await listedCandidates(session, { companyId, since: null, vacancyId: null, after: null, limit: 10 });
+    const page = await listedCandidates(primaryStatements(session), { companyId, since: null, vacancyId: null, after: null, limit: 10 });
     expect(statements.count).to.equal(2);
     expect(page.map((item) => item.id)).to.deep.equal(['c2', 'c1']);
     for (const item of page) expect(isRenderingCurrent(item.rendering, item.updatedAt), item.id).to.equal(true);

@@ -7,6 +7,7 @@ import { inOwnTransaction } from '../../adapters/persistence/postgres/pg-transac
 import { aManualCard, aVacancy, nextId } from '../support/builders.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 import { answerOf, hookStatements } from '../support/statement-hook.js';
+import { primaryStatements } from '../../adapters/persistence/postgres/replicas/list-page-reads.js';
 
 /** Vacancies (each with a board) of the company whose plans are read: enough that scanning them is a choice. */
 const VACANCIES = 400;
@@ -58,7 +59,7 @@ describe('Reads that take a vacancy\'s board or title for each of their rows, as
 
   it('a page of candidates reads each card\'s vacancy title by the vacancy\'s key', async () => {
     for (const whole of [false, true]) {
-      const { sql, params } = await capture(database().businessUrl, (recorder) => listedCandidates(recorder, { companyId, since: null, vacancyId: null, after: null, limit: 100 }), whole);
+      const { sql, params } = await capture(database().businessUrl, (recorder) => listedCandidates(primaryStatements(recorder), { companyId, since: null, vacancyId: null, after: null, limit: 100 }), whole);
       const plan = await planOf(sql, params);
       expect(plan, plan).to.match(/Index Scan using vacancies_pkey on vacancies/);
       expect(plan, plan).not.to.match(/Seq Scan on vacancies|Hash .*Join/);

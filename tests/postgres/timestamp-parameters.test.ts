@@ -8,6 +8,7 @@ import { listedVacancies } from '../../adapters/persistence/postgres/vacancy-lis
 import { aManualCard, aVacancy, nextId } from '../support/builders.js';
 import { usePostgresTestDatabase } from '../support/postgres-test-database.js';
 import { answerOf, hookStatements } from '../support/statement-hook.js';
+import { primaryStatements } from '../../adapters/persistence/postgres/replicas/list-page-reads.js';
 
 /** The range of PostgreSQL's timestamptz that a JS Date reaches: 4713-11-24 BC to the end of Date's range. */
 const EARLIEST = Date.parse('-004713-11-24T00:00:00.000Z');
@@ -77,10 +78,10 @@ describe('Instants a request chooses (since, a cursor position), as PostgreSQL r
     const since = new Date('9999-12-31T23:59:59.999Z');
     const after = { modifiedAt: new Date('0000-06-01T00:00:00.000Z'), id: 'x' };
     const queries = [
-      capture(database().businessUrl, (tx) => listedVacancies(tx, { companyId: 'c', since, status: 'all', after, limit: 10 })),
-      capture(database().businessUrl, (tx) => listedVacancies(tx, { companyId: 'c', since, status: 'open', after: null, limit: 10 })),
-      capture(database().businessUrl, (tx) => listedCandidates(tx, { companyId: 'c', since, vacancyId: null, after, limit: 10 })),
-      capture(database().businessUrl, (tx) => listedCandidates(tx, { companyId: 'c', since: null, vacancyId: 'v', after, limit: 10 })),
+      capture(database().businessUrl, (tx) => listedVacancies(primaryStatements(tx), { companyId: 'c', since, status: 'all', after, limit: 10 })),
+      capture(database().businessUrl, (tx) => listedVacancies(primaryStatements(tx), { companyId: 'c', since, status: 'open', after: null, limit: 10 })),
+      capture(database().businessUrl, (tx) => listedCandidates(primaryStatements(tx), { companyId: 'c', since, vacancyId: null, after, limit: 10 })),
+      capture(database().businessUrl, (tx) => listedCandidates(primaryStatements(tx), { companyId: 'c', since: null, vacancyId: 'v', after, limit: 10 })),
     ];
     for (const { sql, params } of await Promise.all(queries)) {
       const plan = await inOwnTransaction(db(), async (tx) => {

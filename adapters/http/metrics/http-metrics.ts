@@ -36,3 +36,13 @@ export interface DatabasePoolStats {
  * pools); the memory store has none, and no pool series are exported.
  */
 export type DatabasePoolStatsSource = () => readonly DatabasePoolStats[];
+
+/**
+ * Where list pages were read (ADR 26), at the moment of a scrape: counts since the start by copy (`primary`,
+ * `replica-1`, …) and by the reason a page went to the primary, and each replica's lag in bytes (null: unknown).
+ */
+export interface ReplicaReadStats {
+  readonly pages: ReadonlyMap<string, number>;
+  readonly fallbacks: ReadonlyMap<string, number>;
+  lags(): readonly { readonly replica: string; readonly bytes: number | null }[];
+}

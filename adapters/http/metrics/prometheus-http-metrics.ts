@@ -1,8 +1,10 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { DatabasePoolStats, DatabasePoolStatsSource, HttpMetrics, RequestSample } from './http-metrics.js';
+import type { DatabasePoolStats, DatabasePoolStatsSource, HttpMetrics, ReplicaReadStats, RequestSample } from './http-metrics.js';
 
 export interface PrometheusHttpMetricsOptions {
   readonly poolStats?: DatabasePoolStatsSource;
+  /** Where list pages were read, with DATABASE_REPLICA_URLS (ADR 26). */
+  readonly replicaReads?: ReplicaReadStats;
   /** Labels on every series, e.g. `{ region: 'kz' }`, so that two deployments can share a dashboard. */
   readonly defaultLabels?: Readonly<Record<string, string>>;
   /** Node's process metrics (CPU, memory, event loop lag, GC). Default true. */
@@ -59,6 +61,7 @@ export class PrometheusHttpMetrics implements HttpMetrics {
     for (const outcome of ['created', 'duplicate']) this.applications.inc({ outcome }, 0);
     for (const bucket of ['key', 'address']) this.rateLimited.inc({ bucket }, 0);
     if (options.poolStats !== undefined) this.registerPoolGauges(options.poolStats);
+    if (options.replicaReads !== undefined) this.registerReplicaSeries(options.replicaReads);
   }
 
   requestFinished(sample: RequestSample): void {
@@ -75,6 +78,34 @@ export class PrometheusHttpMetrics implements HttpMetrics {
 
   async render(): Promise<{ contentType: string; text: string }> {
     return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+  }
+
+  /** Read at scrape time from the router's own counts, which exist whether or not metrics are on. */
+  private registerReplicaSeries(stats: ReplicaReadStats): void {
+    const registers = [this.registry];
+    const counted = (name: string, help: string, label: string, counts: () => ReadonlyMap<string, number>) =>
+      new Counter({
+        name: `${PREFIX}${name}`,
+        help,
+        labelNames: [label],
+        registers,
+        collect() {
+          this.reset();
+          for (const [key, value] of counts()) this.inc({ [label]: key }, value);
+        },
+      });
+    counted('list_pages_total', 'List pages (GET /vacancies, GET /candidates) answered, by the copy that read them: primary, replica-1, ...', 'copy', () => stats.pages);
+    counted('list_page_fallbacks_total', 'List pages read on the primary though replicas are set, by reason: unavailable, lagging, error.', 'reason', () => stats.fallbacks);
+    new Gauge({
+      name: `${PREFIX}replica_lag_bytes`,
+      help: "Bytes of WAL between the primary's newest position seen and the replica's replay position.",
+      labelNames: ['replica'],
+      registers,
+      collect() {
+        this.reset();
+        for (const { replica, bytes } of stats.lags()) if (bytes !== null) this.set({ replica }, bytes);
+      },
+    });
   }
 
   /** Gauges read at scrape time; a pool that is gone drops out. */

@@ -1,8 +1,7 @@
-import type { PgSession } from './pg-statements.js';
 import { PAST_BUDGET_BYTES, type CandidateListQuery, type ListedCandidate } from '../../../application/ports/candidate-repository.port.js';
 import { splicedCandidateBytes } from '../../presenters/candidate.presenter.js';
 import { withCurrentRenderings } from './current-renderings.js';
-import { executeInlined } from './pg-statements.js';
+import type { PageStatements } from './replicas/replica-router.js';
 import { rowsWithinPageBytes } from './page-bytes-sql.js';
 import { CANDIDATES } from './tables/candidate.table.js';
 import { cardRendering, fromCandidateRow } from './row-mapping/candidate-row-mapping.js';
@@ -24,7 +23,7 @@ interface CandidateListRow {
  * "C" collation, by code unit. A rendering that a writer of the previous version left missing or stale is
  * rendered from the row, read with the page once more (withCurrentRenderings).
  */
-export async function listedCandidates(session: PgSession, query: CandidateListQuery): Promise<ListedCandidate[]> {
+export async function listedCandidates(read: PageStatements, query: CandidateListQuery): Promise<ListedCandidate[]> {
   const where = ['c.company_id = ?', 'not c.technical'];
   const params: unknown[] = [query.companyId];
   if (query.vacancyId !== null) {
@@ -68,11 +67,11 @@ export async function listedCandidates(session: PgSession, query: CandidateListQ
   };
   const readPage = async () => {
     const { sql, params } = page(false);
-    return (await executeInlined<CandidateListRow>(session, sql, params)).map(toListed);
+    return (await read<CandidateListRow>(sql, params)).map(toListed);
   };
   const readWholePage = async () => {
     const { sql, params } = page(true);
-    const rows = await executeInlined<CandidateListRow & Record<string, unknown>>(session, sql, params);
+    const rows = await read<CandidateListRow & Record<string, unknown>>(sql, params);
     // A card listed is not technical, and stays so: its rendering is never null.
     return rows.map((r) => ({ listed: toListed(r), render: () => cardRendering(fromCandidateRow(CANDIDATES.rowOf(r))) as string }));
   };

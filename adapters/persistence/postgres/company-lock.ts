@@ -45,3 +45,21 @@ export async function lockCompanyThenReadClock(session: PgSession, companyId: st
   if (typeof ms !== 'number') throw new Error('The database did not return its clock.');
   return new Date(ms);
 }
+
+/**
+ * A read's barrier (ADR 9) that also reads the primary's WAL position, in the same statement and after the lock
+ * as the clock (ADR 26): every write the barrier waited for had committed, its commit record written out
+ * (synchronous_commit on, the default), so a replica that has replayed up to this position holds every change
+ * stamped before the clock. Text, as PostgreSQL writes a pg_lsn.
+ */
+export async function lockCompanyThenReadClockAndPosition(session: PgSession, companyId: string): Promise<{ readonly now: Date; readonly walPosition: string }> {
+  const rows = await executeInlined<{ now_ms: number; wal_position: string }>(
+    session,
+    `with locked as materialized (select ${lockFunction('read')}(?, hashtext(?)))
+     select floor(extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms, pg_current_wal_lsn()::text as wal_position from locked`,
+    [COMPANY_LOCK_NAMESPACE, companyId],
+  );
+  const row = rows[0];
+  if (typeof row?.now_ms !== 'number' || typeof row.wal_position !== 'string') throw new Error('The database did not return its clock and WAL position.');
+  return { now: new Date(row.now_ms), walPosition: row.wal_position };
+}

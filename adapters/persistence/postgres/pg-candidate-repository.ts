@@ -10,6 +10,8 @@ import { TIMESTAMP_PARAM, jsonb, timestampParams } from './sql-values.js';
 import { activeTransaction, withSession } from './transaction-scope.js';
 import { executeBound, executeBoundReusable, executeInlined, executeReusable, type PgSession } from './pg-statements.js';
 import { inOwnTransaction } from './pg-transaction.js';
+import { readListPage } from './replicas/list-page-reads.js';
+import type { ReplicaRouter } from './replicas/replica-router.js';
 
 type RenderedCandidateRow = CandidateRow & CandidateRendering;
 
@@ -20,7 +22,11 @@ const INSERT_MANY_CHUNK = 200;
 const DETACH_BATCH = 1_000;
 
 export class PgCandidateRepository implements CandidateRepository {
-  constructor(private readonly db: PgDatabase) {}
+  /** `replicas`: where list pages may be read instead of the primary (DATABASE_REPLICA_URLS, ADR 26). */
+  constructor(
+    private readonly db: PgDatabase,
+    private readonly replicas?: ReplicaRouter,
+  ) {}
 
   findById(companyId: string, id: string): Promise<CandidateCard | null> {
     const preloaded = this.preloaded(companyId)?.get(id);
@@ -242,7 +248,7 @@ export class PgCandidateRepository implements CandidateRepository {
   }
 
   list(query: CandidateListQuery): Promise<ListedCandidate[]> {
-    return withSession(this.db, (session) => listedCandidates(session, query));
+    return readListPage(this.db, this.replicas, (statements) => listedCandidates(statements, query));
   }
 
   /** Work in the caller's unit of work, or in a transaction of its own outside one: all or nothing either way. */

@@ -1,6 +1,8 @@
 import type { Clock } from '../../../application/ports/clock.port.js';
 import type { LockMode, TransactionScope, UnitOfWork } from '../../../application/ports/unit-of-work.port.js';
-import { databaseNow, lockCompany, lockCompanyThenReadClock } from './company-lock.js';
+import { databaseNow, lockCompany, lockCompanyThenReadClock, lockCompanyThenReadClockAndPosition } from './company-lock.js';
+import { runWithBarrierPosition } from './replicas/list-page-reads.js';
+import { walPositionOf, type WalPosition } from './replicas/wal-position.js';
 import type { PgDatabase } from './pg-database.js';
 import type { PgSession } from './pg-statements.js';
 import { runTransaction } from './pg-transaction.js';
@@ -23,12 +25,23 @@ export interface PgUnitOfWorkOptions {
    * watermarks that much older, which is safe (see `barrier`).
    */
   readonly barrierReuseMs?: number;
+  /**
+   * DATABASE_REPLICA_URLS set: a read's barrier reads the primary's WAL position with its clock, and the read's
+   * list pages go where it is held (ADR 26). Default false: the barrier reads the clock only.
+   */
+  readonly barrierPositions?: boolean;
 }
 
 const DEFAULT_BARRIER_REUSE_MS = 100;
 
+/** What a read's barrier read: the clock, and the primary's WAL position with it when barrierPositions is on. */
+interface BarrierReading {
+  readonly now: Date;
+  readonly position: WalPosition | null;
+}
+
 interface Barrier {
-  readonly now: Promise<Date>;
+  readonly now: Promise<BarrierReading>;
   /** performance.now() when it completed; undefined while in flight. */
   completedAt?: number;
 }
@@ -86,8 +99,9 @@ export class PgUnitOfWork implements UnitOfWork {
   }
 
   private async read<T>(companyId: string, work: (scope: TransactionScope) => Promise<T>): Promise<T> {
-    const now = await this.barrier(companyId);
-    return work({ now: new Date(now.getTime()) });
+    const { now, position } = await this.barrier(companyId);
+    const scope = { now: new Date(now.getTime()) };
+    return position === null ? work(scope) : runWithBarrierPosition(this.db, position, () => work(scope));
   }
 
   /**
@@ -98,11 +112,11 @@ export class PgUnitOfWork implements UnitOfWork {
    * the barrier let go: its clock, and its rows' stamps, are later than the barrier's clock. An older
    * barrier only makes the watermark older (a client's next pass then sees a little again), never unsafe.
    */
-  private barrier(companyId: string): Promise<Date> {
+  private barrier(companyId: string): Promise<BarrierReading> {
     const reuseMs = this.options.barrierReuseMs ?? DEFAULT_BARRIER_REUSE_MS;
     const latest = this.barriers.get(companyId);
     if (latest !== undefined && (latest.completedAt === undefined || performance.now() - latest.completedAt <= reuseMs)) return latest.now;
-    const barrier: Barrier = { now: storeCall(() => this.lockThenReadClock({ db: this.db, transaction: undefined }, companyId, 'read')) };
+    const barrier: Barrier = { now: storeCall(() => this.readBarrier({ db: this.db, transaction: undefined }, companyId)) };
     this.barriers.set(companyId, barrier);
     barrier.now.then(
       () => {
@@ -117,6 +131,15 @@ export class PgUnitOfWork implements UnitOfWork {
       },
     );
     return barrier.now;
+  }
+
+  /** A read's barrier: with the primary's WAL position when reads go to replicas (ADR 26). */
+  private async readBarrier(session: PgSession, companyId: string): Promise<BarrierReading> {
+    if (this.options.barrierPositions === true && this.options.clock === undefined && this.options.companyLock !== false) {
+      const { now, walPosition } = await lockCompanyThenReadClockAndPosition(session, companyId);
+      return { now, position: walPositionOf(walPosition) };
+    }
+    return { now: await this.lockThenReadClock(session, companyId, 'read'), position: null };
   }
 
   /** The lock, then the clock: one round trip in the usual case, since every request pays for each one. */

@@ -7,10 +7,16 @@ import { fromVacancyRow, toVacancyRow } from './row-mapping/vacancy-row-mapping.
 import { readVacancyRow } from './point-reads.js';
 import { withSession } from './transaction-scope.js';
 import { listedVacancies } from './vacancy-list-query.js';
+import { readListPage } from './replicas/list-page-reads.js';
+import type { ReplicaRouter } from './replicas/replica-router.js';
 
 /** Writes send their values bound (executeBoundReusable): a vacancy's description and rendering are long texts. */
 export class PgVacancyRepository implements VacancyRepository {
-  constructor(private readonly db: PgDatabase) {}
+  /** `replicas`: where list pages may be read instead of the primary (DATABASE_REPLICA_URLS, ADR 26). */
+  constructor(
+    private readonly db: PgDatabase,
+    private readonly replicas?: ReplicaRouter,
+  ) {}
 
   findById(companyId: string, id: string): Promise<Vacancy | null> {
     return this.findOne(companyId, 'id', id);
@@ -35,7 +41,7 @@ export class PgVacancyRepository implements VacancyRepository {
   }
 
   list(query: VacancyListQuery): Promise<ListedVacancy[]> {
-    return withSession(this.db, (session) => listedVacancies(session, query));
+    return readListPage(this.db, this.replicas, (statements) => listedVacancies(statements, query));
   }
 
   private async findOne(companyId: string, key: 'id' | 'source_ref', value: string): Promise<Vacancy | null> {

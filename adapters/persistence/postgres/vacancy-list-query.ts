@@ -1,8 +1,7 @@
-import type { PgSession } from './pg-statements.js';
 import { PAST_BUDGET_BYTES } from '../../../application/ports/candidate-repository.port.js';
 import type { ListedVacancy, VacancyListQuery } from '../../../application/ports/vacancy-repository.port.js';
 import { withCurrentRenderings } from './current-renderings.js';
-import { executeInlined } from './pg-statements.js';
+import type { PageStatements } from './replicas/replica-router.js';
 import { rowsWithinPageBytes } from './page-bytes-sql.js';
 import { VACANCIES } from './tables/vacancy.table.js';
 import { fromVacancyRow, vacancyRendering } from './row-mapping/vacancy-row-mapping.js';
@@ -25,7 +24,7 @@ interface VacancyListRow {
  * JS strings. A rendering that a writer of the previous version left missing or stale is rendered from the
  * row, read with the page once more (withCurrentRenderings).
  */
-export async function listedVacancies(session: PgSession, query: VacancyListQuery): Promise<ListedVacancy[]> {
+export async function listedVacancies(read: PageStatements, query: VacancyListQuery): Promise<ListedVacancy[]> {
   const where = ['company_id = ?'];
   const params: unknown[] = [query.companyId];
   if (query.status !== 'all') {
@@ -50,12 +49,12 @@ export async function listedVacancies(session: PgSession, query: VacancyListQuer
   const page = (columns: string) => `select ${columns} from ${within.sql} order by updated_at, id`;
   const pageParams = within.params;
   const readPage = async () => {
-    const rows = await executeInlined<VacancyListRow>(session, page(`id, ${RENDERING_WITHIN_BUDGET}, past_budget, ${epochMs('updated_at')} as updated_at_ms`), pageParams);
+    const rows = await read<VacancyListRow>(page(`id, ${RENDERING_WITHIN_BUDGET}, past_budget, ${epochMs('updated_at')} as updated_at_ms`), pageParams);
     return rows.map(toListed);
   };
   // The same page with every column, for the rows whose rendering is not current (withCurrentRenderings).
   const readWholePage = async () => {
-    const rows = await executeInlined<VacancyListRow & Record<string, unknown>>(session, page(`${VACANCIES.selectList()}, ${RENDERING_WITHIN_BUDGET}, past_budget`), pageParams);
+    const rows = await read<VacancyListRow & Record<string, unknown>>(page(`${VACANCIES.selectList()}, ${RENDERING_WITHIN_BUDGET}, past_budget`), pageParams);
     return rows.map((r) => ({ listed: toListed(r), render: () => vacancyRendering(fromVacancyRow(VACANCIES.rowOf(r))) }));
   };
   const current = await withCurrentRenderings(readPage, readWholePage);

@@ -1,5 +1,7 @@
 import { ADMIN_CLI_ACTOR } from '../../../application/use-cases/actor.js';
 import { pino } from 'pino';
+import type { ReplicaReadStats } from '../../../adapters/http/metrics/http-metrics.js';
+import type { VacancyUpsert } from '../../../application/use-cases/upsert-vacancies.use-case.js';
 import type { AppConfig } from '../../../infrastructure/config.js';
 import { ApiClient } from '../../support/api-client.js';
 import { aVacancyInput } from '../../support/builders.js';
@@ -12,6 +14,10 @@ export interface ServiceOnPostgres {
   /** A client with a key of the company. */
   readonly api: ApiClient;
   readonly companyId: string;
+  /** Stores vacancies of the company as the platform's writes do (a unit of work each call): their ids. */
+  upsertVacancies(vacancies: readonly VacancyUpsert[]): Promise<string[]>;
+  /** With DATABASE_REPLICA_URLS: where the list pages were read (the counts GET /metrics shows). */
+  readonly replicaReads: ReplicaReadStats | undefined;
   close(): Promise<void>;
 }
 
@@ -23,12 +29,13 @@ export interface ServiceOnPostgres {
  * adapters' StoreUnavailableError (a 500 instead of the 503).
  */
 export async function startServiceOn(url: string, config: Partial<AppConfig> = {}): Promise<ServiceOnPostgres> {
-  const [{ buildContainer, disposeContainer }, { resolve }, { USE_CASES }, { startHttpServer }, { RATE_LIMIT_STORE }] = await Promise.all([
+  const [{ buildContainer, disposeContainer }, { resolve }, { USE_CASES }, { startHttpServer }, { RATE_LIMIT_STORE }, { REPLICA_READ_STATS }] = await Promise.all([
     import('../../../infrastructure/container/build-container.js'),
     import('../../../infrastructure/container/typed-binding.js'),
     import('../../../infrastructure/container/use-case.tokens.js'),
     import('../../../infrastructure/http-server.js'),
     import('../../../infrastructure/container/rate-limit.module.js'),
+    import('../../../infrastructure/container/metrics.tokens.js'),
   ]);
   const container = await buildContainer({
     profile: 'postgres',
@@ -53,6 +60,8 @@ export async function startServiceOn(url: string, config: Partial<AppConfig> = {
     origin,
     api: new ApiClient(`${origin}/api/integration/v1`, issued.key),
     companyId: company.id,
+    upsertVacancies: async (vacancies) => (await resolve(container, USE_CASES.upsertVacancies).execute({ companyId: company.id, vacancies })).map((v) => v.id),
+    replicaReads: container.isBound(REPLICA_READ_STATS) ? resolve(container, REPLICA_READ_STATS) : undefined,
     async close() {
       // As main.ts stops: drain, the key registry's background writes, the rate-limit store, the pools.
       await running.close();
