@@ -1,9 +1,10 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { CandidateListQuery, CandidateRepository, CardOnVacancy, ListedCandidate, StoredApplication } from '../../../application/ports/candidate-repository.port.js';
+import type { CandidateListQuery, CandidateRepository, CardOnVacancy, ListedCandidate, ListedId, StoredApplication } from '../../../application/ports/candidate-repository.port.js';
 import type { CandidateCard } from '../../../domain/candidate/candidate-card.js';
 import { executeBound, executeBoundReusable } from './bound-statement.js';
 import { CARD_COLUMNS, CARD_VALUES, insertApplicationRows, insertTechnicalRow, rowParameters, UPDATE_CARD_SQL } from './candidate-row-sql.js';
 import { listedCandidates } from './candidate-list-query.js';
+import { listedCandidateIds } from './id-list-query.js';
 import { CANDIDATE_ROW_SELECT, candidateRowOf, readCandidateRow, readStoredApplications, readTechnicalCardRow } from './point-reads.js';
 import type { CandidateRow } from './entities/candidate.entity.js';
 import type { RenderedCandidateRow } from './entities/candidate.entity.js';
@@ -251,6 +252,10 @@ export class MikroOrmCandidateRepository implements CandidateRepository {
 
   list(query: CandidateListQuery): Promise<ListedCandidate[]> {
     return withEntityManager(this.orm, (em) => listedCandidates(em, query));
+  }
+
+  listIds(query: Omit<CandidateListQuery, 'maxBytes'>): Promise<ListedId[]> {
+    return withEntityManager(this.orm, (em) => listedCandidateIds(em, query));
   }
 
   private async findOne(companyId: string, key: 'id' | 'external_id' | 'source_ref', value: string): Promise<CandidateCard | null> {

@@ -9,6 +9,8 @@ import { readVacancyRow } from './point-reads.js';
 import { jsonb } from './sql-values.js';
 import { withEntityManager } from './transaction-scope.js';
 import { listedVacancies } from './vacancy-list-query.js';
+import { listedVacancyIds } from './id-list-query.js';
+import type { ListedId } from '../../../application/ports/candidate-repository.port.js';
 
 /** The columns of a vacancy after its key (company_id, id), each with its parameter (a cast where pg's text needs one). */
 const FIELDS: readonly (readonly [column: string, parameter: string, value: (row: RenderedVacancyRow) => unknown])[] = [
@@ -76,6 +78,10 @@ export class MikroOrmVacancyRepository implements VacancyRepository {
 
   list(query: VacancyListQuery): Promise<ListedVacancy[]> {
     return withEntityManager(this.orm, (em) => listedVacancies(em, query));
+  }
+
+  listIds(query: Omit<VacancyListQuery, 'maxBytes'>): Promise<ListedId[]> {
+    return withEntityManager(this.orm, (em) => listedVacancyIds(em, query));
   }
 
   private async findOne(companyId: string, key: 'id' | 'source_ref', value: string): Promise<Vacancy | null> {
