@@ -74,7 +74,8 @@ describe('IntegrationClient: polling and finding deletions cheaply', () => {
       ['candidates', 304, true],
     ]);
     expect(quiet.vacancies).to.include({ mode: 'incremental', notModified: true, received: 0 });
-    expect(quiet.candidates!.nextSince > quiet.candidates!.since!).to.equal(true);
+    // The watermark of this read: never behind (a read within the barrier's reuse window may share its clock).
+    expect(quiet.candidates!.nextSince >= quiet.candidates!.since!).to.equal(true);
     const defaultRemaining = (s: Seen) => /"default";r=(\d+)/.exec(s.rateLimit ?? '')?.[1];
     const before = await client.listVacancies({ limit: 1 });
     expect(seen.slice(0, 2).map(defaultRemaining), 'no point spent by the 304s').to.deep.equal([String(before.rateLimit!.remaining + 1), String(before.rateLimit!.remaining + 1)]);
