@@ -28,6 +28,8 @@ export interface SyncFigures {
   readonly pages: number;
   readonly seconds: number;
   readonly itemsPerSecond: number;
+  /** Body bytes of every page, as the wire carried them. */
+  readonly bytes: number;
   /** Cursor of a page near the end of the list (at `deepFraction` of the pages), for the page-depth scenario. */
   readonly deepCursor: string | null;
 }
@@ -39,17 +41,19 @@ const NEXT_CURSOR = /"nextCursor":(null|"([^"]*)")\}\s*$/;
  * read from the end of the body (the last field of a page), so that the client spends little of the two
  * cores the server shares with it; only the last page, which may be short, is parsed whole.
  */
-export async function syncAll(baseUrl: string, headers: Record<string, string>, limit: number, expected: number, deepFraction = 0.99): Promise<SyncFigures> {
-  const progress = new ProgressBar('sync', expected, 'items');
+export async function syncAll(baseUrl: string, headers: Record<string, string>, limit: number, expected: number, deepFraction = 0.99, query = ''): Promise<SyncFigures> {
+  const progress = new ProgressBar(query === '' ? 'sync' : `sync ${query}`, expected, 'items');
   const deepPage = Math.max(1, Math.floor((expected / limit) * deepFraction));
   let cursor: string | null = null;
   let items = 0;
   let pages = 0;
+  let bytes = 0;
   let deepCursor: string | null = null;
   const started = process.hrtime.bigint();
   for (;;) {
-    const url = `${baseUrl}/candidates?limit=${limit}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
+    const url = `${baseUrl}/candidates?limit=${limit}${query === '' ? '' : `&${query}`}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
     const answer = await send(url, { headers });
+    bytes += answer.bytes.length;
     if (answer.status !== 200) throw new Error(`sync: page ${pages + 1} answered ${answer.status}: ${answer.bytes.toString('utf8').slice(0, 300)}`);
     const tail = answer.bytes.subarray(Math.max(0, answer.bytes.length - 600)).toString('utf8');
     const match = NEXT_CURSOR.exec(tail);
@@ -66,5 +70,5 @@ export async function syncAll(baseUrl: string, headers: Record<string, string>, 
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   progress.finish();
-  return { items, pages, seconds, itemsPerSecond: items / seconds, deepCursor };
+  return { items, pages, seconds, itemsPerSecond: items / seconds, bytes, deepCursor };
 }

@@ -4,6 +4,7 @@ import { judge, type ScenarioResult } from './report.js';
 import type { PoolerFigures, PoolerSkipped } from './pooler.js';
 import type { Comparison } from './rounds.js';
 import type { DepthResult, EncodedSize, Settings, SyncResult } from './scenarios.js';
+import type { SyncFigures } from './http-get.js';
 
 export interface Measurements {
   readonly ours: {
@@ -17,6 +18,8 @@ export interface Measurements {
     readonly gzip: LoadFigures;
     readonly gzipIdentity: LoadFigures;
     readonly sync: SyncResult;
+    /** The identifier-only pass (fields=id) over the same candidates, right after the full one. */
+    readonly idSync: SyncFigures;
     readonly depth: DepthResult | null;
     readonly postNew: LoadFigures;
     readonly postDuplicate: LoadFigures;
@@ -61,7 +64,7 @@ export interface Measurements {
  * the pg ceiling, issue 13's against the one-statement ceiling, issue 18's through the pooler. A list page's
  * p99 must also be no worse than the ceiling's (issue 13): `met` of those rows holds both.
  */
-export const TARGETS = { list: '>= 1.0', sync: '>= 1.0', post: '>= 0.7', depth: '<= 1.1', rssMb: '<= 200', pooler: '>= 0.85', postOneStatement: '>= 1.0' } as const;
+export const TARGETS = { idPassBytes: '<= 0.05', idPassTime: '<= 0.1', list: '>= 1.0', sync: '>= 1.0', post: '>= 0.7', depth: '<= 1.1', rssMb: '<= 200', pooler: '>= 0.85', postOneStatement: '>= 1.0' } as const;
 const LIST_P99 = ', p99 <= ceiling';
 
 const ONE_STATEMENT = ' (ceiling: one statement a request)';
@@ -219,6 +222,7 @@ export function collectResults(m: Measurements, settings: Settings): ScenarioRes
       details: { ours: ours.sync, ceiling: ceiling.sync },
     },
     pooled && syncViaPooler(`full sync, limit=${settings.syncLimit}, 1 client`, pooled.sync, pooled.directSync),
+    ...identifierPass(ours.sync, ours.idSync, settings),
     {
       scenario: `server peak RSS during the full sync (${ours.sync.items} candidates)`,
       metric: 'MB',
@@ -249,4 +253,15 @@ export function collectResults(m: Measurements, settings: Settings): ScenarioRes
     againstOneStatement(`POST /applications, duplicates, ${c} conn`, m.oneStatement.postDuplicate, bare.postNew),
   ];
   return results.filter((r): r is ScenarioResult => r !== null);
+}
+
+/** Issue 45: the identifier-only pass (fields=id) against the full pass over the same candidates, in bytes and in time. */
+function identifierPass(full: SyncFigures, ids: SyncFigures, settings: Settings): ScenarioResult[] {
+  const scenario = (what: string) => `identifier pass (fields=id) / full pass, ${what}, limit=${settings.syncLimit}, ${ids.items} candidates`;
+  const bytes = round(ids.bytes / full.bytes, 4);
+  const time = round(ids.seconds / full.seconds, 4);
+  return [
+    { scenario: scenario('body bytes'), metric: 'bytes', ours: ids.bytes, ceiling: full.bytes, ratio: bytes, target: TARGETS.idPassBytes, met: judge(bytes, TARGETS.idPassBytes), details: { ids, full } },
+    { scenario: scenario('time'), metric: 's', ours: round(ids.seconds, 2), ceiling: round(full.seconds, 2), ratio: time, target: TARGETS.idPassTime, met: judge(time, TARGETS.idPassTime), details: { ids, full } },
+  ];
 }

@@ -16,7 +16,7 @@ import { collectResults, oneStatementSummary, poolerSummary, type Measurements }
 import { alternate, type Comparison, type NamedRun, type Rounds } from './rounds.js';
 import type { LoadFigures } from './load.js';
 import { formatTable, machineInfo, writeResults } from './report.js';
-import { API, encodedSizes, fullSync, listLoad, pageDepth, postLoad, type Settings, type Target } from './scenarios.js';
+import { API, encodedSizes, fullSync, idSync, listLoad, pageDepth, postLoad, type Settings, type Target } from './scenarios.js';
 import { startServer, type ServerProcess } from './server-process.js';
 import { measureReplicaReads, replicaSummary } from './replica-reads.js';
 
@@ -142,6 +142,7 @@ async function measureAll(url: string, seed: SeedRecord, vacancyId: string, sett
 
   // The syncs first, on fresh processes: the service's memory is then the sync's, not what 32 connections left.
   const oursSync = await fullSync(ours, settings);
+  const oursIdSync = await idSync(ours, settings);
   const pooledSync = pooled === null ? null : await fullSync(pooled, settings);
   const ceilingSync = await fullSync(ceiling, settings);
   const oursDepth = oursSync.deepCursor === null ? null : await pageDepth(ours, oursSync.deepCursor, settings);
@@ -201,7 +202,7 @@ async function measureAll(url: string, seed: SeedRecord, vacancyId: string, sett
   return {
     ours: {
       vacancies: v.a, candidates: c.a, sizes, vacancySizes, brotli: brotli.a, brotliIdentity: brotli.b, gzip: gzip.a,
-      gzipIdentity: gzip.b, sync: oursSync, depth: oursDepth, postNew: p.a, postDuplicate: duplicate.a, idleRssMb, loadPeakRssMb,
+      gzipIdentity: gzip.b, sync: oursSync, idSync: oursIdSync, depth: oursDepth, postNew: p.a, postDuplicate: duplicate.a, idleRssMb, loadPeakRssMb,
     },
     ceiling: {
       vacancies: v.b, candidates: c.b, sync: ceilingSync, depth: ceilingDepth, postNew: p.b, postDuplicate: duplicate.b,

@@ -43,6 +43,14 @@ export async function fullSync(target: Target, settings: Settings): Promise<Sync
   return { ...figures, peakRssMb: round(target.server.peakMb(), 1), rssBeforeMb: round(rssBeforeMb, 1) };
 }
 
+/**
+ * One client's identifier-only pass (fields=id) over every listed candidate, as a sync's deletion pass reads it:
+ * its bytes and time go next to the full pass's (issue 45: at most 5 % of the bytes, a tenth of the time).
+ */
+export function idSync(target: Target, settings: Settings): Promise<SyncFigures> {
+  return syncAll(`${target.server.origin}${API}`, target.headers, settings.syncLimit, settings.candidates, 0.99, 'fields=id');
+}
+
 export interface DepthResult {
   readonly firstPage: LoadFigures;
   readonly deepPage: LoadFigures;

@@ -70,6 +70,7 @@ export const CONFIG_SCHEMA = {
     RATE_LIMIT_POINTS: wholeNumber(1, 1_000_000_000),
     RATE_LIMIT_WINDOW_S: wholeNumber(1, 86_400),
     MANAGEMENT_TOKEN_RATE_LIMIT_POINTS: wholeNumber(1, 1_000_000_000),
+    NOT_MODIFIED_RATE_LIMIT_POINTS: wholeNumber(1, 1_000_000_000),
     RATE_LIMIT_STORE: oneOf(['memory', 'postgres', 'redis']),
     REDIS_URL: { type: 'string', format: 'redis-url', description: 'must be a redis:// or rediss:// URL with a host, such as redis://127.0.0.1:6379' },
     KEY_CACHE_TTL_MS: wholeNumber(0, KEY_CACHE_TTL_MAX_MS),

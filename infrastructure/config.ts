@@ -56,6 +56,11 @@ export interface AppConfig {
    */
   readonly managementTokenRateLimitPoints: number;
   /**
+   * NOT_MODIFIED_RATE_LIMIT_POINTS: a key's budget per RATE_LIMIT_WINDOW_S of conditional list requests
+   * (If-None-Match), apart from its request budget, which a 304 does not spend. Default 10 × RATE_LIMIT_POINTS.
+   */
+  readonly notModifiedRateLimitPoints: number;
+  /**
    * Where the budgets are counted: `memory` (this process), `postgres` (a table in the business database,
    * DATABASE_URL or the embedded server's) or `redis` (REDIS_URL). Shared stores fall back to per-process
    * counting while they fail.
@@ -215,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitPoints,
     rateLimitWindowS: integer('RATE_LIMIT_WINDOW_S', 60),
     managementTokenRateLimitPoints: integer('MANAGEMENT_TOKEN_RATE_LIMIT_POINTS', rateLimitPoints),
+    notModifiedRateLimitPoints: integer('NOT_MODIFIED_RATE_LIMIT_POINTS', Math.min(10 * rateLimitPoints, 1_000_000_000)),
     rateLimitStore: text('RATE_LIMIT_STORE', 'memory') as RateLimitStoreKind,
     redisUrl: text('REDIS_URL', 'redis://127.0.0.1:6379'),
     keyCacheTtlMs: integer('KEY_CACHE_TTL_MS', KEY_CACHE_TTL_MAX_MS),

@@ -16,9 +16,12 @@ export function httpDependencies(container: Container): HttpDependencies {
   return {
     listVacancies: resolve(container, USE_CASES.listVacancies),
     listCandidates: resolve(container, USE_CASES.listCandidates),
+    listVacancyIds: resolve(container, USE_CASES.listVacancies),
+    listCandidateIds: resolve(container, USE_CASES.listCandidates),
     submitApplication: resolve(container, USE_CASES.submitApplication),
     authenticateKey: resolve(container, USE_CASES.authenticateKey),
     rateLimiter: resolve(container, RATE_LIMIT_STORE).limiter,
+    notModifiedRateLimiter: resolve(container, RATE_LIMIT_STORE).limiterFor(config.notModifiedRateLimitPoints),
     logger: resolve(container, LOGGER),
     readiness: resolve(container, READINESS),
     stopping: () => stopRequest.isRequested,
@@ -26,6 +29,7 @@ export function httpDependencies(container: Container): HttpDependencies {
     settings: {
       rateLimitPoints: config.rateLimitPoints,
       rateLimitWindowS: config.rateLimitWindowS,
+      notModifiedRateLimitPoints: config.notModifiedRateLimitPoints,
       publicBaseUrl: config.publicBaseUrl,
       region: config.region,
       trustProxy: config.trustProxy,

@@ -2,6 +2,7 @@ import { Router } from '@koa/router';
 import Koa from 'koa';
 import { accessLogMiddleware, type RouteResolver } from './access-log.middleware.js';
 import { compressionMiddleware } from './compression.middleware.js';
+import { entityTagCodingMiddleware } from './entity-tag.js';
 import { errorMiddleware } from './error.middleware.js';
 import { gatekeeperMiddleware } from './gatekeeper.middleware.js';
 import type { HttpDependencies } from './http-dependencies.js';
@@ -58,6 +59,7 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   if (deps.metrics !== undefined) app.use(requestMetricsMiddleware(deps.metrics, routeOf));
   // Inside the log and the metrics (they see the status and the time to the body), outside the error
   // middleware (a problem document is a body like any other).
+  app.use(entityTagCodingMiddleware);
   app.use(compressionMiddleware());
   app.use(errorMiddleware(deps.logger));
   app.use(gatekeeperMiddleware(deps));

@@ -9,7 +9,10 @@ import { HttpProblem } from './problem.js';
 /** Probes must answer whatever the traffic: they are neither authenticated nor rate-limited. */
 export const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
 
-type GatekeeperDependencies = Pick<HttpDependencies, 'authenticateKey' | 'rateLimiter' | 'settings'>;
+type GatekeeperDependencies = Pick<HttpDependencies, 'authenticateKey' | 'rateLimiter' | 'notModifiedRateLimiter' | 'settings'>;
+
+/** The operations whose pages carry an ETag and answer If-None-Match with 304 (list-routes.ts). */
+export const CONDITIONAL_LIST_PATHS: ReadonlySet<string> = new Set([`${API_ROOT}/vacancies`, `${API_ROOT}/candidates`]);
 
 /**
  * Authentication and the rate limit, before routing.
@@ -22,6 +25,10 @@ type GatekeeperDependencies = Pick<HttpDependencies, 'authenticateKey' | 'rateLi
  * peeked at (which spends nothing): once the address has spent its budget, made-up keys are refused (429)
  * without a read. A request that did cost a read is never answered 429 for its address (it is counted, and
  * answered 401), and a valid key never spends the address's budget (ADR 6).
+ *
+ * A conditional list request (If-None-Match on GET /vacancies or /candidates) spends a point of the key's
+ * separate `not-modified` budget first; only when it is not answered 304 does it spend one of the key's request
+ * budget too, and a page is then refused 429 if that one is spent (ADR 27). Its RateLimit headers name both budgets.
  */
 export function gatekeeperMiddleware(deps: GatekeeperDependencies): HttpMiddleware {
   const { rateLimitPoints: points, rateLimitWindowS: windowS } = deps.settings;
@@ -33,6 +40,36 @@ export function gatekeeperMiddleware(deps: GatekeeperDependencies): HttpMiddlewa
     if (outcome.allowed || !mayRefuse) return;
     ctx.set('Retry-After', String(Math.max(1, resetS)));
     throw new HttpProblem(429, 'rate_limited', 'Too many requests', `The request budget of ${points} requests per ${windowS} s is spent. Retry after the time given in Retry-After.`);
+  };
+  const { notModifiedRateLimitPoints: spare } = deps.settings;
+  const bothPolicies = `${policy}, "not-modified";q=${spare};w=${windowS}`;
+  const answerBoth = (ctx: HttpContext, outcome: RateLimitOutcome, notModified: RateLimitOutcome): void => {
+    const item = (name: string, o: RateLimitOutcome) => `"${name}";r=${o.remaining};t=${Math.ceil(o.resetAfterMs / 1000)}`;
+    ctx.set('RateLimit-Policy', bothPolicies);
+    ctx.set('RateLimit', `${item('default', outcome)}, ${item('not-modified', notModified)}`);
+  };
+  const refuse = (ctx: HttpContext, refusing: RateLimitOutcome, detail: string): never => {
+    ctx.set('Retry-After', String(Math.max(1, Math.ceil(refusing.resetAfterMs / 1000))));
+    throw new HttpProblem(429, 'rate_limited', 'Too many requests', `${detail} Retry after the time given in Retry-After.`);
+  };
+  const conditional = async (ctx: HttpContext, bucket: string, next: () => Promise<unknown>): Promise<void> => {
+    const notModified = await deps.notModifiedRateLimiter.consume(`not-modified:${bucket}`);
+    answerBoth(ctx, await deps.rateLimiter.peek(bucket), notModified);
+    if (!notModified.allowed) refuse(ctx, notModified, `The budget of ${spare} conditional requests per ${windowS} s is spent.`);
+    try {
+      await next();
+    } catch (error) {
+      // An error answer is no 304: it costs the request budget like any other, and stays the answer it is.
+      answerBoth(ctx, await deps.rateLimiter.consume(bucket), notModified);
+      throw error;
+    }
+    if (ctx.status === 304) return;
+    const outcome = await deps.rateLimiter.consume(bucket);
+    answerBoth(ctx, outcome, notModified);
+    if (outcome.allowed) return;
+    // The page read is not sent: a conditional request must not be a way past the request budget.
+    for (const header of ['ETag', 'X-Sync-Watermark']) ctx.remove(header);
+    refuse(ctx, outcome, `The request budget of ${points} requests per ${windowS} s is spent; only a 304 is free of it.`);
   };
   return async (ctx, next) => {
     if (PROBE_PATHS.has(ctx.path)) return next();
@@ -47,6 +84,7 @@ export function gatekeeperMiddleware(deps: GatekeeperDependencies): HttpMiddlewa
     const principal = needsKey ? await authenticate(deps, ctx, beforeRegistryRead) : null;
     if (principal !== null) {
       ctx.state.principal = principal;
+      if (isConditionalList(ctx)) return conditional(ctx, `key:${principal.keyId}`, next);
       answer(ctx, await deps.rateLimiter.consume(`key:${principal.keyId}`));
     } else {
       answer(ctx, await deps.rateLimiter.consume(address), !registryRead);
@@ -54,6 +92,11 @@ export function gatekeeperMiddleware(deps: GatekeeperDependencies): HttpMiddlewa
     }
     await next();
   };
+}
+
+/** A GET (or HEAD) of a list with If-None-Match: it may be answered 304, which the request budget does not pay for. */
+function isConditionalList(ctx: HttpContext): boolean {
+  return (ctx.method === 'GET' || ctx.method === 'HEAD') && CONDITIONAL_LIST_PATHS.has(ctx.path) && ctx.get('If-None-Match') !== '';
 }
 
 /** The key comes from the X-API-Key header only; a key in the query string is never looked at. */

@@ -10,6 +10,8 @@ export interface HttpSettings {
   /** The budget the rate limiter enforces; echoed in RateLimit-Policy, so build the limiter from the same numbers. */
   readonly rateLimitPoints: number;
   readonly rateLimitWindowS: number;
+  /** The budget per window of conditional list requests (If-None-Match), the limiter's figure of notModifiedRateLimiter. */
+  readonly notModifiedRateLimitPoints: number;
   /** `{base_url}` of this deployment, ending in `/api`; the OpenAPI document's server. */
   readonly publicBaseUrl: string;
   readonly region: string;
@@ -21,10 +23,18 @@ export interface HttpSettings {
 export interface HttpDependencies {
   readonly listVacancies: Pick<ListVacancies, 'execute'>;
   readonly listCandidates: Pick<ListCandidates, 'execute'>;
+  /** The identifier-only pages (`fields=id`), of the same use cases. */
+  readonly listVacancyIds: Pick<ListVacancies, 'executeIds'>;
+  readonly listCandidateIds: Pick<ListCandidates, 'executeIds'>;
   readonly submitApplication: Pick<SubmitApplication, 'execute'>;
   readonly authenticateKey: Pick<AuthenticateKey, 'execute'>;
   /** `peek` before a key id not seen is looked up in the registry (the gatekeeper), `consume` for every request. */
   readonly rateLimiter: Pick<RateLimiter, 'consume' | 'peek'>;
+  /**
+   * The budget of conditional list requests (If-None-Match), per key and window: each spends a point of it, and only one
+   * that is not answered 304 also spends a point of rateLimiter's.
+   */
+  readonly notModifiedRateLimiter: Pick<RateLimiter, 'consume'>;
   readonly logger: Logger;
   /** Whether the stores answer; /readyz reports it. */
   readonly readiness: () => Promise<boolean>;

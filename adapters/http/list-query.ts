@@ -2,7 +2,8 @@ import { codePointLength } from '../../domain/shared/text-rules.js';
 import { parseSince } from '../../domain/paging/since.js';
 import { VACANCY_STATUS_FILTERS, type VacancyStatusFilter } from '../../domain/vacancy/vacancy-status.js';
 import { validationProblem, type ProblemItem } from './problem.js';
-import { limitParameter, statusParameter, vacancyIdParameter } from './schemas/query-parameters.schema.js';
+import { fieldsParameter, limitParameter, statusParameter, vacancyIdParameter } from './schemas/query-parameters.schema.js';
+import type { ListFields } from '../../domain/paging/cursor.js';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../json/storable-text.js';
 
 const DIGITS = /^[0-9]+$/;
@@ -68,6 +69,13 @@ export class ListQueryReader {
     if (length < minLength || length > maxLength) this.fail('vacancyId', `must be ${minLength} to ${maxLength} characters long`);
     else if (!isStorableText(raw)) this.fail('vacancyId', UNSTORABLE_TEXT_MESSAGE);
     return raw;
+  }
+
+  fields(): ListFields {
+    const raw = this.single('fields');
+    if (raw === undefined) return 'all';
+    if (!(fieldsParameter.schema.enum as readonly string[]).includes(raw)) this.fail('fields', `must be ${fieldsParameter.schema.enum.join(', ')} (or left out for whole records)`);
+    return raw === 'id' ? 'id' : 'all';
   }
 
   /** Throws a 400 naming every problem found so far. */

@@ -7,11 +7,11 @@ import {
   minimalApplicationExample,
   vacancyPageExamples,
 } from './openapi/openapi-examples.js';
-import { headerComponents, headerRef, limitedHeaders, requestIdParameter } from './openapi/openapi-headers.js';
+import { headerComponents, headerRef, ifNoneMatchParameter, limitedHeaders, requestIdParameter } from './openapi/openapi-headers.js';
 import { responses } from './openapi/openapi-responses.js';
 import { applicationRequestSchema } from '../json/application-request.schema.js';
 import { candidateSchema, personSchema, referralSchema, resumeSchema } from './schemas/candidate.schema.js';
-import { applicationCreatedSchema, applicationDuplicateSchema, pageSchema } from './schemas/common.schema.js';
+import { applicationCreatedSchema, applicationDuplicateSchema, listedIdSchema, pageSchema } from './schemas/common.schema.js';
 import { problemItemSchema, problemSchema } from './schemas/problem.schema.js';
 import { CANDIDATE_LIST_PARAMETERS, VACANCY_LIST_PARAMETERS } from './schemas/query-parameters.schema.js';
 import { ref } from './schemas/schema-helpers.js';
@@ -20,6 +20,13 @@ import { vacancySchema } from './schemas/vacancy.schema.js';
 type DocumentSettings = Pick<HttpSettings, 'publicBaseUrl' | 'region' | 'rateLimitPoints' | 'rateLimitWindowS'>;
 
 const REQUEST_ID = { $ref: '#/components/parameters/RequestId' };
+const IF_NONE_MATCH = { $ref: '#/components/parameters/IfNoneMatch' };
+const notModified = {
+  description:
+    'The page is byte-identical to the one whose ETag was sent in If-None-Match: no body. X-Sync-Watermark is of this read, so it ' +
+    'is the since of the next run when this was the last page of a pass. Spends no point of the request budget.',
+  headers: { ...limitedHeaders, 'X-Sync-Watermark': headerRef('SyncWatermark'), ETag: headerRef('ETag') },
+};
 const secured = (scope: string) => [{ apiKey: [scope] }];
 const UNKNOWN_QUERY_PARAMETERS =
   'A query parameter not listed here (a misspelt name, a different case, a name with []) is a 400 validation_failed pointing at /<name> and naming the parameters this operation takes.';
@@ -52,13 +59,14 @@ export function buildOpenApiDocument(settings: DocumentSettings) {
           summary: 'List vacancies',
           description: `Vacancies of the calling company, one page at a time, in (updatedAt, id) order. Scope vacancies:read. ${UNKNOWN_QUERY_PARAMETERS}`,
           security: secured('vacancies:read'),
-          parameters: [...VACANCY_LIST_PARAMETERS, REQUEST_ID],
+          parameters: [...VACANCY_LIST_PARAMETERS, IF_NONE_MATCH, REQUEST_ID],
           responses: {
             '200': {
               description: 'One page of vacancies.',
-              headers: { ...limitedHeaders, 'X-Sync-Watermark': headerRef('SyncWatermark') },
-              content: { 'application/json': { schema: ref('VacancyPage'), examples: vacancyPageExamples } },
+              headers: { ...limitedHeaders, 'X-Sync-Watermark': headerRef('SyncWatermark'), ETag: headerRef('ETag') },
+              content: { 'application/json': { schema: { anyOf: [ref('VacancyPage'), ref('IdPage')] }, examples: vacancyPageExamples } },
             },
+            '304': notModified,
             '400': responses.badQuery(),
             '401': responses.unauthorized(),
             '403': responses.forbidden('vacancies:read'),
@@ -77,13 +85,14 @@ export function buildOpenApiDocument(settings: DocumentSettings) {
             'Candidates of the calling company, each with its resume and referral, one page at a time, in (updatedAt, id) order. ' +
             `Technical cards made by a transfer are never listed. Scope candidates:read. ${UNKNOWN_QUERY_PARAMETERS}`,
           security: secured('candidates:read'),
-          parameters: [...CANDIDATE_LIST_PARAMETERS, REQUEST_ID],
+          parameters: [...CANDIDATE_LIST_PARAMETERS, IF_NONE_MATCH, REQUEST_ID],
           responses: {
             '200': {
               description: 'One page of candidates.',
-              headers: { ...limitedHeaders, 'X-Sync-Watermark': headerRef('SyncWatermark') },
-              content: { 'application/json': { schema: ref('CandidatePage'), examples: candidatePageExamples } },
+              headers: { ...limitedHeaders, 'X-Sync-Watermark': headerRef('SyncWatermark'), ETag: headerRef('ETag') },
+              content: { 'application/json': { schema: { anyOf: [ref('CandidatePage'), ref('IdPage')] }, examples: candidatePageExamples } },
             },
+            '304': notModified,
             '400': responses.badQuery(),
             '401': responses.unauthorized(),
             '403': responses.forbidden('candidates:read'),
@@ -169,7 +178,7 @@ export function buildOpenApiDocument(settings: DocumentSettings) {
             'a key without the scope an operation needs, a 403.',
         },
       },
-      parameters: { RequestId: requestIdParameter },
+      parameters: { RequestId: requestIdParameter, IfNoneMatch: ifNoneMatchParameter },
       headers: headerComponents,
       schemas: {
         Vacancy: vacancySchema,
@@ -179,6 +188,8 @@ export function buildOpenApiDocument(settings: DocumentSettings) {
         Referral: referralSchema,
         VacancyPage: pageSchema('Vacancy', 'Vacancies of this page; empty on an empty last page.'),
         CandidatePage: pageSchema('Candidate', 'Candidates of this page; empty on an empty last page.'),
+        ListedId: listedIdSchema,
+        IdPage: pageSchema('ListedId', 'With fields=id: the id and updatedAt of each record of this page; empty on an empty last page.'),
         ApplicationRequest: applicationRequestSchema,
         ApplicationCreated: applicationCreatedSchema,
         ApplicationDuplicate: applicationDuplicateSchema,

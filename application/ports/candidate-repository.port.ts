@@ -65,6 +65,17 @@ export interface CandidateListQuery {
   readonly maxBytes?: number;
 }
 
+/**
+ * A listed record of an identifier-only page (`fields=id`): its place in the list order and nothing else, so
+ * that a store can answer it from its order's index without reading any record.
+ */
+export interface ListedId {
+  readonly id: string;
+  readonly updatedAt: Date;
+  /** The UTF-8 bytes of the item's JSON, `{"id":…,"updatedAt":…}`. */
+  readonly bytes: number;
+}
+
 /** The bytes of a listed record past the page's byte budget (CandidateListQuery.maxBytes): more than any page holds. */
 export const PAST_BUDGET_BYTES = Number.POSITIVE_INFINITY;
 
@@ -115,6 +126,8 @@ export interface CandidateRepository {
   stagesInUse(companyId: string, vacancyId: string): Promise<string[]>;
   /** Up to `limit` non-technical cards in the order (modification time, id) ascending, ended early by `maxBytes`. */
   list(query: CandidateListQuery): Promise<ListedCandidate[]>;
+  /** The same order and filters as list, up to `limit` cards, of each only its id and place (no byte budget: every item is small). */
+  listIds(query: Omit<CandidateListQuery, 'maxBytes'>): Promise<ListedId[]>;
 }
 
 export const CANDIDATE_REPOSITORY = portToken<CandidateRepository>('CandidateRepository');

@@ -1,3 +1,4 @@
+import type { ListedId } from './candidate-repository.port.js';
 import type { PagePosition } from '../../domain/paging/cursor.js';
 import type { Vacancy, VacancySnapshot } from '../../domain/vacancy/vacancy.js';
 import type { VacancyStatusFilter } from '../../domain/vacancy/vacancy-status.js';
@@ -39,6 +40,8 @@ export interface VacancyRepository {
   delete(companyId: string, id: string): Promise<boolean>;
   /** Up to `limit` vacancies in the order (updatedAt, id) ascending, ended early by `maxBytes`. */
   list(query: VacancyListQuery): Promise<ListedVacancy[]>;
+  /** The same order and filters as list, up to `limit` vacancies, of each only its id and place. */
+  listIds(query: Omit<VacancyListQuery, 'maxBytes'>): Promise<ListedId[]>;
 }
 
 export const VACANCY_REPOSITORY = portToken<VacancyRepository>('VacancyRepository');

@@ -1,6 +1,6 @@
-import { decodeCursor, queryFingerprint, type Page } from '../../domain/paging/cursor.js';
+import { decodeCursor, fieldsFingerprintParts, queryFingerprint, type ListFields, type Page } from '../../domain/paging/cursor.js';
 import { cutPage } from '../../domain/paging/page-budget.js';
-import type { CandidateRepository, ListedCandidate } from '../ports/candidate-repository.port.js';
+import type { CandidateListQuery, CandidateRepository, ListedCandidate, ListedId } from '../ports/candidate-repository.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import { watermarkOf } from './watermark.js';
 import { ProblemCollector } from '../../domain/shared/domain-error.js';
@@ -20,6 +20,12 @@ export interface ListCandidatesResult {
   readonly watermark: Date;
 }
 
+/** An identifier-only page (`fields=id`). */
+export interface ListCandidateIdsResult {
+  readonly page: Page<ListedId>;
+  readonly watermark: Date;
+}
+
 export class ListCandidates {
   constructor(
     private readonly candidates: CandidateRepository,
@@ -29,28 +35,36 @@ export class ListCandidates {
   ) {}
 
   async execute(command: ListCandidatesCommand): Promise<ListCandidatesResult> {
+    return this.read(command, 'all', (query) => this.candidates.list({ ...query, maxBytes: this.pageMaxBytes }));
+  }
+
+  /** The same page with only each record's id and updatedAt (`fields=id`): its own cursors, the same limits. */
+  async executeIds(command: ListCandidatesCommand): Promise<ListCandidateIdsResult> {
+    return this.read(command, 'id', (query) => this.candidates.listIds(query));
+  }
+
+  private async read<T extends Listed>(command: ListCandidatesCommand, fields: ListFields, list: (query: ListQuery) => Promise<T[]>): Promise<{ page: Page<T>; watermark: Date }> {
     if (command.vacancyId !== null) checkVacancyFilter(command.vacancyId);
-    const fingerprint = queryFingerprint(['candidates', command.companyId, command.since?.toISOString() ?? null, command.vacancyId]);
+    const fingerprint = queryFingerprint(['candidates', command.companyId, command.since?.toISOString() ?? null, command.vacancyId, ...fieldsFingerprintParts(fields)]);
     const after = command.cursor === null ? null : decodeCursor(command.cursor, fingerprint);
+    const query = { companyId: command.companyId, since: command.since, vacancyId: command.vacancyId, after, limit: command.limit + 1 };
     return this.unitOfWork.run(command.companyId, 'read', async ({ now }) => {
-      const rows = await this.candidates.list({
-        companyId: command.companyId,
-        since: command.since,
-        vacancyId: command.vacancyId,
-        after,
-        limit: command.limit + 1,
-        maxBytes: this.pageMaxBytes,
-      });
-      const page = cutPage({ rows, limit: command.limit, maxBytes: this.pageMaxBytes, bytesOf: (c) => c.bytes, positionOf, fingerprint });
+      const rows = await list(query);
+      const page = cutPage<T>({ rows, limit: command.limit, maxBytes: this.pageMaxBytes, bytesOf: (r) => r.bytes, positionOf, fingerprint });
       return { page, watermark: watermarkOf(now) };
     });
   }
 }
 
-const positionOf = (c: ListedCandidate) => ({ modifiedAt: c.updatedAt, id: c.id });
+const positionOf = (c: Listed) => ({ modifiedAt: c.updatedAt, id: c.id });
 
 function checkVacancyFilter(vacancyId: string): void {
   const problems = new ProblemCollector();
   checkText(problems, '/vacancyId', vacancyId, { min: VACANCY_ID_MIN_LENGTH, max: VACANCY_ID_MAX_LENGTH });
   problems.throwIfAny('The query is invalid.');
 }
+
+/** What cutting a page needs of a listed record, whole or by its id. */
+type Listed = Pick<ListedId, 'id' | 'updatedAt' | 'bytes'>;
+
+type ListQuery = Omit<CandidateListQuery, 'maxBytes'>;

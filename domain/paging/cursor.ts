@@ -10,6 +10,17 @@ export interface PagePosition {
   readonly id: string;
 }
 
+/**
+ * What a list page holds of each record: `all` of it, or `id` only (its id and its place in the order,
+ * `fields=id`), for a pass that only wants to know which records exist.
+ */
+export type ListFields = 'all' | 'id';
+
+/** The parts a query's fingerprint adds for its fields: none for whole records, so that their cursors stay as they were. */
+export function fieldsFingerprintParts(fields: ListFields): string[] {
+  return fields === 'all' ? [] : [`fields=${fields}`];
+}
+
 export interface Page<T> {
   readonly items: readonly T[];
   readonly nextCursor: string | null;
@@ -74,7 +85,7 @@ export function decodeCursor(cursor: string, fingerprint: string): PagePosition 
     throw new InvalidCursorError('The cursor is malformed. Pass nextCursor of the previous page unchanged.');
   }
   if (payload.f !== fingerprint) {
-    throw new InvalidCursorError('The cursor belongs to another query: keep since, status and vacancyId as they were on the first page.');
+    throw new InvalidCursorError('The cursor belongs to another query: keep since, status, vacancyId and fields as they were on the first page.');
   }
   return { modifiedAt: new Date(payload.t), id: payload.i };
 }

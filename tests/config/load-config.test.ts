@@ -86,6 +86,13 @@ describe('loadConfig: every variable, validated as a whole', () => {
     expect(loadConfig({ RATE_LIMIT_POINTS: '100', MANAGEMENT_TOKEN_RATE_LIMIT_POINTS: '5000' }).managementTokenRateLimitPoints).to.equal(5000);
   });
 
+  it('gives conditional list requests ten times the request budget unless NOT_MODIFIED_RATE_LIMIT_POINTS says otherwise', () => {
+    expect(loadConfig({}).notModifiedRateLimitPoints).to.equal(6000);
+    expect(loadConfig({ RATE_LIMIT_POINTS: '1000000000' }).notModifiedRateLimitPoints).to.equal(1_000_000_000);
+    expect(loadConfig({ RATE_LIMIT_POINTS: '100', NOT_MODIFIED_RATE_LIMIT_POINTS: ' 250 ' }).notModifiedRateLimitPoints).to.equal(250);
+    expect(onlyProblemOf({ NOT_MODIFIED_RATE_LIMIT_POINTS: '0' })).to.equal('NOT_MODIFIED_RATE_LIMIT_POINTS must be a whole number from 1 to 1000000000; got "0".');
+  });
+
   it('accepts a PostgreSQL URL that names a Unix socket by ?host=', () => {
     expect(loadConfig({ DATABASE_URL: 'postgresql:///integration?host=/var/run/postgresql' }).databaseUrl).to.equal('postgresql:///integration?host=/var/run/postgresql');
   });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { presentCandidate, spliceCandidate } from '../../adapters/presenters/candidate.presenter.js';
+import { idItemBytes } from '../../adapters/presenters/id-item.presenter.js';
 import { PAST_BUDGET_BYTES } from '../../application/ports/candidate-repository.port.js';
 import { toCandidateView } from '../../application/views/candidate-view.js';
 import { CandidateCard } from '../../domain/candidate/candidate-card.js';
@@ -174,6 +175,34 @@ export function candidateRepositoryContract(factory: AdapterFactory): void {
       expect(await ids({ vacancyId })).to.deep.equal(['a', 'b', 'd']);
       expect(await ids({ after: { modifiedAt: at(10), id: 'a' } })).to.deep.equal(['b', 'd']);
       expect(await ids({ limit: 1 })).to.deep.equal(['c']);
+    });
+
+    it('lists ids only as list lists cards: the same order, filters and places, never technical cards, each measured as its item', async () => {
+      const { companyId, vacancyId } = await aCompanyWithVacancy();
+      const other = aVacancy({ companyId });
+      await adapters().vacancies.insert(other);
+      const resumed = aManualCard({ companyId, vacancyId, id: 'a', now: at(10) });
+      for (const card of [resumed, aManualCard({ companyId, vacancyId, id: 'b', now: at(10) }), aManualCard({ companyId, vacancyId: other.id, id: 'c', now: at(5) })]) {
+        await adapters().candidates.insert(card);
+      }
+      resumed.replaceResume(aResume({ summary: 'Позже' }), at(30));
+      await adapters().candidates.update(resumed);
+      await adapters().candidates.insert(resumed.technicalCopy({ id: nextId('tech'), vacancyId: other.id, stage: 'NEW', now: at(40) }));
+      const elsewhere = await aCompanyWithVacancy();
+      await adapters().candidates.insert(aManualCard({ ...elsewhere, id: 'z', now: at(1) }));
+      const queries = [
+        {},
+        { vacancyId },
+        { since: at(5) },
+        { after: { modifiedAt: at(10), id: 'b' } },
+        { limit: 2 },
+      ];
+      for (const q of queries) {
+        const query = { companyId, since: null, vacancyId: null, after: null, limit: 10, ...q };
+        const expected = (await adapters().candidates.list(query)).map(({ id, updatedAt }) => ({ id, updatedAt, bytes: idItemBytes(id, updatedAt) }));
+        expect(await adapters().candidates.listIds(query), JSON.stringify(q)).to.deep.equal(expected);
+      }
+      expect((await adapters().candidates.listIds({ companyId, since: null, vacancyId: null, after: null, limit: 10 })).map((c) => c.id)).to.deep.equal(['c', 'b', 'a']);
     });
 
     it('ends a list by maxBytes after the first card past it, the first two always, and measures each card as a page item', async () => {

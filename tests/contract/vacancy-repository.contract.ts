@@ -1,3 +1,4 @@
+import { idItemBytes } from '../../adapters/presenters/id-item.presenter.js';
 import { expect } from 'chai';
 import { presentVacancy, renderVacancy } from '../../adapters/presenters/vacancy.presenter.js';
 import { toVacancyView } from '../../application/views/vacancy-view.js';
@@ -67,6 +68,24 @@ export function vacancyRepositoryContract(factory: AdapterFactory): void {
       expect(await ids({ since: at(5) })).to.deep.equal(['a', 'b', 'd']);
       expect(await ids({ after: { modifiedAt: at(10), id: 'a' } })).to.deep.equal(['b', 'd']);
       expect(await ids({ limit: 2 })).to.deep.equal(['c', 'a']);
+    });
+
+    it('lists ids only as list lists vacancies: the same order, filters and places, each measured as its item', async () => {
+      const companyId = nextId('co');
+      const made = [
+        aVacancy({ companyId, id: 'b', now: at(10) }),
+        aVacancy({ companyId, id: 'a', now: at(10) }),
+        aVacancy({ companyId, id: 'c', now: at(5), input: { status: 'archived' } }),
+        aVacancy({ companyId: nextId('co'), id: 'e', now: at(1) }),
+      ];
+      for (const vacancy of made) await adapters().vacancies.insert(vacancy);
+      const queries = [{}, { status: 'open' as const }, { status: 'archived' as const }, { since: at(5) }, { after: { modifiedAt: at(5), id: 'c' } }, { limit: 1 }];
+      for (const q of queries) {
+        const query = { companyId, since: null, status: 'all' as const, after: null, limit: 10, ...q };
+        const expected = (await adapters().vacancies.list(query)).map(({ id, updatedAt }) => ({ id, updatedAt, bytes: idItemBytes(id, updatedAt) }));
+        expect(await adapters().vacancies.listIds(query), JSON.stringify(q)).to.deep.equal(expected);
+      }
+      expect((await adapters().vacancies.listIds({ companyId, since: null, status: 'all', after: null, limit: 10 })).map((v) => v.id)).to.deep.equal(['c', 'a', 'b']);
     });
 
     it('ends a list by maxBytes after the first vacancy past it, the first two always', async () => {

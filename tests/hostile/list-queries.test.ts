@@ -7,17 +7,17 @@ import { aMinimalApplicationBody, aTenant, type Tenant } from '../support/http-f
 import { API_PATH, startTestServer, type TestServer } from '../support/http-test-server.js';
 import { rawRequest, type RawResponse } from '../support/raw-http.js';
 
-const PARAMETERS = ['since', 'limit', 'cursor', 'status', 'vacancyId'] as const;
+const PARAMETERS = ['since', 'limit', 'cursor', 'status', 'vacancyId', 'fields'] as const;
 const LISTS = ['/vacancies', '/candidates'] as const;
 /** What each list takes; any other name, the other list's included, is a 400 naming it. */
 const TAKES: Record<(typeof LISTS)[number], readonly string[]> = {
-  '/vacancies': ['since', 'limit', 'cursor', 'status'],
-  '/candidates': ['since', 'limit', 'cursor', 'vacancyId'],
+  '/vacancies': ['since', 'limit', 'cursor', 'status', 'fields'],
+  '/candidates': ['since', 'limit', 'cursor', 'vacancyId', 'fields'],
 };
 
 /** Values close to valid ones, and hostile ones. */
 const parameterValues = fc.oneof(
-  fc.constantFrom('', 'null', 'all', 'open', 'draft', '1', '500', '501', '0', '-1', '1e2', '0x10', ' 5', '5 ', '１', '2.5', '99999999999999999999', 'NaN'),
+  fc.constantFrom('', 'null', 'all', 'open', 'draft', 'id', 'ID', 'id,updatedAt', '1', '500', '501', '0', '-1', '1e2', '0x10', ' 5', '5 ', '１', '2.5', '99999999999999999999', 'NaN'),
   fc.constantFrom('2026-01-01', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00+05:00', '2026-02-30', '2026-01-01T24:00:00Z', '0000-01-01', '9999-12-31T23:59:59.999999999-23:59', '+275760-09-13'),
   fc.constantFrom(...SQL_AND_MARKUP, ...FORBIDDEN_CHARACTERS),
   hostileText(80),

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ApiError, IntegrationClient, MemorySyncTarget, type Candidate, type SyncPageEvent, type Vacancy } from '../../clients/typescript/src/index.js';
+import { ApiError, IntegrationClient, MemorySyncTarget, type Candidate, type ResourceReport, type SyncPageEvent, type Vacancy } from '../../clients/typescript/src/index.js';
 import { FileSyncStateStore } from '../../clients/typescript/src/node.js';
 import { CompanyWriter, seededRandom } from '../support/company-writer.js';
 import { aTenant, type Tenant } from '../support/http-fixtures.js';
@@ -81,15 +81,17 @@ describe('IntegrationClient.sync() against the service (memory and PostgreSQL st
     [during, after] = [3, 2];
     for (let run = 0; run < 6; run++) {
       const report = await client.sync({ state, vacancies, candidates, fullPassEvery: 3, pageSize: 7 });
-      modes.push(`${report.vacancies!.mode}/${report.candidates!.mode}`);
+      const modeOf = (r: ResourceReport) => `${r.mode}${r.deletionPass === null ? '' : '+ids'}`;
+      modes.push(`${modeOf(report.vacancies!)}/${modeOf(report.candidates!)}`);
     }
-    expect(modes).to.deep.equal(['full/full', 'incremental/incremental', 'incremental/incremental', 'full/full', 'incremental/incremental', 'incremental/incremental']);
+    // Every third run is followed by a deletion pass that reads identifiers only.
+    expect(modes).to.deep.equal(['full/full', 'incremental/incremental', 'incremental/incremental', 'incremental+ids/incremental+ids', 'incremental/incremental', 'incremental/incremental']);
     expect(writer.writes, 'the writers were busy during the runs').to.be.greaterThan(150);
     expect(writer.deletedVacancies.size + writer.deletedCandidates.size).to.be.greaterThan(10);
 
     [during, after] = [0, 0];
     const quiet = await client.sync({ state, vacancies, candidates, fullPassEvery: 3, pageSize: 7 });
-    expect(quiet.candidates!.mode).to.equal('full');
+    expect(quiet.candidates!.deletionPass).to.not.equal(null);
     const truth = await serviceState(reader());
     expect(sorted(vacancies.records)).to.deep.equal(sorted(truth.vacancies));
     expect(sorted(candidates.records)).to.deep.equal(sorted(truth.candidates));

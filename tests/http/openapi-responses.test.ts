@@ -58,6 +58,11 @@ describe('The OpenAPI document against live responses', () => {
     }
     const firstPage = await tenant.api.get('/candidates?limit=1');
     expect((await tenant.api.get(`/candidates?limit=1&cursor=${encodeURIComponent(firstPage.body.nextCursor)}`)).status).to.equal(200);
+    for (const path of ['/vacancies?status=all&fields=id', '/candidates?fields=id&limit=1']) {
+      const page = await tenant.api.get(path);
+      expect((await tenant.api.get(path, { headers: { 'If-None-Match': page.headers.get('etag') as string } })).status, path).to.equal(304);
+      expect((await tenant.api.get(path, { headers: { 'If-None-Match': '"changed"' } })).status, path).to.equal(200);
+    }
     expect((await new ApiClient(server.baseUrl).get('/openapi.json')).status).to.equal(200);
     expect(conformance.violations).to.deep.equal([]);
   });
@@ -141,6 +146,7 @@ describe('The OpenAPI document against live responses', () => {
     const page = (document as any).paths['/integration/v1/candidates'].get.responses['200'].content['application/json'].examples.page.value;
     const nested = { ...page, items: [{ ...page.items[0], resume: { ...page.items[0].resume, aiScore: 0.93 } }] };
     headers.set('x-sync-watermark', '2026-11-02T09:41:27.317Z');
+    headers.set('etag', `"${'A'.repeat(43)}"`);
     check.check('GET', 'http://127.0.0.1/api/integration/v1/candidates', 200, headers, JSON.stringify(page));
     expect(check.violations, 'the documented example itself conforms').to.have.length(4);
     check.check('GET', 'http://127.0.0.1/api/integration/v1/candidates', 200, headers, JSON.stringify(nested));

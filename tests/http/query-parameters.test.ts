@@ -3,8 +3,8 @@ import { aMinimalApplicationBody, aTenant, type Tenant } from '../support/http-f
 import { startTestServer, type TestServer } from '../support/http-test-server.js';
 
 const TAKES = {
-  '/vacancies': 'is not a parameter of this operation, which takes since, limit, cursor, status',
-  '/candidates': 'is not a parameter of this operation, which takes since, limit, cursor, vacancyId',
+  '/vacancies': 'is not a parameter of this operation, which takes since, limit, cursor, status, fields',
+  '/candidates': 'is not a parameter of this operation, which takes since, limit, cursor, vacancyId, fields',
 } as const;
 
 describe('Query parameters an operation does not take', () => {

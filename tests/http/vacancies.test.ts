@@ -168,7 +168,7 @@ describe('GET /vacancies', () => {
     const unknown = await tenant.api.get('/vacancies?offset=10&page=2&utm_source=x&page=3');
     expect(unknown.status).to.equal(400);
     expect(unknown.body.code).to.equal('validation_failed');
-    const message = 'is not a parameter of this operation, which takes since, limit, cursor, status';
+    const message = 'is not a parameter of this operation, which takes since, limit, cursor, status, fields';
     expect(unknown.body.errors).to.deep.equal(['offset', 'page', 'utm_source'].map((name) => ({ pointer: `/${name}`, parameter: name, message })));
   });
 

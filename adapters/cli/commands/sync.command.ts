@@ -26,16 +26,16 @@ export function registerSyncCommand(program: Command, ctx: AdminContext): void {
     .command('sync')
     .description(
       'mirror the vacancies (every status) and candidates of the key\'s company into DIR/vacancies.jsonl and DIR/candidates.jsonl, ' +
-        'one current record per id, through the integration API (the key\'s scopes are checked first: a key that may not read both writes nothing); incremental after the first run, with a full pass (which removes ' +
-        'deleted records) every --full-every runs; a stopped run goes on where it stopped. Progress goes to stderr. Prints {"added","changed","deleted"}. ' +
+        'one current record per id, through the integration API (the key\'s scopes are checked first: a key that may not read both writes nothing); incremental after the first run (a list with nothing new costs one 304, no request of ' +
+        'the budget), with a deletion pass that reads identifiers only and removes deleted records every --full-every runs; a stopped run goes on where it stopped. Progress goes to stderr. Prints {"added","changed","deleted"}. ' +
         `The key comes from --key-file PATH or --key KEY (not both), either of which overrides the environment variable ${KEY_ENV}, used when neither is given`,
     )
     .requiredOption('--base-url <url>', '{base_url} of the deployment, ending in /api, e.g. https://kz.example.com/api')
     .option('--key-file <path>', 'file holding the service key (scopes vacancies:read and candidates:read): the key on one line, or the JSON that key issue --out writes')
     .option('--key <key>', `the key itself; prefer --key-file or ${KEY_ENV}, since other users see --key in ps and it stays in shell history`)
     .requiredOption('--out <dir>', 'the directory of the mirror (created when absent); its state is kept in DIR/.sync/')
-    .option('--full', 'make this run a full pass')
-    .option('--full-every <n>', 'make every n-th run a full pass', countValue(1, 1_000_000), 24)
+    .option('--full', 'make this run a full pass: every record read again, deleted ones removed')
+    .option('--full-every <n>', 'follow every n-th incremental run with a deletion pass (identifiers only)', countValue(1, 1_000_000), 24)
     .option('--page-size <n>', 'records per request', countValue(1, 500), 500)
     .action(async (options: SyncCommandOptions) => {
       const baseUrl = checkedBaseUrl(options.baseUrl);

@@ -12,15 +12,19 @@ export const headerComponents = {
     example: '5f0c2a1e-93b7-4d8e-a1c4-6b2f0e7d9a31',
   },
   RateLimitPolicy: {
-    description: 'IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds.',
+    description:
+      'IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. ' +
+      'A conditional list request (If-None-Match) names a second budget, "not-modified": its own budget of conditional requests.',
     required: true,
-    schema: { type: 'string', pattern: '^"default";q=[0-9]+;w=[0-9]+$' },
+    schema: { type: 'string', pattern: '^"default";q=[0-9]+;w=[0-9]+(, "not-modified";q=[0-9]+;w=[0-9]+)?$' },
     example: '"default";q=600;w=60',
   },
   RateLimit: {
-    description: 'IETF draft RateLimit headers: r requests remain in the current window, which resets in t seconds.',
+    description:
+      'IETF draft RateLimit headers: r requests remain in the current window, which resets in t seconds; after a conditional list ' +
+      'request, also what remains of the "not-modified" budget.',
     required: true,
-    schema: { type: 'string', pattern: '^"default";r=[0-9]+;t=[0-9]+$' },
+    schema: { type: 'string', pattern: '^"default";r=[0-9]+;t=[0-9]+(, "not-modified";r=[0-9]+;t=[0-9]+)?$' },
     example: '"default";r=598;t=41',
   },
   RetryAfter: {
@@ -36,6 +40,14 @@ export const headerComponents = {
     required: true,
     schema: { type: 'string', format: 'date-time', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$' },
     example: '2026-11-02T09:41:27.317Z',
+  },
+  ETag: {
+    description:
+      'A strong entity tag of this page: the SHA-256 of its bytes (marked -gzip or -br when the page was sent compressed). Send it ' +
+      'back as If-None-Match to be answered 304 while the page is byte-identical.',
+    required: true,
+    schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]{43}(-gzip|-br)?"$' },
+    example: '"n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg"',
   },
   IdempotentReplayed: {
     description: 'The application repeats an earlier externalId: nothing was created or changed.',
@@ -87,6 +99,19 @@ export const failureHeaders = {
   'Cache-Control': headerRef('NoStore'),
   'RateLimit-Policy': sometimes('RateLimitPolicy', 'when the failure came after the rate limiter counted the request'),
   RateLimit: sometimes('RateLimit', 'when the failure came after the rate limiter counted the request'),
+};
+
+/** If-None-Match on the list operations (RFC 9110 13.1.2). */
+export const ifNoneMatchParameter = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description:
+    'The ETag of a page you hold (or several, separated by commas; * for any). While the page this request would get is ' +
+    'byte-identical, the answer is 304 without a body, which spends a point of the "not-modified" budget instead of the ' +
+    'request budget; otherwise the page, which spends both.',
+  schema: { type: 'string' },
+  example: '"n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg"',
 };
 
 /**

@@ -56,8 +56,8 @@ const queryProblemExamples = {
     summary: 'A cursor of another query',
     code: 'invalid_cursor',
     title: 'Invalid cursor',
-    detail: 'The cursor belongs to another query: keep since, status and vacancyId as they were on the first page.',
-    errors: [{ pointer: '/cursor', parameter: 'cursor', message: 'The cursor belongs to another query: keep since, status and vacancyId as they were on the first page.' }],
+    detail: 'The cursor belongs to another query: keep since, status, vacancyId and fields as they were on the first page.',
+    errors: [{ pointer: '/cursor', parameter: 'cursor', message: 'The cursor belongs to another query: keep since, status, vacancyId and fields as they were on the first page.' }],
   },
 } satisfies Record<string, ProblemExample>;
 

@@ -1,11 +1,11 @@
-import { closedObject, nullableStr, ref, str } from './schema-helpers.js';
+import { closedObject, nullableStr, ref, str, timestamp } from './schema-helpers.js';
 
 export const pageSchema = (itemSchemaName: string, itemsDescription: string) =>
   closedObject({
     items: { type: 'array', items: ref(itemSchemaName), description: itemsDescription },
     nextCursor: {
       ...nullableStr(),
-      description: 'Null exactly on the last page. Otherwise pass it unchanged as cursor, with the same since, status and vacancyId.',
+      description: 'Null exactly on the last page. Otherwise pass it unchanged as cursor, with the same since, status, vacancyId and fields.',
     },
   });
 
@@ -19,4 +19,10 @@ export const applicationCreatedSchema = closedObject({
 export const applicationDuplicateSchema = closedObject({
   id: id('The id of the card created by the first application with this externalId.'),
   status: { type: 'string', const: 'duplicate' },
+});
+
+/** An item of an identifier-only page (fields=id): the record's id and updatedAt, as its full item has them. */
+export const listedIdSchema = closedObject({
+  id: id('The id of the vacancy or candidate.'),
+  updatedAt: { ...timestamp(), description: "As the full item's updatedAt: the record's place in the order." },
 });

@@ -1,8 +1,9 @@
-import type { CandidateListQuery, CandidateRepository, CardOnVacancy, ListedCandidate, StoredApplication } from '../../../application/ports/candidate-repository.port.js';
+import type { CandidateListQuery, CandidateRepository, CardOnVacancy, ListedCandidate, ListedId, StoredApplication } from '../../../application/ports/candidate-repository.port.js';
 import { toCandidateView } from '../../../application/views/candidate-view.js';
 import { renderCandidateRest, splicedCandidateBytes } from '../../presenters/candidate.presenter.js';
 import { CandidateCard, type CandidateCardSnapshot } from '../../../domain/candidate/candidate-card.js';
-import { comparePositions } from '../../../domain/paging/cursor.js';
+import { comparePositions, type PagePosition } from '../../../domain/paging/cursor.js';
+import { idItemBytes } from '../../presenters/id-item.presenter.js';
 import { rowKey, type InMemoryDatabase } from './in-memory-database.js';
 import { withinPageBytes } from './within-page-bytes.js';
 
@@ -136,8 +137,24 @@ export class InMemoryCandidateRepository implements CandidateRepository {
    * card is written (ADR 18): the reference the contract suite holds the stored renderings to.
    */
   async list(query: CandidateListQuery): Promise<ListedCandidate[]> {
+    const { companyId } = query;
+    const page = this.listedCards(query).map(({ card, position }) => {
+      const vacancyTitle = this.titleOf(companyId, card.vacancyId);
+      const rendering = renderCandidateRest(toCandidateView(card, null));
+      const bytes = splicedCandidateBytes(card.id, card.vacancyId, vacancyTitle, rendering);
+      return { id: card.id, vacancyId: card.vacancyId, vacancyTitle, updatedAt: position.modifiedAt, rendering, bytes };
+    });
+    return withinPageBytes(page, query.maxBytes);
+  }
+
+  async listIds(query: Omit<CandidateListQuery, 'maxBytes'>): Promise<ListedId[]> {
+    return this.listedCards(query).map(({ position: { id, modifiedAt } }) => ({ id, updatedAt: modifiedAt, bytes: idItemBytes(id, modifiedAt) }));
+  }
+
+  /** The first `limit` listed cards of the query, in the list order. */
+  private listedCards(query: Omit<CandidateListQuery, 'maxBytes'>): { card: CandidateCard; position: PagePosition }[] {
     const { companyId, since, vacancyId, after, limit } = query;
-    const listed: { card: CandidateCard; position: { modifiedAt: Date; id: string } }[] = [];
+    const listed: { card: CandidateCard; position: PagePosition }[] = [];
     for (const row of this.db.candidates.values()) {
       if (row.companyId !== companyId || row.technical) continue;
       if (vacancyId !== null && row.vacancyId !== vacancyId) continue;
@@ -147,16 +164,7 @@ export class InMemoryCandidateRepository implements CandidateRepository {
       if (after !== null && comparePositions(position, after) <= 0) continue;
       listed.push({ card, position });
     }
-    const page = listed
-      .sort((a, b) => comparePositions(a.position, b.position))
-      .slice(0, limit)
-      .map(({ card, position }) => {
-        const vacancyTitle = this.titleOf(companyId, card.vacancyId);
-        const rendering = renderCandidateRest(toCandidateView(card, null));
-        const bytes = splicedCandidateBytes(card.id, card.vacancyId, vacancyTitle, rendering);
-        return { id: card.id, vacancyId: card.vacancyId, vacancyTitle, updatedAt: position.modifiedAt, rendering, bytes };
-      });
-    return withinPageBytes(page, query.maxBytes);
+    return listed.sort((a, b) => comparePositions(a.position, b.position)).slice(0, limit);
   }
 
   private titleOf(companyId: string, vacancyId: string | null): string | null {

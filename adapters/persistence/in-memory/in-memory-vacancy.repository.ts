@@ -1,4 +1,6 @@
 import type { ListedVacancy, VacancyListQuery, VacancyRepository } from '../../../application/ports/vacancy-repository.port.js';
+import type { ListedId } from '../../../application/ports/candidate-repository.port.js';
+import { idItemBytes } from '../../presenters/id-item.presenter.js';
 import { toVacancyView } from '../../../application/views/vacancy-view.js';
 import { renderVacancy } from '../../presenters/vacancy.presenter.js';
 import { comparePositions } from '../../../domain/paging/cursor.js';
@@ -47,6 +49,20 @@ export class InMemoryVacancyRepository implements VacancyRepository {
 
   /** Renders each vacancy of the page when it is read, with the presenter PostgreSQL renders it with when written (ADR 18). */
   async list(query: VacancyListQuery): Promise<ListedVacancy[]> {
+    const page = this.listedRows(query).map((row) => {
+      const vacancy = Vacancy.restore(row);
+      const rendering = renderVacancy(toVacancyView(vacancy));
+      return { id: vacancy.id, updatedAt: vacancy.updatedAt, rendering, bytes: Buffer.byteLength(rendering, 'utf8') };
+    });
+    return withinPageBytes(page, query.maxBytes);
+  }
+
+  async listIds(query: Omit<VacancyListQuery, 'maxBytes'>): Promise<ListedId[]> {
+    return this.listedRows(query).map(({ id, updatedAt }) => ({ id, updatedAt, bytes: idItemBytes(id, updatedAt) }));
+  }
+
+  /** The first `limit` vacancies of the query, in the list order. */
+  private listedRows(query: Omit<VacancyListQuery, 'maxBytes'>): VacancySnapshot[] {
     const { companyId, since, status, after, limit } = query;
     const rows: VacancySnapshot[] = [];
     for (const row of this.db.vacancies.values()) {
@@ -56,14 +72,6 @@ export class InMemoryVacancyRepository implements VacancyRepository {
       if (after !== null && comparePositions({ modifiedAt: row.updatedAt, id: row.id }, after) <= 0) continue;
       rows.push(row);
     }
-    const page = rows
-      .sort((a, b) => comparePositions({ modifiedAt: a.updatedAt, id: a.id }, { modifiedAt: b.updatedAt, id: b.id }))
-      .slice(0, limit)
-      .map((row) => {
-        const vacancy = Vacancy.restore(row);
-        const rendering = renderVacancy(toVacancyView(vacancy));
-        return { id: vacancy.id, updatedAt: vacancy.updatedAt, rendering, bytes: Buffer.byteLength(rendering, 'utf8') };
-      });
-    return withinPageBytes(page, query.maxBytes);
+    return rows.sort((a, b) => comparePositions({ modifiedAt: a.updatedAt, id: a.id }, { modifiedAt: b.updatedAt, id: b.id })).slice(0, limit);
   }
 }

@@ -1,5 +1,5 @@
 import type { PgDatabase } from './pg-database.js';
-import type { CandidateListQuery, CandidateRepository, CardOnVacancy, ListedCandidate, StoredApplication } from '../../../application/ports/candidate-repository.port.js';
+import type { CandidateListQuery, CandidateRepository, CardOnVacancy, ListedCandidate, ListedId, StoredApplication } from '../../../application/ports/candidate-repository.port.js';
 import type { CandidateCard } from '../../../domain/candidate/candidate-card.js';
 import { insertApplicationRows, insertTechnicalRow } from './candidate-row-sql.js';
 import { listedCandidates } from './candidate-list-query.js';
@@ -12,6 +12,7 @@ import { executeBound, executeBoundReusable, executeInlined, executeReusable, ty
 import { inOwnTransaction } from './pg-transaction.js';
 import { readListPage } from './replicas/list-page-reads.js';
 import type { ReplicaRouter } from './replicas/replica-router.js';
+import { listedCandidateIds } from './id-list-query.js';
 
 type RenderedCandidateRow = CandidateRow & CandidateRendering;
 
@@ -249,6 +250,11 @@ export class PgCandidateRepository implements CandidateRepository {
 
   list(query: CandidateListQuery): Promise<ListedCandidate[]> {
     return readListPage(this.db, this.replicas, (statements) => listedCandidates(statements, query));
+  }
+
+  /** An identifier-only page (`fields=id`), read where a page is (readListPage). */
+  listIds(query: Omit<CandidateListQuery, 'maxBytes'>): Promise<ListedId[]> {
+    return readListPage(this.db, this.replicas, (statements) => listedCandidateIds(statements, query));
   }
 
   /** Work in the caller's unit of work, or in a transaction of its own outside one: all or nothing either way. */

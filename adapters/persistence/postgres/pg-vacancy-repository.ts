@@ -9,6 +9,8 @@ import { withSession } from './transaction-scope.js';
 import { listedVacancies } from './vacancy-list-query.js';
 import { readListPage } from './replicas/list-page-reads.js';
 import type { ReplicaRouter } from './replicas/replica-router.js';
+import { listedVacancyIds } from './id-list-query.js';
+import type { ListedId } from '../../../application/ports/candidate-repository.port.js';
 
 /** Writes send their values bound (executeBoundReusable): a vacancy's description and rendering are long texts. */
 export class PgVacancyRepository implements VacancyRepository {
@@ -42,6 +44,11 @@ export class PgVacancyRepository implements VacancyRepository {
 
   list(query: VacancyListQuery): Promise<ListedVacancy[]> {
     return readListPage(this.db, this.replicas, (statements) => listedVacancies(statements, query));
+  }
+
+  /** An identifier-only page (`fields=id`), read where a page is (readListPage). */
+  listIds(query: Omit<VacancyListQuery, 'maxBytes'>): Promise<ListedId[]> {
+    return readListPage(this.db, this.replicas, (statements) => listedVacancyIds(statements, query));
   }
 
   private async findOne(companyId: string, key: 'id' | 'source_ref', value: string): Promise<Vacancy | null> {

@@ -24,6 +24,8 @@ export interface RequestSpec {
   readonly signal?: AbortSignal | undefined;
   /** Sent as X-Request-Id; retries add `.2`, `.3`, ... so that each attempt can be found in the service's log. */
   readonly requestId?: string | undefined;
+  /** Sent as If-None-Match: the ETag of a page held, so that an unchanged one is a 304 (list `expect` 304 then). */
+  readonly ifNoneMatch?: string | undefined;
 }
 
 export interface TransportResponse {
@@ -66,6 +68,8 @@ export async function send(settings: TransportSettings, spec: RequestSpec): Prom
       continue;
     }
 
+    // Before the redirect check: a 304 asked for (If-None-Match) is an answer, without a body.
+    if (response.status === 304 && spec.expect.includes(304)) return { status: 304, headers: response.headers, body: null, attempts: attempt };
     if (isRedirect(response)) throw redirectError(spec, url, response);
     if (spec.expect.includes(response.status)) return { status: response.status, headers: response.headers, body: parseJson(text, url), attempts: attempt };
 
@@ -110,6 +114,7 @@ function headersOf(settings: TransportSettings, spec: RequestSpec, requestId: st
     'X-Request-Id': requestId,
     Accept: 'application/json',
     ...(spec.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    ...(spec.ifNoneMatch === undefined ? {} : { 'If-None-Match': spec.ifNoneMatch }),
     ...(settings.userAgent === undefined ? {} : { 'User-Agent': settings.userAgent }),
   };
 }

@@ -8,6 +8,7 @@ export {
   type ApplicationResult,
   type CallOptions,
   type IntegrationClientOptions,
+  type NotModified,
   type Page,
   type PageMeta,
 } from './integration-client.js';

@@ -7,7 +7,9 @@ import type {
   ApplicationRequest,
   Candidate,
   CandidatePage,
+  IdPage,
   ListCandidatesQuery,
+  ListedId,
   ListVacanciesQuery,
   Vacancy,
   VacancyPage,
@@ -42,9 +44,18 @@ export interface PageMeta {
   readonly requestId: string | null;
   /** The remaining request budget, from the RateLimit header. */
   readonly rateLimit: { readonly remaining: number; readonly resetSeconds: number } | null;
+  /** The page's ETag: pass it to list…IfChanged to be answered NotModified while the page stays byte-identical. */
+  readonly etag: string | null;
 }
 
-export type Page<P> = P & PageMeta;
+export type Page<P> = P & PageMeta & { readonly notModified?: false };
+
+/**
+ * The answer of list…IfChanged when the page is byte-identical to the one whose ETag was given (a 304): it has no
+ * items, and spent no point of the request budget. Its watermark is of this read, so when the page held was the last
+ * of a pass it is the since of the next one.
+ */
+export type NotModified = PageMeta & { readonly notModified: true };
 
 export type ApplicationResult = (ApplicationCreated | ApplicationDuplicate) & {
   /** Idempotent-Replayed: the externalId was accepted before (perhaps by an earlier attempt of this very call). */
@@ -79,16 +90,50 @@ export class IntegrationClient {
 
   /** One page of vacancies (scope vacancies:read). By default only open ones: pass status 'all' to sync. */
   async listVacancies(query: ListVacanciesQuery = {}, options: CallOptions = {}): Promise<Page<VacancyPage>> {
-    const { since, ...rest } = query;
-    const response = await this.get('/vacancies', { ...rest, since: sinceOf(since) }, options);
-    return withMeta(response, response.body as VacancyPage);
+    return (await this.listPage('/vacancies', query, options)) as Page<VacancyPage>;
   }
 
   /** One page of candidates (scope candidates:read). */
   async listCandidates(query: ListCandidatesQuery = {}, options: CallOptions = {}): Promise<Page<CandidatePage>> {
-    const { since, ...rest } = query;
-    const response = await this.get('/candidates', { ...rest, since: sinceOf(since) }, options);
-    return withMeta(response, response.body as CandidatePage);
+    return (await this.listPage('/candidates', query, options)) as Page<CandidatePage>;
+  }
+
+  /** listVacancies, unless the page is byte-identical to the one whose ETag is `etag`: then NotModified (a 304). */
+  listVacanciesIfChanged(query: ListVacanciesQuery, etag: string, options: CallOptions = {}): Promise<Page<VacancyPage> | NotModified> {
+    return this.listPage('/vacancies', query, options, { etag }) as Promise<Page<VacancyPage> | NotModified>;
+  }
+
+  /** listCandidates, unless the page is byte-identical to the one whose ETag is `etag`: then NotModified (a 304). */
+  listCandidatesIfChanged(query: ListCandidatesQuery, etag: string, options: CallOptions = {}): Promise<Page<CandidatePage> | NotModified> {
+    return this.listPage('/candidates', query, options, { etag }) as Promise<Page<CandidatePage> | NotModified>;
+  }
+
+  /** One identifier-only page of vacancies (fields=id): each item only the id and updatedAt, in the same order. */
+  async listVacancyIds(query: ListVacanciesQuery = {}, options: CallOptions = {}): Promise<Page<IdPage>> {
+    return (await this.listPage('/vacancies', query, options, { fields: 'id' })) as Page<IdPage>;
+  }
+
+  /** One identifier-only page of candidates (fields=id). */
+  async listCandidateIds(query: ListCandidatesQuery = {}, options: CallOptions = {}): Promise<Page<IdPage>> {
+    return (await this.listPage('/candidates', query, options, { fields: 'id' })) as Page<IdPage>;
+  }
+
+  /** Every identifier-only page of a vacancy query: a pass without since lists every vacancy that exists. */
+  vacancyIdPages(query: Omit<ListVacanciesQuery, 'cursor'> = {}, options: CallOptions = {}): AsyncGenerator<Page<IdPage>> {
+    return pages((cursor) => this.listVacancyIds({ ...query, cursor }, options));
+  }
+
+  candidateIdPages(query: Omit<ListCandidatesQuery, 'cursor'> = {}, options: CallOptions = {}): AsyncGenerator<Page<IdPage>> {
+    return pages((cursor) => this.listCandidateIds({ ...query, cursor }, options));
+  }
+
+  /** The id and updatedAt of every candidate of a query, page after page. */
+  async *candidateIds(query: Omit<ListCandidatesQuery, 'cursor'> = {}, options: CallOptions = {}): AsyncGenerator<ListedId> {
+    for await (const page of this.candidateIdPages(query, options)) yield* page.items;
+  }
+
+  async *vacancyIds(query: Omit<ListVacanciesQuery, 'cursor'> = {}, options: CallOptions = {}): AsyncGenerator<ListedId> {
+    for await (const page of this.vacancyIdPages(query, options)) yield* page.items;
   }
 
   /** Every page of a vacancy query, following nextCursor to the end. */
@@ -131,8 +176,24 @@ export class IntegrationClient {
     return runSync(this, options);
   }
 
-  private get(path: string, query: Record<string, string | number | undefined>, options: CallOptions): Promise<TransportResponse> {
-    return send(this.transport, { method: 'GET', path, query, expect: [200], ...options });
+  private async listPage(
+    path: '/vacancies' | '/candidates',
+    query: ListVacanciesQuery | ListCandidatesQuery,
+    options: CallOptions,
+    extra: { readonly fields?: 'id'; readonly etag?: string } = {},
+  ): Promise<Page<VacancyPage | CandidatePage | IdPage> | NotModified> {
+    const { since, ...rest } = query;
+    const conditional = extra.etag === undefined ? {} : { ifNoneMatch: extra.etag };
+    const response = await send(this.transport, {
+      method: 'GET',
+      path,
+      query: { ...rest, since: sinceOf(since), fields: extra.fields },
+      expect: extra.etag === undefined ? [200] : [200, 304],
+      ...options,
+      ...conditional,
+    });
+    if (response.status === 304) return { ...metaOf(response), notModified: true };
+    return { ...(response.body as VacancyPage | CandidatePage | IdPage), ...metaOf(response) };
   }
 }
 
@@ -152,10 +213,10 @@ function sinceOf(since: string | Date | null | undefined): string | undefined {
 
 const RATE_LIMIT = /"default";r=(\d+);t=(\d+)/;
 
-function withMeta<P>(response: TransportResponse, body: P): Page<P> {
+function metaOf(response: TransportResponse): PageMeta {
   const rate = RATE_LIMIT.exec(response.headers.get('ratelimit') ?? '');
   return {
-    ...body,
+    etag: response.headers.get('etag'),
     watermark: response.headers.get('x-sync-watermark') ?? '',
     requestId: response.headers.get('x-request-id'),
     rateLimit: rate === null ? null : { remaining: Number(rate[1]), resetSeconds: Number(rate[2]) },

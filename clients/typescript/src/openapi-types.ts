@@ -244,13 +244,28 @@ export interface components {
         VacancyPage: {
             /** @description Vacancies of this page; empty on an empty last page. */
             items: components["schemas"]["Vacancy"][];
-            /** @description Null exactly on the last page. Otherwise pass it unchanged as cursor, with the same since, status and vacancyId. */
+            /** @description Null exactly on the last page. Otherwise pass it unchanged as cursor, with the same since, status, vacancyId and fields. */
             nextCursor: string | null;
         };
         CandidatePage: {
             /** @description Candidates of this page; empty on an empty last page. */
             items: components["schemas"]["Candidate"][];
-            /** @description Null exactly on the last page. Otherwise pass it unchanged as cursor, with the same since, status and vacancyId. */
+            /** @description Null exactly on the last page. Otherwise pass it unchanged as cursor, with the same since, status, vacancyId and fields. */
+            nextCursor: string | null;
+        };
+        ListedId: {
+            /** @description The id of the vacancy or candidate. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description As the full item's updatedAt: the record's place in the order.
+             */
+            updatedAt: string;
+        };
+        IdPage: {
+            /** @description With fields=id: the id and updatedAt of each record of this page; empty on an empty last page. */
+            items: components["schemas"]["ListedId"][];
+            /** @description Null exactly on the last page. Otherwise pass it unchanged as cursor, with the same since, status, vacancyId and fields. */
             nextCursor: string | null;
         };
         /** @description Fields not listed here are ignored and not stored. No type coercion: a wrong type is a 400. No string may contain U+0000 (NUL) or an unpaired surrogate, and no object a __proto__ key (400). Of duplicate keys the last one counts. */
@@ -587,6 +602,11 @@ export interface components {
          * @example portal-7f3a91c2
          */
         RequestId: string;
+        /**
+         * @description The ETag of a page you hold (or several, separated by commas; * for any). While the page this request would get is byte-identical, the answer is 304 without a body, which spends a point of the "not-modified" budget instead of the request budget; otherwise the page, which spends both.
+         * @example "n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg"
+         */
+        IfNoneMatch: string;
     };
     requestBodies: never;
     headers: {
@@ -596,12 +616,12 @@ export interface components {
          */
         RequestId: string;
         /**
-         * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds.
+         * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. A conditional list request (If-None-Match) names a second budget, "not-modified": its own budget of conditional requests.
          * @example "default";q=600;w=60
          */
         RateLimitPolicy: string;
         /**
-         * @description IETF draft RateLimit headers: r requests remain in the current window, which resets in t seconds.
+         * @description IETF draft RateLimit headers: r requests remain in the current window, which resets in t seconds; after a conditional list request, also what remains of the "not-modified" budget.
          * @example "default";r=598;t=41
          */
         RateLimit: string;
@@ -615,6 +635,11 @@ export interface components {
          * @example 2026-11-02T09:41:27.317Z
          */
         SyncWatermark: string;
+        /**
+         * @description A strong entity tag of this page: the SHA-256 of its bytes (marked -gzip or -br when the page was sent compressed). Send it back as If-None-Match to be answered 304 while the page is byte-identical.
+         * @example "n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg"
+         */
+        ETag: string;
         /**
          * @description The application repeats an earlier externalId: nothing was created or changed.
          * @example true
@@ -654,7 +679,7 @@ export interface operations {
                  */
                 limit?: number;
                 /**
-                 * @description nextCursor of the previous page, unchanged. Valid only with the same since, status and vacancyId as the first page (limit may change); otherwise 400 invalid_cursor. An empty value means the first page.
+                 * @description nextCursor of the previous page, unchanged. Valid only with the same since, status, vacancyId and fields as the first page (limit may change); otherwise 400 invalid_cursor. An empty value means the first page.
                  * @example eyJ2IjoxLCJ0IjoxNzkzNjEyNDg3MzE4LCJpIjoiMDE5YTQ0ZjEtOGMwMC03YzNlLWE1YjEtM2Y2ZDlhMmU0YjEwIiwiZiI6IjJyaGFnMmtsYzB1YzUifQ
                  */
                 cursor?: string;
@@ -663,8 +688,18 @@ export interface operations {
                  * @example all
                  */
                 status?: "open" | "paused" | "closed" | "archived" | "draft" | "all";
+                /**
+                 * @description id: an identifier-only page, each item only the id and updatedAt of the record, in the same order, with the same since, filters, limit and scopes; about a twentieth of the bytes of whole records. A cursor remembers it: keep it on every page of a pass. Left out: whole records. Made to find deletions cheaply: ids a full identifier pass does not list are gone.
+                 * @example id
+                 */
+                fields?: "id";
             };
             header?: {
+                /**
+                 * @description The ETag of a page you hold (or several, separated by commas; * for any). While the page this request would get is byte-identical, the answer is 304 without a body, which spends a point of the "not-modified" budget instead of the request budget; otherwise the page, which spends both.
+                 * @example "n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /**
                  * @description An id of your own for this request. 1..128 visible ASCII characters (! to ~) are echoed in the response, its error body and our log; any other value is not refused but replaced by a generated UUID.
                  * @example portal-7f3a91c2
@@ -684,11 +719,25 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "Cache-Control": components["headers"]["NoStore"];
                     "X-Sync-Watermark": components["headers"]["SyncWatermark"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VacancyPage"];
+                    "application/json": components["schemas"]["VacancyPage"] | components["schemas"]["IdPage"];
                 };
+            };
+            /** @description The page is byte-identical to the one whose ETag was sent in If-None-Match: no body. X-Sync-Watermark is of this read, so it is the since of the next run when this was the last page of a pass. Spends no point of the request budget. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "X-Sync-Watermark": components["headers"]["SyncWatermark"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The query failed validation (validation_failed, listing every problem, unknown parameters included), or the cursor is malformed or belongs to another query (invalid_cursor). */
             400: {
@@ -750,12 +799,12 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Cache-Control": components["headers"]["NoStore"];
                     /**
-                     * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. Sent when the failure came after the rate limiter counted the request.
+                     * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. A conditional list request (If-None-Match) names a second budget, "not-modified": its own budget of conditional requests. Sent when the failure came after the rate limiter counted the request.
                      * @example "default";q=600;w=60
                      */
                     "RateLimit-Policy"?: string;
                     /**
-                     * @description IETF draft RateLimit headers: r requests remain in the current window, which resets in t seconds. Sent when the failure came after the rate limiter counted the request.
+                     * @description IETF draft RateLimit headers: r requests remain in the current window, which resets in t seconds; after a conditional list request, also what remains of the "not-modified" budget. Sent when the failure came after the rate limiter counted the request.
                      * @example "default";r=598;t=41
                      */
                     RateLimit?: string;
@@ -771,12 +820,12 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Cache-Control": components["headers"]["NoStore"];
                     /**
-                     * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. Sent when the failure came after the rate limiter counted the request.
+                     * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. A conditional list request (If-None-Match) names a second budget, "not-modified": its own budget of conditional requests. Sent when the failure came after the rate limiter counted the request.
                      * @example "default";q=600;w=60
                      */
                     "RateLimit-Policy"?: string;
                     /**
-                     * @description IETF draft RateLimit headers: r requests remain in the current window, which resets in t seconds. Sent when the failure came after the rate limiter counted the request.
+                     * @description IETF draft RateLimit headers: r requests remain in the current window, which resets in t seconds; after a conditional list request, also what remains of the "not-modified" budget. Sent when the failure came after the rate limiter counted the request.
                      * @example "default";r=598;t=41
                      */
                     RateLimit?: string;
@@ -803,7 +852,7 @@ export interface operations {
                  */
                 limit?: number;
                 /**
-                 * @description nextCursor of the previous page, unchanged. Valid only with the same since, status and vacancyId as the first page (limit may change); otherwise 400 invalid_cursor. An empty value means the first page.
+                 * @description nextCursor of the previous page, unchanged. Valid only with the same since, status, vacancyId and fields as the first page (limit may change); otherwise 400 invalid_cursor. An empty value means the first page.
                  * @example eyJ2IjoxLCJ0IjoxNzkzNjEyNDg3MzE4LCJpIjoiMDE5YTQ0ZjEtOGMwMC03YzNlLWE1YjEtM2Y2ZDlhMmU0YjEwIiwiZiI6IjJyaGFnMmtsYzB1YzUifQ
                  */
                 cursor?: string;
@@ -812,8 +861,18 @@ export interface operations {
                  * @example 019a44f1-8c00-7c3e-a5b1-3f6d9a2e4b10
                  */
                 vacancyId?: string;
+                /**
+                 * @description id: an identifier-only page, each item only the id and updatedAt of the record, in the same order, with the same since, filters, limit and scopes; about a twentieth of the bytes of whole records. A cursor remembers it: keep it on every page of a pass. Left out: whole records. Made to find deletions cheaply: ids a full identifier pass does not list are gone.
+                 * @example id
+                 */
+                fields?: "id";
             };
             header?: {
+                /**
+                 * @description The ETag of a page you hold (or several, separated by commas; * for any). While the page this request would get is byte-identical, the answer is 304 without a body, which spends a point of the "not-modified" budget instead of the request budget; otherwise the page, which spends both.
+                 * @example "n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /**
                  * @description An id of your own for this request. 1..128 visible ASCII characters (! to ~) are echoed in the response, its error body and our log; any other value is not refused but replaced by a generated UUID.
                  * @example portal-7f3a91c2
@@ -833,11 +892,25 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "Cache-Control": components["headers"]["NoStore"];
                     "X-Sync-Watermark": components["headers"]["SyncWatermark"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CandidatePage"];
+                    "application/json": components["schemas"]["CandidatePage"] | components["schemas"]["IdPage"];
                 };
+            };
+            /** @description The page is byte-identical to the one whose ETag was sent in If-None-Match: no body. X-Sync-Watermark is of this read, so it is the since of the next run when this was the last page of a pass. Spends no point of the request budget. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "X-Sync-Watermark": components["headers"]["SyncWatermark"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The query failed validation (validation_failed, listing every problem, unknown parameters included), or the cursor is malformed or belongs to another query (invalid_cursor). */
             400: {
@@ -899,12 +972,12 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Cache-Control": components["headers"]["NoStore"];
                     /**
-                     * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. Sent when the failure came after the rate limiter counted the request.
+                     * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. A conditional list request (If-None-Match) names a second budget, "not-modified": its own budget of conditional requests. Sent when the failure came after the rate limiter counted the request.
                      * @example "default";q=600;w=60
                      */
                     "RateLimit-Policy"?: string;
                     /**
-                     * @description IETF draft RateLimit headers: r requests remain in the current window, which resets in t seconds. Sent when the failure came after the rate limiter counted the request.
+                     * @description IETF draft RateLimit headers: r requests remain in the current window, which resets in t seconds; after a conditional list request, also what remains of the "not-modified" budget. Sent when the failure came after the rate limiter counted the request.
                      * @example "default";r=598;t=41
                      */
                     RateLimit?: string;
@@ -920,12 +993,12 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Cache-Control": components["headers"]["NoStore"];
                     /**
-                     * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. Sent when the failure came after the rate limiter counted the request.
+                     * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. A conditional list request (If-None-Match) names a second budget, "not-modified": its own budget of conditional requests. Sent when the failure came after the rate limiter counted the request.
                      * @example "default";q=600;w=60
                      */
                     "RateLimit-Policy"?: string;
                     /**
-                     * @description IETF draft RateLimit headers: r requests remain in the current window, which resets in t seconds. Sent when the failure came after the rate limiter counted the request.
+                     * @description IETF draft RateLimit headers: r requests remain in the current window, which resets in t seconds; after a conditional list request, also what remains of the "not-modified" budget. Sent when the failure came after the rate limiter counted the request.
                      * @example "default";r=598;t=41
                      */
                     RateLimit?: string;
@@ -1096,12 +1169,12 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Cache-Control": components["headers"]["NoStore"];
                     /**
-                     * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. Sent when the failure came after the rate limiter counted the request.
+                     * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. A conditional list request (If-None-Match) names a second budget, "not-modified": its own budget of conditional requests. Sent when the failure came after the rate limiter counted the request.
                      * @example "default";q=600;w=60
                      */
                     "RateLimit-Policy"?: string;
                     /**
-                     * @description IETF draft RateLimit headers: r requests remain in the current window, which resets in t seconds. Sent when the failure came after the rate limiter counted the request.
+                     * @description IETF draft RateLimit headers: r requests remain in the current window, which resets in t seconds; after a conditional list request, also what remains of the "not-modified" budget. Sent when the failure came after the rate limiter counted the request.
                      * @example "default";r=598;t=41
                      */
                     RateLimit?: string;
@@ -1117,12 +1190,12 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Cache-Control": components["headers"]["NoStore"];
                     /**
-                     * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. Sent when the failure came after the rate limiter counted the request.
+                     * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. A conditional list request (If-None-Match) names a second budget, "not-modified": its own budget of conditional requests. Sent when the failure came after the rate limiter counted the request.
                      * @example "default";q=600;w=60
                      */
                     "RateLimit-Policy"?: string;
                     /**
-                     * @description IETF draft RateLimit headers: r requests remain in the current window, which resets in t seconds. Sent when the failure came after the rate limiter counted the request.
+                     * @description IETF draft RateLimit headers: r requests remain in the current window, which resets in t seconds; after a conditional list request, also what remains of the "not-modified" budget. Sent when the failure came after the rate limiter counted the request.
                      * @example "default";r=598;t=41
                      */
                     RateLimit?: string;
@@ -1183,12 +1256,12 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "Cache-Control": components["headers"]["NoStore"];
                     /**
-                     * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. Sent when the failure came after the rate limiter counted the request.
+                     * @description IETF draft RateLimit headers: the budget of the key (or of the client address, without a valid key), q requests per w seconds. A conditional list request (If-None-Match) names a second budget, "not-modified": its own budget of conditional requests. Sent when the failure came after the rate limiter counted the request.
                      * @example "default";q=600;w=60
                      */
                     "RateLimit-Policy"?: string;
                     /**
-                     * @description IETF draft RateLimit headers: r requests remain in the current window, which resets in t seconds. Sent when the failure came after the rate limiter counted the request.
+                     * @description IETF draft RateLimit headers: r requests remain in the current window, which resets in t seconds; after a conditional list request, also what remains of the "not-modified" budget. Sent when the failure came after the rate limiter counted the request.
                      * @example "default";r=598;t=41
                      */
                     RateLimit?: string;

@@ -14,6 +14,9 @@ export type Resume = Schemas['Resume'];
 export type Referral = Schemas['Referral'];
 export type VacancyPage = Schemas['VacancyPage'];
 export type CandidatePage = Schemas['CandidatePage'];
+/** An item of an identifier-only page (fields=id): a record's id and updatedAt. */
+export type ListedId = Schemas['ListedId'];
+export type IdPage = Schemas['IdPage'];
 export type ApplicationRequest = Schemas['ApplicationRequest'];
 export type ApplicationCreated = Schemas['ApplicationCreated'];
 export type ApplicationDuplicate = Schemas['ApplicationDuplicate'];
@@ -25,8 +28,8 @@ export type ProblemCode = Problem['code'];
 
 type QueryOf<K extends keyof operations> = NonNullable<operations[K]['parameters']['query']>;
 
-/** `since` may also be given as a Date, or null for no filter. */
-type WithSince<Q> = Omit<Q, 'since'> & { since?: string | Date | null };
+/** `since` may also be given as a Date, or null for no filter; `fields` is chosen by the method (listVacancyIds, ...). */
+type WithSince<Q> = Omit<Q, 'since' | 'fields'> & { since?: string | Date | null };
 
 export type ListVacanciesQuery = WithSince<QueryOf<'listVacancies'>>;
 export type ListCandidatesQuery = WithSince<QueryOf<'listCandidates'>>;

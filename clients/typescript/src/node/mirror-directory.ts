@@ -1,4 +1,4 @@
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { access, mkdir, open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { IntegrationClient, type IntegrationClientOptions } from '../integration-client.js';
 import { checkSyncAccess, type SyncOptions, type SyncPageEvent, type SyncReport } from '../sync/sync-engine.js';
@@ -22,16 +22,22 @@ export interface MirrorDirectoryResult extends MirrorChanges {
 
 /**
  * Mirrors a company's vacancies (every status) and candidates into `<directory>/vacancies.jsonl` and
- * `<directory>/candidates.jsonl`: one current record per id, deleted ones removed after a full pass, each
+ * `<directory>/candidates.jsonl`: one current record per id, deleted ones removed after a full or deletion pass, each
  * file replaced atomically. The sync state, journals and a lock live in `<directory>/.sync/`; a run that
  * crashed goes on where it stopped. Candidates' vacancyTitle is taken from the mirrored vacancy, since a
  * rename of a vacancy does not touch its candidates (DESIGN 3, Vacancy rename).
  */
 export async function mirrorToDirectory(options: MirrorDirectoryOptions): Promise<MirrorDirectoryResult> {
   const client = options.client instanceof IntegrationClient ? options.client : new IntegrationClient(options.client);
-  // Before the directory is made: a key that may not read both resources leaves no file behind.
-  await checkSyncAccess(client, ['vacancies', 'candidates'], options.signal);
   const work = path.join(options.directory, '.sync');
+  const stateFile = path.join(work, 'state.json');
+  // Before the directory is made: a key that may not read both resources leaves no file behind. Once there is a
+  // state, the sync's first pages check the same before anything is written (and cost no request of their own).
+  const firstRun = await access(stateFile).then(
+    () => false,
+    () => true,
+  );
+  if (firstRun) await checkSyncAccess(client, ['vacancies', 'candidates'], options.signal);
   await mkdir(work, { recursive: true });
   const unlock = await lockDirectory(path.join(work, 'lock'));
   try {
@@ -46,8 +52,7 @@ export async function mirrorToDirectory(options: MirrorDirectoryOptions): Promis
     const { fullPassEvery, fullPassAfterMs, full, pageSize, signal, onPage } = options;
     const report = await client.sync({
       ...definedOnly({ fullPassEvery, fullPassAfterMs, full, pageSize, signal, onPage }),
-      state: new FileSyncStateStore(path.join(work, 'state.json')),
-      checkAccess: false,
+      state: new FileSyncStateStore(stateFile),
       vacancies,
       candidates,
     });

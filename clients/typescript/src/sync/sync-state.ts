@@ -2,7 +2,11 @@ export type SyncResource = 'vacancies' | 'candidates';
 
 /** Where one pass over a resource stands: enough to go on after a crash, from the page after the last saved one. */
 export interface PassState {
-  readonly mode: 'full' | 'incremental';
+  /**
+   * full: every record, then what it did not see is removed; incremental: the records changed since `since`;
+   * ids: identifiers only (fields=id), every record's, to remove what it did not see: the cheap deletion pass.
+   */
+  readonly mode: 'full' | 'incremental' | 'ids';
   /** The since of this pass's query (null for a full pass); kept unchanged, as the cursor requires. */
   readonly since: string | null;
   /** X-Sync-Watermark of the first page of this pass: the since of the next pass, once this one is complete. */
@@ -24,6 +28,11 @@ export interface ResourceState {
   lastFullPassAt: string | null;
   /** The pass under way, if a run stopped in the middle of one. */
   pass: PassState | null;
+  /**
+   * The ETag of the last page of the last complete records pass: the next incremental pass asks for its first page
+   * only if it differs (If-None-Match), so that a run with nothing new costs a 304. Absent in states of older clients.
+   */
+  etag?: string | null;
 }
 
 export interface SyncState {
