@@ -68,6 +68,37 @@ describe('ApplyPlatformEvent: one merge rule, per aspect the highest version', (
     expect(await cardOf(companyId, 'card-3')).to.deep.equal({ name: 'Life two', vacancyId: null, stage: null });
   });
 
+  it('a card made again on another vacancy whose detach from it came first, on the earlier life: the new card, off its vacancy', async () => {
+    const companyId = await world().company();
+    await feed(companyId, 'vac-1', 1, upserted('Одна'));
+    await feed(companyId, 'vac-2', 1, upserted('Другая'));
+    expect(await feed(companyId, 'card-1', 1, added('vac-1', 'Life one'))).to.equal('applied');
+    // The platform: card-1 deleted (v2), made again on vac-2 (v3), then vac-2 deleted and card-1 detached (v4).
+    expect(await feed(companyId, 'card-1', 4, { type: 'candidate.detached', vacancyId: 'vac-2' })).to.equal('applied');
+    expect(await feed(companyId, 'card-1', 3, added('vac-2', 'Life two', 'INTERVIEW'))).to.equal('applied');
+    await feed(companyId, 'card-1', 2, { type: 'candidate.deleted' });
+    expect(await cardOf(companyId, 'card-1')).to.deep.equal({ name: 'Life two', vacancyId: null, stage: null });
+  });
+
+  it('a card made again on another vacancy and detached from it: the same four events in every order end off the vacancy', async () => {
+    const events: [string, number, PlatformChange][] = [
+      ['card-1', 1, added('vac-1', 'Life one')],
+      ['card-1', 2, { type: 'candidate.deleted' }],
+      ['card-1', 3, added('vac-2', 'Life two', 'INTERVIEW')],
+      ['card-1', 4, { type: 'candidate.detached', vacancyId: 'vac-2' }],
+    ];
+    for (const order of permutations([0, 1, 2, 3])) {
+      const companyId = await world().company();
+      await feed(companyId, 'vac-1', 1, upserted('Одна'));
+      await feed(companyId, 'vac-2', 1, upserted('Другая'));
+      const waiting: [string, number, PlatformChange][] = [];
+      // A detach before any card waits, to be taken again by the feed's retry; nothing else is sent twice.
+      for (const index of order) await feed(companyId, ...(events[index] as [string, number, PlatformChange])).catch(() => waiting.push(events[index] as [string, number, PlatformChange]));
+      for (const event of waiting) await feed(companyId, ...event);
+      expect(await cardOf(companyId, 'card-1'), `order ${order.join(',')}`).to.deep.equal({ name: 'Life two', vacancyId: null, stage: null });
+    }
+  });
+
   it('a vacancy deleted and made again whose new board came before the deletion and the upsert: the new board stays', async () => {
     const companyId = await world().company();
     await feed(companyId, 'vac-1', 1, upserted('Первая жизнь'));
