@@ -99,6 +99,39 @@ describe('ApplyPlatformEvent: one merge rule, per aspect the highest version', (
     }
   });
 
+  it('a card made again on another vacancy, transferred to its earlier one and detached from it: every order ends on the new vacancy', async () => {
+    const events: [string, number, PlatformChange][] = [
+      ['card-1', 1, added('vac-1', 'Life one')],
+      ['card-1', 2, { type: 'candidate.deleted' }],
+      ['card-1', 3, added('vac-2', 'Life two', 'INTERVIEW')],
+      ['card-1', 4, { type: 'candidate.transferred', vacancyId: 'vac-1' }],
+      ['card-1', 5, { type: 'candidate.detached', vacancyId: 'vac-1' }],
+    ];
+    for (const order of permutations([0, 1, 2, 3, 4])) {
+      const companyId = await world().company();
+      await feed(companyId, 'vac-1', 1, upserted('Одна'));
+      await feed(companyId, 'vac-2', 1, upserted('Другая'));
+      // What must wait goes again, as the feed retries it; an event refused for good fails the test.
+      let waiting = order.map((index) => events[index] as [string, number, PlatformChange]);
+      for (let round = 0; round < 5 && waiting.length > 0; round++) {
+        const again: [string, number, PlatformChange][] = [];
+        for (const event of waiting) {
+          await feed(companyId, ...event).catch((error: { code?: unknown }) => {
+            if (error.code !== 'not_yet_applicable') throw error;
+            again.push(event);
+          });
+        }
+        waiting = again;
+      }
+      const technical = [...world().database.candidates.values()].filter((card) => card.companyId === companyId && card.originCardId === 'card-1');
+      expect({ card: await cardOf(companyId, 'card-1'), technical: technical.length, waiting: waiting.length }, `order ${order.join(',')}`).to.deep.equal({
+        card: { name: 'Life two', vacancyId: 'vac-2', stage: 'INTERVIEW' },
+        technical: 0,
+        waiting: 0,
+      });
+    }
+  });
+
   it('a vacancy deleted and made again whose new board came before the deletion and the upsert: the new board stays', async () => {
     const companyId = await world().company();
     await feed(companyId, 'vac-1', 1, upserted('Первая жизнь'));
