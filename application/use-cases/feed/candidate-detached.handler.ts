@@ -1,6 +1,7 @@
+import { CandidateCard } from '../../../domain/candidate/candidate-card.js';
 import { NotFoundError } from '../../../domain/shared/domain-error.js';
 import { removeTechnicalCard, type FeedDependencies } from './feed-dependencies.js';
-import { decides, transferAspect, type FeedHandler } from './feed-event.js';
+import { decides, STAGE, transferAspect, type FeedHandler } from './feed-event.js';
 
 /**
  * `candidate.detached`: the platform took the card off a vacancy it deleted, as the card's next version. It waits
@@ -20,8 +21,10 @@ export function candidateDetached({ candidates }: FeedDependencies): FeedHandler
       const card = await candidates.findById(companyId, id);
       if (card === null) throw new NotFoundError('candidate', `Candidate ${id} not found.`);
       if (card.vacancyId === change.vacancyId) {
+        // A stage set newer than the detach is a later life's move, come to this card first: it is kept for the re-add.
+        const keptStage = version < (versions.aspects.get(STAGE) ?? -Infinity) ? card.stage : null;
         card.detachFromVacancy(now);
-        await candidates.update(card);
+        await candidates.update(keptStage === null ? card : CandidateCard.restore({ ...card.toSnapshot(), stage: keptStage }));
       }
       await removeTechnicalCard(candidates, companyId, id, change.vacancyId);
       event.setAspects([aspect]);
