@@ -18,9 +18,9 @@ export function candidateAdded({ boards, candidates }: FeedDependencies): FeedHa
       if (decides(versions, version, [CARD]).length === 0) return 'stale';
       const wins = decides(versions, version, [RESUME, STAGE, VACANCY]);
       const { card } = change;
-      // Its detach from this vacancy, newer, may have come first, to the card of an earlier life still here that
-      // stood elsewhere: kept as a transfer's detach (the platform transfers no card to its own vacancy), it takes
-      // the card off its vacancy and column now, but for what an event newer than the detach set.
+      // A detach from this vacancy newer than the re-add (kept under the vacancy's transfer aspect) may have come
+      // first, to the card of an earlier life still here: the platform transfers no card to its own vacancy, so it
+      // took this life's card off its vacancy and column, but for what an event newer than the detach set.
       const detachedAt = versions.aspects.get(transferAspect(card.vacancyId)) ?? -Infinity;
       const off = detachedAt > version ? decides(versions, detachedAt, [STAGE, VACANCY]) : [];
       const takes = new Set([...wins, ...off]);
