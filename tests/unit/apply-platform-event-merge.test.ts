@@ -23,6 +23,21 @@ describe('ApplyPlatformEvent: one merge rule, per aspect the highest version', (
     const card = await world().candidate(companyId, id);
     return card === undefined ? null : { name: card.person.name, vacancyId: card.vacancyId, stage: card.stage };
   };
+  /** Feeds the events; what must wait goes again, as the feed retries it (an event refused for good fails). How many still wait. */
+  async function feedRetrying(companyId: string, events: readonly [string, number, PlatformChange][]): Promise<number> {
+    let waiting = [...events];
+    for (let round = 0; round < 5 && waiting.length > 0; round++) {
+      const again: [string, number, PlatformChange][] = [];
+      for (const event of waiting) {
+        await feed(companyId, ...event).catch((error: { code?: unknown }) => {
+          if (error.code !== 'not_yet_applicable') throw error;
+          again.push(event);
+        });
+      }
+      waiting = again;
+    }
+    return waiting.length;
+  }
   const technicalCardsOf = (id: string) => [...world().database.candidates.values()].filter((card) => card.originCardId === id).map((card) => card.vacancyId);
   const columnsOf = async (companyId: string, vacancyId: string) => (await resolve(world().container, BOARD_REPOSITORY).find(companyId, vacancyId))?.columns ?? null;
 
@@ -66,6 +81,79 @@ describe('ApplyPlatformEvent: one merge rule, per aspect the highest version', (
     await feed(companyId, 'card-3', 2, { type: 'candidate.deleted' });
     expect(await feed(companyId, 'card-3', 3, added('vac-1', 'Life two', 'ONBOARDING'))).to.equal('applied');
     expect(await cardOf(companyId, 'card-3')).to.deep.equal({ name: 'Life two', vacancyId: null, stage: null });
+  });
+
+  it('a card made again on another vacancy whose detach from it came first, on the earlier life: the new card, off its vacancy', async () => {
+    const companyId = await world().company();
+    await feed(companyId, 'vac-1', 1, upserted('Одна'));
+    await feed(companyId, 'vac-2', 1, upserted('Другая'));
+    expect(await feed(companyId, 'card-1', 1, added('vac-1', 'Life one'))).to.equal('applied');
+    // The platform: card-1 deleted (v2), made again on vac-2 (v3), then vac-2 deleted and card-1 detached (v4).
+    expect(await feed(companyId, 'card-1', 4, { type: 'candidate.detached', vacancyId: 'vac-2' })).to.equal('applied');
+    expect(await feed(companyId, 'card-1', 3, added('vac-2', 'Life two', 'INTERVIEW'))).to.equal('applied');
+    await feed(companyId, 'card-1', 2, { type: 'candidate.deleted' });
+    expect(await cardOf(companyId, 'card-1')).to.deep.equal({ name: 'Life two', vacancyId: null, stage: null });
+  });
+
+  it('a card made again on another vacancy and detached from it: the same four events in every order end off the vacancy', async () => {
+    const events: [string, number, PlatformChange][] = [
+      ['card-1', 1, added('vac-1', 'Life one')],
+      ['card-1', 2, { type: 'candidate.deleted' }],
+      ['card-1', 3, added('vac-2', 'Life two', 'INTERVIEW')],
+      ['card-1', 4, { type: 'candidate.detached', vacancyId: 'vac-2' }],
+    ];
+    for (const order of permutations([0, 1, 2, 3])) {
+      const companyId = await world().company();
+      await feed(companyId, 'vac-1', 1, upserted('Одна'));
+      await feed(companyId, 'vac-2', 1, upserted('Другая'));
+      const waiting: [string, number, PlatformChange][] = [];
+      // A detach before any card waits, to be taken again by the feed's retry; nothing else is sent twice.
+      for (const index of order) await feed(companyId, ...(events[index] as [string, number, PlatformChange])).catch(() => waiting.push(events[index] as [string, number, PlatformChange]));
+      for (const event of waiting) await feed(companyId, ...event);
+      expect(await cardOf(companyId, 'card-1'), `order ${order.join(',')}`).to.deep.equal({ name: 'Life two', vacancyId: null, stage: null });
+    }
+  });
+
+  it('a card made again on another vacancy, transferred to its earlier one and detached from it: every order ends on the new vacancy', async () => {
+    const events: [string, number, PlatformChange][] = [
+      ['card-1', 1, added('vac-1', 'Life one')],
+      ['card-1', 2, { type: 'candidate.deleted' }],
+      ['card-1', 3, added('vac-2', 'Life two', 'INTERVIEW')],
+      ['card-1', 4, { type: 'candidate.transferred', vacancyId: 'vac-1' }],
+      ['card-1', 5, { type: 'candidate.detached', vacancyId: 'vac-1' }],
+    ];
+    for (const order of permutations([0, 1, 2, 3, 4])) {
+      const companyId = await world().company();
+      await feed(companyId, 'vac-1', 1, upserted('Одна'));
+      await feed(companyId, 'vac-2', 1, upserted('Другая'));
+      const waiting = await feedRetrying(companyId, order.map((index) => events[index] as [string, number, PlatformChange]));
+      const technical = [...world().database.candidates.values()].filter((card) => card.companyId === companyId && card.originCardId === 'card-1');
+      expect({ card: await cardOf(companyId, 'card-1'), technical: technical.length, waiting }, `order ${order.join(',')}`).to.deep.equal({
+        card: { name: 'Life two', vacancyId: 'vac-2', stage: 'INTERVIEW' },
+        technical: 0,
+        waiting: 0,
+      });
+    }
+  });
+
+  it('a card detached, deleted and made again on another vacancy, then moved: every order ends in the moved column', async () => {
+    const events: [string, number, PlatformChange][] = [
+      ['card-1', 1, added('vac-1', 'Life one')],
+      ['card-1', 2, { type: 'candidate.detached', vacancyId: 'vac-1' }],
+      ['card-1', 3, { type: 'candidate.deleted' }],
+      ['card-1', 4, added('vac-2', 'Life two')],
+      ['card-1', 5, { type: 'candidate.moved', stage: 'INTERVIEW' }],
+    ];
+    for (const order of permutations([0, 1, 2, 3, 4])) {
+      const companyId = await world().company();
+      await feed(companyId, 'vac-1', 1, upserted('Одна'));
+      await feed(companyId, 'vac-2', 1, upserted('Другая'));
+      const waiting = await feedRetrying(companyId, order.map((index) => events[index] as [string, number, PlatformChange]));
+      expect({ card: await cardOf(companyId, 'card-1'), waiting }, `order ${order.join(',')}`).to.deep.equal({
+        card: { name: 'Life two', vacancyId: 'vac-2', stage: 'INTERVIEW' },
+        waiting: 0,
+      });
+    }
   });
 
   it('a vacancy deleted and made again whose new board came before the deletion and the upsert: the new board stays', async () => {

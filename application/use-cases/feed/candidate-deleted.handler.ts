@@ -1,7 +1,5 @@
 import { removeTechnicalCard, type FeedDependencies } from './feed-dependencies.js';
-import { floorOf, type FeedHandler } from './feed-event.js';
-
-const TRANSFER_PREFIX = 'transfer:';
+import { floorOf, TRANSFER_PREFIX, type FeedHandler } from './feed-event.js';
 
 /**
  * `candidate.deleted`. The latest of the card's creating and deleting events decides whether it exists; as the

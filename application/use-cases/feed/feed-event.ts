@@ -52,9 +52,12 @@ export const VACANCY = 'vacancy';
 export const FIELDS = 'vacancy';
 export const BOARD = 'board';
 
+/** How the aspects of a card's transfers and detaches begin: the vacancy's id follows. */
+export const TRANSFER_PREFIX = 'transfer:';
+
 /** The aspect of a card that its transfer to the vacancy, and its detachment from it, set. */
 export function transferAspect(vacancyId: string): string {
-  return `transfer:${vacancyId}`;
+  return `${TRANSFER_PREFIX}${vacancyId}`;
 }
 
 /** The version of the entity's latest deletion known: its tombstone's, or the floor its present life keeps. */
