@@ -7,6 +7,7 @@ import { startFeedConsumer, type RunningFeedConsumer } from './feed/start-feed-c
 import { endLogs } from './logger.js';
 import { listenForMetrics, type RunningMetricsServer } from './metrics-server.js';
 import { stopThenExit, takeStopSignals } from './stop-signals.js';
+import { stopTracing } from './telemetry/tracing.js';
 import { helpAsked } from './process-arguments.js';
 
 const USAGE = `usage: npm run feed   (or: node bin/feed.js)
@@ -99,6 +100,8 @@ async function main(): Promise<void> {
       await running.stop();
       await metricsServer?.close();
       await disposeContainer(container);
+      // The spans of the last events, exported (a collector away only loses them).
+      await stopTracing();
     });
   };
   signals.whenStopped((signal) => void stop(signal));

@@ -13,6 +13,7 @@ import { startManagementServer } from './management-server.js';
 import { startMetricsServer } from './metrics-server.js';
 import { seedMemoryDemo } from './memory-demo.js';
 import { stopThenExit, takeStopSignals } from './stop-signals.js';
+import { stopTracing } from './telemetry/tracing.js';
 import { helpAsked } from './process-arguments.js';
 
 /**
@@ -94,6 +95,8 @@ async function main(): Promise<void> {
       await resolve(container, USE_CASES.authenticateKey).settle();
       await resolve(container, RATE_LIMIT_STORE).close();
       await disposeContainer(container);
+      // The spans of the last requests, exported (a collector away only loses them).
+      await stopTracing();
       // Only now, with the embedded server stopped, may the next service start on DATA_DIR.
       await lock?.release();
     });

@@ -6,6 +6,7 @@ import { databaseNow, lockCompany, lockCompanyThenReadClock } from './company-lo
 import { discardConnection, inOneMessage, sendOn } from './direct-statement.js';
 import { storeCall } from './store-errors.js';
 import { activeTransaction, freshEntityManager, runWithTransaction, type ActiveTransaction } from './transaction-scope.js';
+import { inChildSpan, lockAttributes } from '../../telemetry/spans.js';
 
 export interface MikroOrmUnitOfWorkOptions {
   /**
@@ -89,7 +90,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     try {
       await sendOn(this.em, connection, { text: BEGIN });
       const result = await runWithTransaction(transaction, async () => {
-        transaction.now = await this.lockThenReadClock(this.em, companyId, mode);
+        transaction.now = await inChildSpan('company lock', lockAttributes(companyId, mode), () => this.lockThenReadClock(this.em, companyId, mode));
         return work({ now: new Date(transaction.now.getTime()) });
       });
       await this.options.beforeCommit?.({ companyId, mode, now: new Date(transaction.now.getTime()) });
@@ -152,7 +153,7 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     const reuseMs = this.options.barrierReuseMs ?? DEFAULT_BARRIER_REUSE_MS;
     const latest = this.barriers.get(companyId);
     if (latest !== undefined && (latest.completedAt === undefined || performance.now() - latest.completedAt <= reuseMs)) return latest.now;
-    const barrier: Barrier = { now: storeCall(() => this.lockThenReadClock(freshEntityManager(this.orm), companyId, 'read')) };
+    const barrier: Barrier = { now: storeCall(() => inChildSpan('company lock', lockAttributes(companyId, 'read'), () => this.lockThenReadClock(freshEntityManager(this.orm), companyId, 'read'))) };
     this.barriers.set(companyId, barrier);
     barrier.now.then(
       () => {
