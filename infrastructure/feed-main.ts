@@ -38,6 +38,8 @@ Configured by environment variables only:
                         as for npm start (see docs/configuration.md); DATABASE_URL unset, the
                         embedded PostgreSQL of DATA_DIR, on the port kept there: a consumer paused while
                         the service restarts it finds it again
+  OTEL_*                tracing, as for npm start: on with OTEL_EXPORTER_OTLP_ENDPOINT (service.name
+                        integration-feed unless OTEL_SERVICE_NAME says otherwise)
 
 SIGTERM or SIGINT (Ctrl-C): take no more messages, finish and acknowledge those in flight, close, exit 0.
 `;
