@@ -6,8 +6,21 @@
  * span carries only this.
  */
 export function sqlWithoutValues(text: string): string {
-  return text.replace(TOKENS, (token: string) => (token.startsWith('"') ? token : '?'));
+  const known = SCRUBBED.get(text);
+  if (known !== undefined) return known;
+  const scrubbed = text.replace(TOKENS, (token: string) => (token.startsWith('"') ? token : '?'));
+  // Statements with bound parameters repeat their text: those are scrubbed once. Inlined ones rarely repeat, and
+  // may be large (a resume): only short texts are kept.
+  if (text.length > SCRUBBED_TEXT_MAX) return scrubbed;
+  if (SCRUBBED.size >= SCRUBBED_MAX) SCRUBBED.clear();
+  SCRUBBED.set(text, scrubbed);
+  return scrubbed;
 }
+
+/** The short texts scrubbed lately, emptied when full: at most 512 of 4 KB. */
+const SCRUBBED = new Map<string, string>();
+const SCRUBBED_MAX = 512;
+const SCRUBBED_TEXT_MAX = 4096;
 
 const TOKENS = new RegExp(
   [
