@@ -1,4 +1,4 @@
-import { SpanStatusCode, type Context } from '@opentelemetry/api';
+import { diag, DiagConsoleLogger, DiagLogLevel, SpanStatusCode, type Context } from '@opentelemetry/api';
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
@@ -21,6 +21,8 @@ const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/me
  * propagator. Returns the shutdown, which exports what is still held.
  */
 export function startTracingSdk(protocol: OtlpHttpProtocol, defaultServiceName: string): () => Promise<void> {
+  // The SDK's own warnings and errors (a collector that refuses or cannot be reached) on stderr, beside the log.
+  diag.setLogger(new DiagConsoleLogger(), DiagLogLevel.WARN);
   const exporter = protocol === 'http/json' ? new OtlpJsonExporter() : new OtlpProtobufExporter();
   const resource = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': defaultServiceName }))
