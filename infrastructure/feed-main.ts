@@ -7,6 +7,7 @@ import { startFeedConsumer, type RunningFeedConsumer } from './feed/start-feed-c
 import { endLogs } from './logger.js';
 import { listenForMetrics, type RunningMetricsServer } from './metrics-server.js';
 import { stopThenExit, takeStopSignals } from './stop-signals.js';
+import { stopTracing } from './telemetry/tracing.js';
 import { helpAsked } from './process-arguments.js';
 
 const USAGE = `usage: npm run feed   (or: node bin/feed.js)
@@ -37,6 +38,8 @@ Configured by environment variables only:
                         as for npm start (see docs/configuration.md); DATABASE_URL unset, the
                         embedded PostgreSQL of DATA_DIR, on the port kept there: a consumer paused while
                         the service restarts it finds it again
+  OTEL_*                tracing, as for npm start: on with OTEL_EXPORTER_OTLP_ENDPOINT (service.name
+                        integration-feed unless OTEL_SERVICE_NAME says otherwise)
 
 SIGTERM or SIGINT (Ctrl-C): take no more messages, finish and acknowledge those in flight, close, exit 0.
 `;
@@ -99,6 +102,8 @@ async function main(): Promise<void> {
       await running.stop();
       await metricsServer?.close();
       await disposeContainer(container);
+      // The spans of the last events, exported (a collector away only loses them).
+      await stopTracing();
     });
   };
   signals.whenStopped((signal) => void stop(signal));

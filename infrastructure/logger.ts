@@ -1,6 +1,8 @@
 import { once } from 'node:events';
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { pino, type Logger } from 'pino';
 import type { LogLevel } from './config.js';
+import { activeTracer } from './telemetry/tracing.js';
 
 /** The stdout stream of each logger this module made, to be ended before the process exits. */
 const stdoutStreams = new WeakMap<Logger, ReturnType<typeof pino.destination>>();
@@ -19,12 +21,19 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
       paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]', 'req.headers.authorization', 'headers.authorization', 'key', 'apiKey', 'token'],
       censor: '[redacted]',
     },
+    // Tracing on (OTEL_*), a line written while a span is active names it: trace_id and span_id.
+    ...(activeTracer() === undefined ? {} : { mixin: spanFields }),
   };
   if (destination !== undefined) return pino(options, destination);
   const stdout = pino.destination({ dest: 1, sync: false });
   const logger = pino(options, stdout);
   stdoutStreams.set(logger, stdout);
   return logger;
+}
+
+function spanFields(): Record<string, string> {
+  const context = trace.getActiveSpan()?.spanContext();
+  return context !== undefined && isSpanContextValid(context) ? { trace_id: context.traceId, span_id: context.spanId } : {};
 }
 
 /**

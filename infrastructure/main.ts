@@ -13,6 +13,7 @@ import { startManagementServer } from './management-server.js';
 import { startMetricsServer } from './metrics-server.js';
 import { seedMemoryDemo } from './memory-demo.js';
 import { stopThenExit, takeStopSignals } from './stop-signals.js';
+import { stopTracing } from './telemetry/tracing.js';
 import { helpAsked } from './process-arguments.js';
 
 /**
@@ -27,8 +28,9 @@ Runs the integration API (compiled JavaScript in dist/, built first when missing
 Configured by environment variables only: PORT, HOST, STORE, DATABASE_URL, DATA_DIR, EMBEDDED_PG_PORT,
 KEYS_DATABASE_URL, REGION, PUBLIC_BASE_URL, DB_*, RATE_LIMIT_*, REDIS_URL, KEY_CACHE_TTL_MS, LOG_LEVEL, METRICS,
 METRICS_HOST, METRICS_PORT, MANAGEMENT_HOST, MANAGEMENT_PORT (0: no management API), SHUTDOWN_DELAY_MS, TRUST_PROXY,
-JOB_BOARD_LABEL (see docs/configuration.md). SIGTERM or SIGINT (Ctrl-C): /readyz answers 503, the service
-serves on for SHUTDOWN_DELAY_MS (default 0), then drains the requests in flight, stops and exits 0.
+JOB_BOARD_LABEL, and OTEL_* for tracing (see docs/configuration.md). SIGTERM or SIGINT (Ctrl-C): /readyz
+answers 503, the service serves on for SHUTDOWN_DELAY_MS (default 0), then drains the requests in flight, stops
+and exits 0.
 `;
 
 /** Signals are taken from the first line on (stop-signals.ts). */
@@ -94,6 +96,8 @@ async function main(): Promise<void> {
       await resolve(container, USE_CASES.authenticateKey).settle();
       await resolve(container, RATE_LIMIT_STORE).close();
       await disposeContainer(container);
+      // The spans of the last requests, exported (a collector away only loses them).
+      await stopTracing();
       // Only now, with the embedded server stopped, may the next service start on DATA_DIR.
       await lock?.release();
     });

@@ -4,6 +4,8 @@ import { CONFIG, LOGGER } from './container/infrastructure.tokens.js';
 import { RATE_LIMIT_STORE } from './container/rate-limit.module.js';
 import { resolve } from './container/typed-binding.js';
 import { USE_CASES } from './container/use-case.tokens.js';
+import { tracedUseCase } from './telemetry/traced-use-case.js';
+import { activeTracer } from './telemetry/tracing.js';
 
 /**
  * Hands the management adapter its use cases from the container (the adapter knows no container), and the
@@ -13,18 +15,19 @@ import { USE_CASES } from './container/use-case.tokens.js';
 export function managementDependencies(container: Container): ManagementDependencies {
   const config = resolve(container, CONFIG);
   return {
-    authenticatePlatformToken: resolve(container, USE_CASES.authenticatePlatformToken),
-    createCompany: resolve(container, USE_CASES.createCompany),
-    getCompany: resolve(container, USE_CASES.getCompany),
-    listKeys: resolve(container, USE_CASES.listKeys),
-    getKey: resolve(container, USE_CASES.getKey),
-    issueKey: resolve(container, USE_CASES.issueKey),
-    revokeKey: resolve(container, USE_CASES.revokeKey),
-    rollKey: resolve(container, USE_CASES.rollKey),
-    listKeyEvents: resolve(container, USE_CASES.listKeyEvents),
+    authenticatePlatformToken: tracedUseCase('authenticatePlatformToken', resolve(container, USE_CASES.authenticatePlatformToken)),
+    createCompany: tracedUseCase('createCompany', resolve(container, USE_CASES.createCompany)),
+    getCompany: tracedUseCase('getCompany', resolve(container, USE_CASES.getCompany)),
+    listKeys: tracedUseCase('listKeys', resolve(container, USE_CASES.listKeys)),
+    getKey: tracedUseCase('getKey', resolve(container, USE_CASES.getKey)),
+    issueKey: tracedUseCase('issueKey', resolve(container, USE_CASES.issueKey)),
+    revokeKey: tracedUseCase('revokeKey', resolve(container, USE_CASES.revokeKey)),
+    rollKey: tracedUseCase('rollKey', resolve(container, USE_CASES.rollKey)),
+    listKeyEvents: tracedUseCase('listKeyEvents', resolve(container, USE_CASES.listKeyEvents)),
     rateLimiter: resolve(container, RATE_LIMIT_STORE).limiter,
     tokenCeilingLimiter: resolve(container, RATE_LIMIT_STORE).limiterFor(config.managementTokenRateLimitPoints),
     logger: resolve(container, LOGGER),
+    tracing: activeTracer() === undefined ? undefined : { region: config.region },
     settings: { rateLimitPoints: config.rateLimitPoints, rateLimitWindowS: config.rateLimitWindowS, tokenCeilingPoints: config.managementTokenRateLimitPoints },
   };
 }

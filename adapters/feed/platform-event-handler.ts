@@ -1,10 +1,12 @@
+import { propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Link, type SpanContext, type Tracer } from '@opentelemetry/api';
 import { StoreUnavailableError } from '../../application/ports/store-unavailable.error.js';
 import type { ApplyPlatformEvent } from '../../application/use-cases/apply-platform-event.use-case.js';
 import { BoundedBatchPlaces, CompanyBatches } from '../../application/use-cases/company-batches.js';
 import { ChangeNotYetApplicableError, type PlatformEventCommand, type PlatformEventOutcome } from '../../application/use-cases/platform-change.js';
 import { DomainError, NotFoundError, ValidationError } from '../../domain/shared/domain-error.js';
 import { DETAIL_MAX_LENGTH, describeProblems } from './event-problems.js';
-import { parsePlatformEvent, type EventMeta } from './platform-event-parser.js';
+import { ATTRIBUTES } from '../telemetry/spans.js';
+import { parsePlatformEvent, type EventMeta, type ParsedPlatformEvent } from './platform-event-parser.js';
 
 export interface FeedMessage {
   readonly body: Buffer | string;
@@ -47,6 +49,8 @@ export type FeedDecision =
  */
 export class PlatformEventHandler {
   private readonly batches: CompanyBatches<PlatformEventCommand, PlatformEventOutcome>;
+  /** Tracing on: each command's event span, which its batch's span links to. */
+  private readonly eventSpans = new WeakMap<PlatformEventCommand, SpanContext>();
 
   constructor(
     apply: Pick<ApplyPlatformEvent, 'executeAll'>,
@@ -60,30 +64,87 @@ export class PlatformEventHandler {
        * gets its place, so the events its company receives while it waits go in it. Unbounded when not given.
        */
       readonly maxConcurrentBatches?: number;
+      /**
+       * Tracing on (OTEL_*): each event in a span continuing the platform's trace (its `traceparent`), each
+       * batch in a span of its own, with the region this consumer serves.
+       */
+      readonly tracing?: { readonly tracer: Tracer; readonly region: string };
     },
   ) {
     if (!Number.isInteger(options.maxAttempts) || options.maxAttempts < 1) throw new RangeError('maxAttempts must be a whole number, at least 1.');
     const most = options.maxConcurrentBatches ?? Number.POSITIVE_INFINITY;
     if (!(most === Number.POSITIVE_INFINITY || (Number.isInteger(most) && most >= 1))) throw new RangeError('maxConcurrentBatches must be a whole number, at least 1.');
     this.batches = new CompanyBatches(
-      async (_companyId, commands) => {
+      async (companyId, commands) => {
         options.onBatch?.(commands.length);
-        return apply.executeAll(commands);
+        return options.tracing === undefined ? apply.executeAll(commands) : this.tracedBatch(options.tracing.tracer, companyId, commands, apply);
       },
       { concurrency: 1, maxItems: FEED_BATCH_MAX, ...(most === Number.POSITIVE_INFINITY ? {} : { places: new BoundedBatchPlaces(most) }) },
     );
   }
 
   async handle(message: FeedMessage): Promise<FeedDecision> {
+    const startTime = this.options.tracing === undefined ? 0 : Date.now();
     const parsed = parsePlatformEvent(message.body);
     if (!parsed.ok) return { action: 'dead', reason: parsed.reason, detail: parsed.detail, event: parsed.meta };
+    return this.options.tracing === undefined ? this.apply(parsed, message.attempt) : this.tracedApply(this.options.tracing, parsed, message.attempt, startTime);
+  }
+
+  private async apply(parsed: ParsedPlatformEvent & { ok: true }, attempt: number): Promise<FeedDecision> {
     try {
       const { command } = parsed;
       const outcome = await this.batches.submit(command.companyId, command);
       return { action: 'ack', outcome, event: parsed.meta, time: parsed.time };
     } catch (error) {
-      return this.onFailure(error, message.attempt, parsed.meta);
+      return this.onFailure(error, attempt, parsed.meta);
     }
+  }
+
+  /** The event's span: a child of the platform's span when the event carries its `traceparent`, else a new trace. */
+  private tracedApply(tracing: { readonly tracer: Tracer; readonly region: string }, parsed: ParsedPlatformEvent & { ok: true }, attempt: number, startTime: number): Promise<FeedDecision> {
+    const { meta } = parsed;
+    const parent = propagation.extract(ROOT_CONTEXT, parsed.traceContext);
+    const attributes = {
+      'messaging.system': 'rabbitmq',
+      'messaging.operation.type': 'process',
+      'cloudevents.event_id': meta.id,
+      'cloudevents.event_type': meta.type,
+      'app.feed.attempt': attempt,
+      [ATTRIBUTES.companyId]: meta.companyId,
+      [ATTRIBUTES.region]: tracing.region,
+    };
+    return tracing.tracer.startActiveSpan(`feed event ${meta.type}`, { kind: SpanKind.CONSUMER, startTime, attributes }, parent, async (span) => {
+      this.eventSpans.set(parsed.command, span.spanContext());
+      try {
+        const decision = await this.apply(parsed, attempt);
+        span.setAttribute('app.feed.decision', decision.action === 'ack' ? decision.outcome : `${decision.action}:${decision.reason}`);
+        if (decision.action !== 'ack') span.setStatus({ code: SpanStatusCode.ERROR, message: decision.reason });
+        return decision;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  /** A batch's span: under its first event's span (so in that event's trace), linked to every event's. */
+  private tracedBatch(tracer: Tracer, companyId: string, commands: readonly PlatformEventCommand[], apply: Pick<ApplyPlatformEvent, 'executeAll'>) {
+    const links: Link[] = [];
+    for (const command of commands) {
+      const context = this.eventSpans.get(command);
+      if (context !== undefined) links.push({ context });
+    }
+    const parent = links[0] === undefined ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, links[0].context);
+    const attributes = { [ATTRIBUTES.companyId]: companyId, 'messaging.batch.message_count': commands.length };
+    return tracer.startActiveSpan('feed batch', { attributes, links }, parent, async (span) => {
+      try {
+        return await apply.executeAll(commands);
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : typeof error });
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
   }
 
   private onFailure(error: unknown, attempt: number, event: EventMeta): FeedDecision {

@@ -17,11 +17,21 @@ export interface EventMeta {
   readonly source: string;
 }
 
+/** W3C trace context as the event carries it; read as it was sent, since validation drops attributes it does not list. */
+export type TraceContextAttributes = { traceparent?: string; tracestate?: string };
+
 /** Why an event can never apply, as far as reading it tells. */
 export type PlatformEventFault = 'invalid_json' | 'invalid_event' | 'unknown_type' | 'invalid_data';
 
 export type ParsedPlatformEvent =
-  | { readonly ok: true; readonly command: PlatformEventCommand; readonly meta: EventMeta; readonly time: Date | null }
+  | {
+      readonly ok: true;
+      readonly command: PlatformEventCommand;
+      readonly meta: EventMeta;
+      readonly time: Date | null;
+      /** The CloudEvents distributed-tracing extension: the platform's `traceparent` and `tracestate`, when sent. */
+      readonly traceContext: TraceContextAttributes;
+    }
   | {
       readonly ok: false;
       readonly reason: PlatformEventFault;
@@ -57,6 +67,7 @@ export function parsePlatformEvent(body: Buffer | string): ParsedPlatformEvent {
   const event = read.value;
   if (!isFields(event)) return failure('invalid_event', [{ pointer: '', message: 'must be a JSON object' }], {});
   const meta = metaOf(event);
+  const traceContext = traceContextOf(event);
   // Checked on a copy: dropping unknown attributes is for the type's own schema, which lists them all.
   const core = Object.fromEntries(['specversion', 'id', 'source', 'type'].filter((key) => Object.hasOwn(event, key)).map((key) => [key, event[key]]));
   const coreValid = validateCore(core);
@@ -87,6 +98,7 @@ export function parsePlatformEvent(body: Buffer | string): ParsedPlatformEvent {
     },
     meta: meta as EventMeta,
     time,
+    traceContext,
   };
 }
 
@@ -134,6 +146,18 @@ function metaOf(event: Fields): Partial<EventMeta> {
     if (typeof value === 'string' && value.length > 0 && value.length <= max && isStorableText(value)) meta[key] = value;
   }
   return meta;
+}
+
+/** The W3C header's bounds: a `tracestate` holds at most 512 characters; the propagator checks the rest. */
+const TRACE_CONTEXT_MAX_LENGTH = 512;
+
+function traceContextOf(event: Fields): TraceContextAttributes {
+  const context: TraceContextAttributes = {};
+  for (const key of ['traceparent', 'tracestate'] as const) {
+    const value = event[key];
+    if (typeof value === 'string' && value.length <= TRACE_CONTEXT_MAX_LENGTH) context[key] = value;
+  }
+  return context;
 }
 
 function failure(reason: PlatformEventFault, problems: readonly EventProblem[], meta: Partial<EventMeta>): ParsedPlatformEvent {

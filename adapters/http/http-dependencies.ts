@@ -5,6 +5,7 @@ import type { ListVacancies } from '../../application/use-cases/list-vacancies.u
 import type { SubmitApplication } from '../../application/use-cases/submit-application.use-case.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { HttpMetrics } from './metrics/http-metrics.js';
+import type { TracingSettings } from './span-attributes.middleware.js';
 
 export interface HttpSettings {
   /** The budget the rate limiter enforces; echoed in RateLimit-Policy, so build the limiter from the same numbers. */
@@ -42,5 +43,7 @@ export interface HttpDependencies {
   readonly stopping: () => boolean;
   /** Present when metrics are on (METRICS=on): requests are counted, for the metrics listener's GET /metrics. */
   readonly metrics?: HttpMetrics | undefined;
+  /** Present when tracing is on (OTEL_*): each request's span gets its route, region and company. */
+  readonly tracing?: TracingSettings | undefined;
   readonly settings: HttpSettings;
 }

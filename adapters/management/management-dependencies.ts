@@ -8,6 +8,7 @@ import type { ListKeyEvents } from '../../application/use-cases/list-key-events.
 import type { ListKeys } from '../../application/use-cases/list-keys.use-case.js';
 import type { RevokeKey } from '../../application/use-cases/revoke-key.use-case.js';
 import type { RollKey } from '../../application/use-cases/roll-key.use-case.js';
+import type { TracingSettings } from '../http/span-attributes.middleware.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 
 export interface ManagementSettings {
@@ -33,5 +34,7 @@ export interface ManagementDependencies {
   /** The same store, with `tokenCeilingPoints` per window: a token's ceiling. */
   readonly tokenCeilingLimiter: Pick<RateLimiter, 'consume'>;
   readonly logger: Logger;
+  /** Present when tracing is on (OTEL_*): each request's span gets its route, region and company. */
+  readonly tracing?: TracingSettings | undefined;
   readonly settings: ManagementSettings;
 }

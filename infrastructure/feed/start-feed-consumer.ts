@@ -9,13 +9,14 @@ import { ConfigError, type AppConfig } from '../config.js';
 import { READINESS } from '../container/infrastructure.tokens.js';
 import { resolve } from '../container/typed-binding.js';
 import { USE_CASES } from '../container/use-case.tokens.js';
+import { activeTracer } from '../telemetry/tracing.js';
 import { FeedConsumer, type FeedHandler } from './feed-consumer.js';
 import { feedTopology, type FeedTopology } from './feed-topology.js';
 import { brokerErrorText } from './broker-error-text.js';
 
 const HOUR_MS = 3_600_000;
 
-export type FeedSettings = Pick<AppConfig, 'feedUrl' | 'feedQueue' | 'feedPrefetch' | 'feedTombstoneDays' | 'feedMaxAttempts' | 'feedRetryDelaysMs' | 'dbPoolMax'>;
+export type FeedSettings = Pick<AppConfig, 'region' | 'feedUrl' | 'feedQueue' | 'feedPrefetch' | 'feedTombstoneDays' | 'feedMaxAttempts' | 'feedRetryDelaysMs' | 'dbPoolMax'>;
 
 export interface StartFeedConsumerOptions {
   /** Instead of the feed adapter's PlatformEventHandler over USE_CASES.applyPlatformEvent (tests of the runtime). */
@@ -60,12 +61,14 @@ export async function startFeedConsumer(container: Container, config: FeedSettin
     throw error;
   });
   const metrics = options.metrics;
+  const tracer = activeTracer();
   const handler =
     options.handler ??
     new PlatformEventHandler(resolve(container, USE_CASES.applyPlatformEvent), {
       maxAttempts: config.feedMaxAttempts,
       maxConcurrentBatches: config.dbPoolMax,
       onBatch: metrics === undefined ? undefined : (events) => metrics.batchApplied(events),
+      ...(tracer === undefined ? {} : { tracing: { tracer, region: config.region } }),
     });
   const consumer = new FeedConsumer({
     connection,

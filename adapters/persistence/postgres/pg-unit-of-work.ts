@@ -7,6 +7,7 @@ import type { PgDatabase } from './pg-database.js';
 import type { PgSession } from './pg-statements.js';
 import { runTransaction } from './pg-transaction.js';
 import { storeCall } from './store-errors.js';
+import { inChildSpan, lockAttributes } from '../../telemetry/spans.js';
 import { activeTransaction, runWithTransaction, type UnitTransaction } from './transaction-scope.js';
 
 export interface PgUnitOfWorkOptions {
@@ -91,7 +92,7 @@ export class PgUnitOfWork implements UnitOfWork {
       }),
       (transaction) =>
         runWithTransaction(transaction, async () => {
-          transaction.now = await this.lockThenReadClock({ db, transaction }, companyId, mode);
+          transaction.now = await inChildSpan('company lock', lockAttributes(companyId, mode), () => this.lockThenReadClock({ db, transaction }, companyId, mode));
           return work({ now: new Date(transaction.now.getTime()) });
         }),
       async (transaction) => this.options.beforeCommit?.({ companyId, mode, now: new Date(transaction.now.getTime()) }),
@@ -116,7 +117,9 @@ export class PgUnitOfWork implements UnitOfWork {
     const reuseMs = this.options.barrierReuseMs ?? DEFAULT_BARRIER_REUSE_MS;
     const latest = this.barriers.get(companyId);
     if (latest !== undefined && (latest.completedAt === undefined || performance.now() - latest.completedAt <= reuseMs)) return latest.now;
-    const barrier: Barrier = { now: storeCall(() => this.readBarrier({ db: this.db, transaction: undefined }, companyId)) };
+    const barrier: Barrier = {
+      now: storeCall(() => inChildSpan('company lock', lockAttributes(companyId, 'read'), () => this.readBarrier({ db: this.db, transaction: undefined }, companyId))),
+    };
     this.barriers.set(companyId, barrier);
     barrier.now.then(
       () => {
