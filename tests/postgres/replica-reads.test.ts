@@ -6,7 +6,7 @@ import { startReplicaCluster, type ReplicaCluster } from './support/replica-clus
 import { startServiceOn, type ServiceOnPostgres } from './support/service-on-postgres.js';
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-/** How long a completed read barrier serves later reads of the company (MikroOrmUnitOfWork's default). */
+/** How long a completed read barrier serves later reads of the company (PgUnitOfWork's default). */
 const BARRIER_REUSE_MS = 100;
 
 interface SyncState {

@@ -86,7 +86,7 @@ export interface PostgresTestDatabaseOptions {
   readonly separateRegistry?: boolean;
   /** The pools' connections keep prepared statements (DB_PREPARED_STATEMENTS=on, ADR 22). */
   readonly preparedStatements?: boolean;
-  /** The timeouts the service sets, and so the pool's hooks that set them (transaction-timeouts.ts, read-timeout-guard.ts); none by default. */
+  /** The timeouts the service sets (the SET LOCAL bounds and pg's read timeout, pg-database.ts); none by default. */
   readonly timeouts?: PostgresTimeouts;
   /** Connections of each pool; 10 by default. */
   readonly poolMax?: number;
