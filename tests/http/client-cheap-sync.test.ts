@@ -66,7 +66,12 @@ describe('IntegrationClient: polling and finding deletions cheaply', () => {
     await tenant.addManualCandidate(vacancy.id);
     const run = () => client.sync({ state, vacancies, candidates, fullPassEvery: 1000 });
     await run();
-    await run(); // the first incremental run reads the empty page whose tag the next one holds
+    // Incremental runs until one reads the empty pages whose tags the next one holds: a run may first see again a
+    // record stamped in its watermark's last millisecond (ADR 2), and that page is not the empty one.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const caughtUp = await run();
+      if (caughtUp.vacancies?.received === 0 && caughtUp.candidates?.received === 0) break;
+    }
     seen = [];
     const quiet = await run();
     expect(seen.map((s) => [s.url.pathname.split('/').pop(), s.status, s.conditional])).to.deep.equal([
