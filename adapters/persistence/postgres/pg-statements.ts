@@ -103,28 +103,23 @@ function send(session: PgSession, config: pg.QueryConfig): Promise<Answer> {
   const { db, transaction } = session;
   if (transaction === undefined) return sendAlone(db, config);
   if (transaction.ended) return Promise.reject(new Error(ENDED));
-  if (transaction.deferred.length === 0) return sendOn(db, transaction.client, config);
+  if (transaction.deferred.length === 0) return db.query(transaction.client, config);
   const deferred = transaction.deferred.splice(0);
   // A bound statement is a message of its own (extended protocol): the deferred ones go in a message before it.
   if (config.values !== undefined || config.name !== undefined) {
-    return sendOn(db, transaction.client, { text: inOneMessage(deferred) }).then(() => sendOn(db, transaction.client, config));
+    return db.query(transaction.client, { text: inOneMessage(deferred) }).then(() => db.query(transaction.client, config));
   }
-  return sendOn(db, transaction.client, { text: inOneMessage([...deferred, config.text]) });
+  return db.query(transaction.client, { text: inOneMessage([...deferred, config.text]) });
 }
 
 /** A text statement in autocommit on a lent connection, its bounds in front of it in its message (one implicit transaction). */
 async function sendAlone(db: PgDatabase, config: pg.QueryConfig): Promise<Answer> {
   const client = await db.connect();
   try {
-    return await sendOn(db, client, { text: db.bounds === '' ? config.text : inOneMessage([db.bounds, config.text]) });
+    return await db.query(client, { text: db.bounds === '' ? config.text : inOneMessage([db.bounds, config.text]) });
   } finally {
     db.release(client);
   }
-}
-
-/** One statement on a connection (PgDatabase.query). */
-export function sendOn(db: PgDatabase, client: pg.PoolClient, config: pg.QueryConfig): Promise<Answer> {
-  return db.query(client, config);
 }
 
 function rowsOf<T>(answer: Answer): T[] {

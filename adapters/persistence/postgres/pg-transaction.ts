@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { PgDatabase } from './pg-database.js';
-import { inOneMessage, sendOn, type PgSession, type PgTransaction } from './pg-statements.js';
+import { inOneMessage, type PgSession, type PgTransaction } from './pg-statements.js';
 import { storeCall } from './store-errors.js';
 
 /** A transaction's state as runTransaction keeps it. */
@@ -44,7 +44,7 @@ export function runTransaction<T, R extends RunningTransaction>(
         transaction.ended = true;
         // A connection already marked broken (a read timeout) would queue the ROLLBACK behind the lost statement.
         if (!db.isBroken(client) && transaction.deferred[0] !== BEGIN) {
-          await sendOn(db, client, { text: ROLLBACK }).catch((rollbackError: unknown) => db.markBroken(client, rollbackError as Error));
+          await db.query(client, { text: ROLLBACK }).catch((rollbackError: unknown) => db.markBroken(client, rollbackError as Error));
         }
       }
       throw error;
@@ -62,13 +62,13 @@ async function commit(db: PgDatabase, transaction: RunningTransaction): Promise<
   if (deferred[0] === BEGIN && deferred.length === (db.bounds === '' ? 1 : 2)) return;
   let answer: pg.QueryResult | pg.QueryResult[];
   try {
-    answer = (await sendOn(db, client, { text: deferred.length === 0 ? COMMIT : inOneMessage([...deferred, COMMIT]) })) as typeof answer;
+    answer = (await db.query(client, { text: deferred.length === 0 ? COMMIT : inOneMessage([...deferred, COMMIT]) })) as typeof answer;
   } catch (error) {
     // A COMMIT alone that failed may have left the session anywhere (a broken line). With deferred statements in
     // front, one of them most likely failed and left the transaction aborted, its COMMIT unrun: a ROLLBACK ends it,
     // and only a ROLLBACK that fails too destroys the connection.
     if (deferred.length === 0) db.markBroken(client, error as Error);
-    else await sendOn(db, client, { text: ROLLBACK }).catch((rollbackError: unknown) => db.markBroken(client, rollbackError as Error));
+    else await db.query(client, { text: ROLLBACK }).catch((rollbackError: unknown) => db.markBroken(client, rollbackError as Error));
     // A call the work left running that failed meanwhile aborted the transaction first: its error, not "aborted".
     throw transaction.failed?.error ?? error;
   }
