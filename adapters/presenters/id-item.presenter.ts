@@ -1,4 +1,4 @@
-import { isoTimestamp } from './timestamp.js';
+import { isoTimestamp, isoTimestampLength } from './timestamp.js';
 
 /**
  * An item of an identifier-only page (`fields=id`): `{"id":…,"updatedAt":…}`, the two fields as a full item
@@ -8,7 +8,14 @@ export function idItem(id: string, updatedAt: Date): string {
   return `{"id":${JSON.stringify(id)},"updatedAt":"${isoTimestamp(updatedAt)}"}`;
 }
 
-/** idItem's UTF-8 bytes. */
+/** idItem's text around the id's JSON string and the timestamp's characters. */
+const EPOCH = new Date(0);
+const FRAME_BYTES = Buffer.byteLength(idItem('', EPOCH), 'utf8') - '""'.length - isoTimestampLength(EPOCH);
+
+/**
+ * idItem's UTF-8 bytes, counted without writing the item: a store counts every listed item against the page's
+ * budget, and the route writes only those of the page.
+ */
 export function idItemBytes(id: string, updatedAt: Date): number {
-  return Buffer.byteLength(idItem(id, updatedAt), 'utf8');
+  return FRAME_BYTES + Buffer.byteLength(JSON.stringify(id), 'utf8') + isoTimestampLength(updatedAt);
 }

@@ -71,6 +71,6 @@ function sendPage(ctx: HttpContext, watermark: Date, page: PageText): void {
   // the page's length (no chunked encoding): a page of large records is held once, as its texts, not also as a
   // buffer of the whole (ADR 24). An object body would be stringified by Koa's Content-Length getter and again.
   ctx.type = 'application/json';
-  ctx.body = Readable.from(page.pieces);
+  ctx.body = page.pieces.length === 1 ? (page.pieces[0] as string) : Readable.from(page.pieces);
   ctx.length = page.bytes;
 }
