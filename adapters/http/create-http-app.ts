@@ -12,7 +12,7 @@ import { buildOpenApiDocument } from './openapi-document.js';
 import { noStoreMiddleware } from './no-store.middleware.js';
 import { requestIdMiddleware } from './request-id.middleware.js';
 import { routeFallbackMiddleware } from './route-fallback.middleware.js';
-import { spanAttributesMiddleware } from './span-attributes.middleware.js';
+import { serverSpanMiddleware } from './server-span.middleware.js';
 import { registerApplicationRoutes } from './routes/application-routes.js';
 import { registerListRoutes } from './routes/list-routes.js';
 import { registerProbeRoutes } from './routes/probe-routes.js';
@@ -54,11 +54,11 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   registerApplicationRoutes(api, deps);
 
   const routeOf: RouteResolver = (path, method) => routeTemplate(probes, path, method) ?? routeTemplate(api, path, method);
+  if (deps.tracing !== undefined) app.use(serverSpanMiddleware<HttpState>(deps.tracing, routeOf, (ctx) => ctx.state.principal?.companyId));
   app.use(requestIdMiddleware);
   app.use(noStoreMiddleware);
   app.use(accessLogMiddleware(deps.logger, routeOf));
   if (deps.metrics !== undefined) app.use(requestMetricsMiddleware(deps.metrics, routeOf));
-  if (deps.tracing !== undefined) app.use(spanAttributesMiddleware<HttpState>(deps.tracing, routeOf, (ctx) => ctx.state.principal?.companyId));
   // Inside the log and the metrics (they see the status and the time to the body), outside the error
   // middleware (a problem document is a body like any other).
   app.use(entityTagCodingMiddleware);

@@ -5,7 +5,7 @@ import type { ListVacancies } from '../../application/use-cases/list-vacancies.u
 import type { SubmitApplication } from '../../application/use-cases/submit-application.use-case.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { HttpMetrics } from './metrics/http-metrics.js';
-import type { TracingSettings } from './span-attributes.middleware.js';
+import type { TracingSettings } from './server-span.middleware.js';
 
 export interface HttpSettings {
   /** The budget the rate limiter enforces; echoed in RateLimit-Policy, so build the limiter from the same numbers. */

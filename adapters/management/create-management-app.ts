@@ -5,7 +5,7 @@ import { errorMiddleware } from '../http/error.middleware.js';
 import { noStoreMiddleware } from '../http/no-store.middleware.js';
 import { requestIdMiddleware } from '../http/request-id.middleware.js';
 import { routeFallbackFor } from '../http/route-fallback.middleware.js';
-import { spanAttributesMiddleware } from '../http/span-attributes.middleware.js';
+import { serverSpanMiddleware } from '../http/server-span.middleware.js';
 import { managementGatekeeperMiddleware } from './management-gatekeeper.middleware.js';
 import type { ManagementDependencies } from './management-dependencies.js';
 import { MANAGEMENT_OPENAPI_PATH, MANAGEMENT_ROOT, platformTokenChallenge, type ManagementState } from './management-state.js';
@@ -43,11 +43,11 @@ export function createManagementApp(deps: ManagementDependencies): Koa<Managemen
     const layer = api.match(path, method).pathAndMethod[0];
     return typeof layer?.path === 'string' ? layer.path : null;
   };
+  if (deps.tracing !== undefined) app.use(serverSpanMiddleware<ManagementState>(deps.tracing, routeOf, (ctx) => (ctx.params as Record<string, string> | undefined)?.companyId));
   app.use(requestIdMiddleware);
   app.use(noStoreMiddleware);
   // The token's id names the caller; the actor (a person) and the token itself never reach the log.
   app.use(accessLogMiddleware<ManagementState>(deps.logger, routeOf, (state) => ({ tokenId: state.caller?.tokenId ?? null })));
-  if (deps.tracing !== undefined) app.use(spanAttributesMiddleware<ManagementState>(deps.tracing, routeOf, (ctx) => (ctx.params as Record<string, string> | undefined)?.companyId));
   app.use(errorMiddleware<ManagementState>(deps.logger, platformTokenChallenge));
   app.use(managementGatekeeperMiddleware(deps));
   app.use(routeFallbackFor(MANAGEMENT_OPENAPI_PATH));

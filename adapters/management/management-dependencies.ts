@@ -8,7 +8,7 @@ import type { ListKeyEvents } from '../../application/use-cases/list-key-events.
 import type { ListKeys } from '../../application/use-cases/list-keys.use-case.js';
 import type { RevokeKey } from '../../application/use-cases/revoke-key.use-case.js';
 import type { RollKey } from '../../application/use-cases/roll-key.use-case.js';
-import type { TracingSettings } from '../http/span-attributes.middleware.js';
+import type { TracingSettings } from '../http/server-span.middleware.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 
 export interface ManagementSettings {

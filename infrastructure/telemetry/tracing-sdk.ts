@@ -2,23 +2,19 @@ import { diag, DiagConsoleLogger, DiagLogLevel, SpanStatusCode, type Context } f
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider, type ReadableSpan, type Span, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
-import type { IncomingMessage } from 'node:http';
 import { mainOperation, sqlWithoutValues } from './sql-text.js';
 import type { OtlpHttpProtocol } from './tracing-settings.js';
-
-/** Asked every few seconds by balancers and Prometheus: a trace each would bury the requests. */
-const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
  * The SDK, loaded only when tracing is on (start-tracing.ts). Everything the standard variables say is read by
  * the SDK's own parts: the endpoint, headers, timeout and compression by the exporter; OTEL_TRACES_SAMPLER and
  * its argument by the provider; OTEL_BSP_* by the batch processor; OTEL_SERVICE_NAME and
  * OTEL_RESOURCE_ATTRIBUTES by the resource detector (over `defaultServiceName`). W3C trace context is the
- * propagator. Returns the shutdown, which exports what is still held.
+ * propagator (the HTTP listeners' request spans continue a caller's trace with it: server-span.middleware.ts);
+ * pg's instrumentation makes the statements' spans. Returns the shutdown, which exports what is still held.
  */
 export function startTracingSdk(protocol: OtlpHttpProtocol, defaultServiceName: string): () => Promise<void> {
   // The SDK's own warnings and errors (a collector that refuses or cannot be reached) on stderr, beside the log.
@@ -32,15 +28,11 @@ export function startTracingSdk(protocol: OtlpHttpProtocol, defaultServiceName: 
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
-      new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has(pathOf(request)),
-        // The service calls out over HTTP only to export spans, which the exporter keeps out of traces anyway.
-        disableOutgoingRequestInstrumentation: true,
-        startIncomingSpanHook: queryNamesOnly,
-      }),
       new PgInstrumentation({
         // A statement outside any request or event (a purge, a pool's housekeeping) makes no trace of its own.
         requireParentSpan: true,
+        // The wait for a connection is no statement; the company lock's wait has a span of its own.
+        ignoreConnectSpans: true,
         requestHook: (span, { query, connection }) => {
           const text = sqlWithoutValues(query.text);
           span.setAttribute('db.query.text', text);
@@ -52,21 +44,6 @@ export function startTracingSdk(protocol: OtlpHttpProtocol, defaultServiceName: 
     ],
   });
   return () => provider.shutdown();
-}
-
-function pathOf(request: IncomingMessage): string {
-  const url = request.url ?? '/';
-  const end = url.indexOf('?');
-  return end === -1 ? url : url.slice(0, end);
-}
-
-/** `url.query` with its values out (a caller may put anything in one): the parameters' names only. */
-function queryNamesOnly(request: IncomingMessage): Record<string, string> {
-  const url = request.url ?? '';
-  const start = url.indexOf('?');
-  if (start === -1) return {};
-  const names = [...new URLSearchParams(url.slice(start + 1)).keys()];
-  return { 'url.query': names.map((name) => `${name}=REDACTED`).join('&') };
 }
 
 /**

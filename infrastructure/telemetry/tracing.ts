@@ -1,4 +1,5 @@
 import { trace, type Tracer } from '@opentelemetry/api';
+import type { TracingSettings } from '../../adapters/http/server-span.middleware.js';
 import { TRACER_NAME } from '../../adapters/telemetry/spans.js';
 
 /** What startTracing left running in this process: nothing when tracing is off. */
@@ -15,6 +16,11 @@ export function tracingStarted(shutdown: () => Promise<void>): void {
  */
 export function activeTracer(): Tracer | undefined {
   return running?.tracer;
+}
+
+/** What the HTTP listeners need to make each request's span, for the region they serve; undefined when tracing is off. */
+export function tracingSettings(region: string): TracingSettings | undefined {
+  return running === undefined ? undefined : { tracer: running.tracer, region };
 }
 
 /**

@@ -74,7 +74,7 @@ describe('tracing of the HTTP service (OTEL_* variables, OTLP over HTTP)', funct
     expect(server, 'the HTTP span, in the caller\'s trace').to.not.equal(undefined);
     expect(server.parentSpanId, 'the caller\'s span is its parent').to.equal(callerSpan);
     expect(server.name).to.equal(`POST ${route}`);
-    expect(server.attributes).to.include({ 'app.region': 'uz', 'app.company.id': companyId });
+    expect(server.attributes).to.include({ 'app.region': 'uz', 'app.company.id': companyId, 'http.request.method': 'POST', 'url.path': route, 'http.response.status_code': 201 });
     expect(server.resource).to.include({ 'service.name': 'api-under-test', 'deployment.environment.name': 'tracing-test' });
     const useCase = spans.find((span) => span.name === 'use case submitApplication');
     expect(useCase && descendsFrom(spans, useCase, server), 'the use case under the HTTP span').to.equal(true);
@@ -112,7 +112,12 @@ describe('tracing of the HTTP service (OTEL_* variables, OTLP over HTTP)', funct
     });
     const server = serverSpanOf(receiver.spans, route) as ReceivedSpan;
     expect(server.parentSpanId, 'a new trace').to.equal('');
-    expect(server.attributes).to.include({ 'app.company.id': companyId, 'url.query': 'limit=REDACTED' });
+    expect(server.attributes).to.include({ 'app.company.id': companyId, 'url.query': 'limit=REDACTED', 'http.response.status_code': 200 });
+    // The span ends once the page has been written: it holds every statement of the request.
+    const statementsOf = traceOf(receiver.spans, server.traceId).filter((span) => span.name.startsWith('pg.query'));
+    expect(statementsOf.length, 'statements').to.be.greaterThan(0);
+    for (const statement of statementsOf) expect(statement.endTimeUnixNano <= server.endTimeUnixNano, statement.name).to.equal(true);
+    expect(server.endTimeUnixNano > 0n, 'an end time').to.equal(true);
     expect(server.resource['service.name'], 'the default service name').to.equal('integration-api');
     const spans = traceOf(receiver.spans, server.traceId);
     expect(spans.some((span) => span.name === 'use case listVacancies' && descendsFrom(spans, span, server))).to.equal(true);

@@ -14,6 +14,8 @@ export interface ReceivedSpan {
   readonly attributes: Readonly<Record<string, unknown>>;
   readonly links: readonly { readonly traceId: string; readonly spanId: string }[];
   readonly statusMessage: string;
+  /** When the span ended, in nanoseconds since the epoch. */
+  readonly endTimeUnixNano: bigint;
   readonly resource: Readonly<Record<string, unknown>>;
 }
 
@@ -105,6 +107,7 @@ interface JsonRequest {
         attributes?: JsonKeyValue[];
         links?: { traceId: string; spanId: string }[];
         status?: { message?: string };
+        endTimeUnixNano?: string | number;
       }[];
     }[];
   }[];
@@ -123,6 +126,7 @@ function spansOfJson(request: JsonRequest): ReceivedSpan[] {
         attributes: jsonAttributes(span.attributes),
         links: (span.links ?? []).map((link) => ({ traceId: link.traceId, spanId: link.spanId })),
         statusMessage: span.status?.message ?? '',
+        endTimeUnixNano: BigInt(span.endTimeUnixNano ?? 0),
         resource,
       })),
     );
@@ -166,6 +170,7 @@ function spansOfProtobuf(body: Buffer): ReceivedSpan[] {
             return { traceId: hex(link, 1), spanId: hex(link, 2) };
           }),
           statusMessage: statusBytes === undefined ? '' : (text(wireFields(statusBytes), 2) ?? ''),
+          endTimeUnixNano: span.find((field) => field.number === 8)?.fixed64?.readBigUInt64LE(0) ?? 0n,
           resource,
         };
       }),
