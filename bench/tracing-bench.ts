@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Command, InvalidArgumentError } from 'commander';
@@ -16,7 +17,7 @@ import { startServer, type ServerProcess } from './server-process.js';
  * (no OTLP endpoint) and on at full sampling (OTEL_TRACES_SAMPLER=always_on) exporting http/protobuf to a sink
  * in this process that takes every export, and a third at `--ratio` (parentbased_traceidratio); the lists and new
  * applications in alternating rounds, each median round's ratio to tracing off reported, full sampling's against
- * the 0.85 target (bench/README.md, docs/adr/0025).
+ * the 0.85 target, with the service's CPU a request beside it (bench/README.md, docs/adr/0028).
  */
 function options() {
   const count = (min: number, max: number) => (raw: string) => {
@@ -92,6 +93,21 @@ function medianRound(rounds: readonly Map<string, LoadFigures>[], a: string, b: 
   return { a: rate(median, a), b: rate(median, b), ratio: ratioOf(median), ratios: rounds.map(ratioOf) };
 }
 
+/** The process's CPU time so far (user and system, every thread), in ms, from /proc (Linux; USER_HZ 100). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Tracing off's CPU a request over on's in each round (the share of off's speed that on keeps, when CPU-bound), and the median round's. */
+function medianCpu(rounds: readonly Map<string, LoadFigures>[], cpuPerRequest: WeakMap<LoadFigures, number>) {
+  const cpuOf = (round: Map<string, LoadFigures>, name: string) => cpuPerRequest.get(round.get(name) as LoadFigures) ?? Number.NaN;
+  const ratioOf = (round: Map<string, LoadFigures>) => Math.round((cpuOf(round, 'off') / cpuOf(round, 'on')) * 100) / 100;
+  const median = [...rounds].sort((x, y) => ratioOf(x) - ratioOf(y))[Math.floor(rounds.length / 2)] as Map<string, LoadFigures>;
+  const ms = (name: string) => Math.round(cpuOf(median, name) * 1000) / 1000;
+  return { off: ms('off'), on: ms('on'), ratio: ratioOf(median), ratios: rounds.map(ratioOf) };
+}
+
 async function main(): Promise<void> {
   const o = options();
   const server = await openBenchServer(o.dataDir);
@@ -120,27 +136,34 @@ async function main(): Promise<void> {
     const settings: Settings = { connections: o.connections, durationS: o.duration, warmupS: o.warmup, syncLimit: 500, candidates: seed.candidates };
     const target = (s: ServerProcess): Target => ({ server: s, headers: { 'x-api-key': seed.key } });
     const settle = () => new Promise<void>((done) => setTimeout(done, 1_000));
-    const pair = (run: (t: Target) => NamedRun[1]): NamedRun[] => [
-      ['off', () => run(target(off))()],
-      ['on', () => run(target(on))()],
-      ['sampled', () => run(target(sampled))()],
-    ];
+    // Each run warms its server up on its own, then measures it with its process's CPU time around the measured
+    // part alone: CPU a request moves far less than req/s on a machine shared with other work.
+    const cpuPerRequest = new WeakMap<LoadFigures, number>();
+    const pair = (run: (t: Target, s: Settings) => Promise<LoadFigures>): NamedRun[] =>
+      ([['off', off], ['on', on], ['sampled', sampled]] as const).map(([name, process]): NamedRun => [name, async () => {
+        if (settings.warmupS > 0) await run(target(process), { ...settings, durationS: settings.warmupS, warmupS: 0 });
+        const before = cpuMsOf(process.pid);
+        const figures = await run(target(process), { ...settings, warmupS: 0 });
+        cpuPerRequest.set(figures, (cpuMsOf(process.pid) - before) / Math.max(1, figures.requests));
+        return figures;
+      }]);
     const fresh = newApplications(vacancyId);
     const scenarios: [string, NamedRun[]][] = [
-      ['GET /vacancies?limit=100', pair((t) => () => listLoad(t, '/vacancies?limit=100', settings))],
-      ['GET /candidates?limit=100', pair((t) => () => listLoad(t, '/candidates?limit=100', settings))],
-      ['POST /applications (new)', pair((t) => () => postLoad(t, settings, 'new', { body: fresh }))],
+      ['GET /vacancies?limit=100', pair((t, s) => listLoad(t, '/vacancies?limit=100', s))],
+      ['GET /candidates?limit=100', pair((t, s) => listLoad(t, '/candidates?limit=100', s))],
+      ['POST /applications (new)', pair((t, s) => postLoad(t, s, 'new', { body: fresh }))],
     ];
     const chosen = scenarios.filter(([title]) => o.only === undefined || title.toLowerCase().includes(o.only === 'post' ? 'post' : `/${o.only}`));
     const lines = [
-      `| scenario | off req/s | on req/s | on/off (median) | rounds | target | met | at ${o.ratio}: sampled/off (rounds) |`,
-      '|---|---|---|---|---|---|---|---|',
+      `| scenario | off req/s | on req/s | on/off (median) | rounds | target | met | at ${o.ratio}: sampled/off (rounds) | CPU ms a request, off / on | off/on CPU (rounds) |`,
+      '|---|---|---|---|---|---|---|---|---|---|',
     ];
     for (const [title, runs] of chosen) {
       const rounds = await rotatedRounds(runs, o.rounds, settle);
       const c = medianRound(rounds, 'on', 'off');
       const s = medianRound(rounds, 'sampled', 'off');
-      lines.push(`| ${title} | ${c.b} | ${c.a} | ${c.ratio} | ${c.ratios.join(', ')} | 0.85 | ${c.ratio >= 0.85 ? 'yes' : 'no'} | ${s.ratio} (${s.ratios.join(', ')}) |`);
+      const cpu = medianCpu(rounds, cpuPerRequest);
+      lines.push(`| ${title} | ${c.b} | ${c.a} | ${c.ratio} | ${c.ratios.join(', ')} | 0.85 | ${c.ratio >= 0.85 ? 'yes' : 'no'} | ${s.ratio} (${s.ratios.join(', ')}) | ${cpu.off} / ${cpu.on} | ${cpu.ratio} (${cpu.ratios.join(', ')}) |`);
     }
     process.stdout.write(`\n${lines.join('\n')}\n\nspans exported: ${sink.exports()} exports, ${Math.round(sink.bytes() / 1024)} KiB (http/protobuf)\n`);
   } finally {
