@@ -6,7 +6,7 @@ import { ensureBuilt } from './build.js';
 ensureBuilt();
 process.setSourceMapsEnabled(true);
 // Tracing (OTEL_* variables; off without an endpoint) starts before the service's modules load, so that the
-// instrumentations see them (docs/adr/0025-opentelemetry-tracing.md).
+// instrumentations see them (docs/adr/0028-opentelemetry-tracing.md).
 const { startTracing } = await import('../dist/infrastructure/telemetry/start-tracing.js');
 await startTracing('integration-api');
 await import('../dist/infrastructure/main.js');

@@ -6,7 +6,7 @@ import { resolve } from './container/typed-binding.js';
 import { USE_CASES } from './container/use-case.tokens.js';
 import { httpMetricsFor } from './http-metrics.js';
 import { tracedUseCase } from './telemetry/traced-use-case.js';
-import { tracingSettings } from './telemetry/tracing.js';
+import { requestTracing } from './telemetry/tracing.js';
 
 /**
  * Hands the HTTP adapter what it needs from the container; the adapter itself knows no container.
@@ -28,7 +28,7 @@ export function httpDependencies(container: Container): HttpDependencies {
     readiness: resolve(container, READINESS),
     stopping: () => stopRequest.isRequested,
     metrics: httpMetricsFor(container),
-    tracing: tracingSettings(config.region),
+    tracing: requestTracing(config.region),
     settings: {
       rateLimitPoints: config.rateLimitPoints,
       rateLimitWindowS: config.rateLimitWindowS,

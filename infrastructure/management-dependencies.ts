@@ -5,7 +5,7 @@ import { RATE_LIMIT_STORE } from './container/rate-limit.module.js';
 import { resolve } from './container/typed-binding.js';
 import { USE_CASES } from './container/use-case.tokens.js';
 import { tracedUseCase } from './telemetry/traced-use-case.js';
-import { tracingSettings } from './telemetry/tracing.js';
+import { requestTracing } from './telemetry/tracing.js';
 
 /**
  * Hands the management adapter its use cases from the container (the adapter knows no container), and the
@@ -27,7 +27,7 @@ export function managementDependencies(container: Container): ManagementDependen
     rateLimiter: resolve(container, RATE_LIMIT_STORE).limiter,
     tokenCeilingLimiter: resolve(container, RATE_LIMIT_STORE).limiterFor(config.managementTokenRateLimitPoints),
     logger: resolve(container, LOGGER),
-    tracing: tracingSettings(config.region),
+    tracing: requestTracing(config.region),
     settings: { rateLimitPoints: config.rateLimitPoints, rateLimitWindowS: config.rateLimitWindowS, tokenCeilingPoints: config.managementTokenRateLimitPoints },
   };
 }

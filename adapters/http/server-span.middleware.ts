@@ -16,8 +16,9 @@ const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/me
  * The request's span (kind SERVER, OpenTelemetry's HTTP conventions), the parent of everything the request
  * does: it continues the caller's trace when a W3C `traceparent` comes with the request (the propagator the SDK
  * registers), and ends when the response has been written, body included. Named by the route's template, never
- * the URL; the query's parameter names only, never their values; the region and the company the request is
- * for: fixed values and ids only, as in the access log. The outermost middleware, so that the log lines of the
+ * the URL (no `url.path`: a path is the caller's text, which the access log never writes either); the query's
+ * parameter names only, never their values; the region and the company the request is for: fixed values and ids
+ * only, as in the access log. The outermost middleware, so that the log lines of the
  * request carry its trace_id and span_id. Our own rather than the node:http instrumentation's, which cost more
  * than half of tracing's CPU a request (ADR 28).
  */
@@ -31,7 +32,6 @@ export function serverSpanMiddleware<S>(
     const parent = propagation.extract(ROOT_CONTEXT, ctx.headers);
     const attributes: Attributes = {
       'http.request.method': ctx.method,
-      'url.path': ctx.path,
       'url.scheme': ctx.protocol,
       'network.protocol.version': ctx.req.httpVersion,
       [ATTRIBUTES.region]: tracing.region,
@@ -40,9 +40,24 @@ export function serverSpanMiddleware<S>(
     const userAgent = ctx.get('User-Agent');
     if (userAgent !== '') attributes['user_agent.original'] = userAgent;
     const span = tracing.tracer.startSpan(ctx.method, { kind: SpanKind.SERVER, attributes }, parent);
+    // Named once the request has been handled, or when the connection closes first (a caller that hung up):
+    // whichever comes first, so that an ended span is never changed.
+    let named = false;
+    const name = () => {
+      if (named) return;
+      named = true;
+      const route = routeOf(ctx.path, ctx.method);
+      const companyId = companyOf(ctx);
+      if (companyId !== undefined) span.setAttribute(ATTRIBUTES.companyId, companyId);
+      if (route !== null) {
+        span.setAttribute(ATTRIBUTES.route, route);
+        span.updateName(`${ctx.method} ${route}`);
+      }
+    };
     // Ended once the response is written or the connection closed under it: a list page is written after the
     // middleware has returned.
     ctx.res.once('close', () => {
+      name();
       const status = ctx.res.headersSent ? ctx.res.statusCode : 0;
       if (status > 0) span.setAttribute('http.response.status_code', status);
       if (status >= 500 || !ctx.res.writableFinished) {
@@ -55,13 +70,7 @@ export function serverSpanMiddleware<S>(
       try {
         await next();
       } finally {
-        const route = routeOf(ctx.path, ctx.method);
-        const companyId = companyOf(ctx);
-        if (companyId !== undefined) span.setAttribute(ATTRIBUTES.companyId, companyId);
-        if (route !== null) {
-          span.setAttribute(ATTRIBUTES.route, route);
-          span.updateName(`${ctx.method} ${route}`);
-        }
+        name();
       }
     });
   };

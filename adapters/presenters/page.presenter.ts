@@ -4,10 +4,10 @@ import { PAGE_TEXT } from '../../domain/paging/page-budget.js';
 export type PageItem = string | readonly string[];
 
 /**
- * Characters of small texts joined into one piece: a page of 500 ordinary cards goes in about 15 pieces, not
+ * Characters of small texts joined into one piece: a page of 500 ordinary cards goes in about 30 pieces, not
  * a thousand writes; a text this long or longer (a large record's rendering) is a piece of its own, never copied.
  */
-export const PAGE_CHUNK_CHARS = 64 * 1024;
+export const PAGE_CHUNK_CHARS = 32 * 1024;
 
 /** A page as the texts to write one after the other, and the UTF-8 bytes they make. */
 export interface PageText {

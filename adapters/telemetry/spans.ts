@@ -1,6 +1,6 @@
 import { SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
 
-/** The name our own spans are made under (the HTTP and pg instrumentations name theirs). */
+/** The name our own spans are made under, the requests' among them (pg's instrumentation names its own). */
 export const TRACER_NAME = 'integration-api';
 
 /** Attribute names of our own spans: ids and fixed values only, never a person's data. */

@@ -5,9 +5,9 @@ import { tracingSettings, TracingSettingsError, type TracingSettings } from './t
 /**
  * Starts OpenTelemetry tracing when the OTEL_* variables ask for it (tracing-settings.ts), before the service's
  * modules are imported: bin/start.js and bin/feed.js await this, then import the service. Off, nothing of the
- * SDK is even loaded. On, import-in-the-middle's loader hook is registered for the modules the
- * instrumentations patch (node:http, pg), since the service is ECMAScript modules; the instrumentations then
- * see those modules when the service imports them.
+ * SDK is even loaded. On, import-in-the-middle's loader hook is registered for the module the
+ * instrumentation patches (pg), since the service is ECMAScript modules; the instrumentation then sees it when
+ * the service imports it.
  */
 export async function startTracing(defaultServiceName: string): Promise<void> {
   const settings = settingsOrExit(defaultServiceName);

@@ -19,7 +19,7 @@ export function activeTracer(): Tracer | undefined {
 }
 
 /** What the HTTP listeners need to make each request's span, for the region they serve; undefined when tracing is off. */
-export function tracingSettings(region: string): TracingSettings | undefined {
+export function requestTracing(region: string): TracingSettings | undefined {
   return running === undefined ? undefined : { tracer: running.tracer, region };
 }
 

@@ -54,6 +54,13 @@ export function registerListRoutes(router: Router<HttpState>, deps: Pick<HttpDep
   });
 }
 
+/**
+ * The most bytes of a page sent as one string rather than its pieces in a stream: an identifier page of 500 (about
+ * 42 KB), whose stream cost more than its items. Even as two-byte characters, such a string stays below V8's
+ * large-object size (128 KB), which ADR 18 keeps pages out of.
+ */
+const ONE_STRING_MAX_BYTES = 48 * 1024;
+
 function sendPage(ctx: HttpContext, watermark: Date, page: PageText): void {
   // A safe `since` for the client's next run (DESIGN 3, No lost changes), on a 304 too: the page it stands for is
   // the one just read.
@@ -71,6 +78,6 @@ function sendPage(ctx: HttpContext, watermark: Date, page: PageText): void {
   // the page's length (no chunked encoding): a page of large records is held once, as its texts, not also as a
   // buffer of the whole (ADR 24). An object body would be stringified by Koa's Content-Length getter and again.
   ctx.type = 'application/json';
-  ctx.body = page.pieces.length === 1 ? (page.pieces[0] as string) : Readable.from(page.pieces);
+  ctx.body = page.bytes <= ONE_STRING_MAX_BYTES ? page.pieces.join('') : Readable.from(page.pieces);
   ctx.length = page.bytes;
 }
