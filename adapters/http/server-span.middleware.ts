@@ -13,14 +13,14 @@ export interface TracingSettings {
 const UNTRACED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
- * The request's span (kind SERVER, OpenTelemetry's HTTP conventions), the parent of everything the request
- * does: it continues the caller's trace when a W3C `traceparent` comes with the request (the propagator the SDK
- * registers), and ends when the response has been written, body included. Named by the route's template, never
- * the URL (no `url.path`: a path is the caller's text, which the access log never writes either); the query's
+ * The request's span (kind SERVER, OpenTelemetry's HTTP conventions), the parent of everything the request does: it
+ * continues the caller's trace when a W3C `traceparent` comes with the request (the propagator the SDK registers),
+ * and ends when the response has been written, body included. Named by the route's template, never the URL (no
+ * `url.path`, no `user_agent.original`: the caller's text, which the access log never writes); the query's
  * parameter names only, never their values; the region and the company the request is for: fixed values and ids
- * only, as in the access log. The outermost middleware, so that the log lines of the
- * request carry its trace_id and span_id. Our own rather than the node:http instrumentation's, which cost more
- * than half of tracing's CPU a request (ADR 28).
+ * only, as in the access log. The outermost middleware, so that the log lines of the request carry its trace_id and
+ * span_id. Our own rather than the node:http instrumentation's, which cost more than half of tracing's CPU a
+ * request (ADR 28).
  */
 export function serverSpanMiddleware<S>(
   tracing: TracingSettings,
@@ -37,8 +37,6 @@ export function serverSpanMiddleware<S>(
       [ATTRIBUTES.region]: tracing.region,
     };
     if (ctx.querystring !== '') attributes['url.query'] = queryNamesOnly(ctx.querystring);
-    const userAgent = ctx.get('User-Agent');
-    if (userAgent !== '') attributes['user_agent.original'] = userAgent;
     const span = tracing.tracer.startSpan(ctx.method, { kind: SpanKind.SERVER, attributes }, parent);
     // Named once the request has been handled, or when the connection closes first (a caller that hung up):
     // whichever comes first, so that an ended span is never changed.
