@@ -1,4 +1,5 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
+import { wholeNumber } from './whole-number.js';
 
 export interface BenchOptions {
   readonly vacancies: number;
@@ -23,14 +24,6 @@ export interface BenchOptions {
   readonly dataDir: string;
 }
 
-function count(min: number, max: number) {
-  return (raw: string): number => {
-    const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-    if (!(value >= min && value <= max)) throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}`);
-    return value;
-  };
-}
-
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   const program = new Command('npm run bench --')
     .description(
@@ -40,14 +33,14 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
         'and writes bench/results/<date>.json. Lists, the full sync and new applications are also measured through a private PgBouncer ' +
         '(transaction pooling) by a second service process, next to the direct one (--no-pooler to skip).\n\nA quick run: npm run bench -- --candidates 20000 --vacancies 1000 --duration 3 --warmup 1',
     )
-    .option('--vacancies <n>', 'vacancies to seed', count(5, 1_000_000), 20_000)
-    .option('--candidates <n>', 'candidates to seed', count(1_000, 10_000_000), 1_000_000)
-    .option('--duration <s>', 'seconds of each measured autocannon run', count(1, 600), 5)
-    .option('--warmup <s>', 'seconds of the warm-up run before each measured one', count(0, 600), 2)
-    .option('--rounds <n>', 'rounds of the throughput runs, alternating the servers; the median round is reported', count(1, 20), 3)
-    .option('--connections <n>', 'autocannon connections of the throughput scenarios', count(1, 1024), 32)
-    .option('--sync-limit <n>', 'page size of the full sync', count(1, 500), 500)
-    .option('--seed <n>', 'seed of the data generator', count(0, 4_294_967_295), 1)
+    .option('--vacancies <n>', 'vacancies to seed', wholeNumber(5, 1_000_000), 20_000)
+    .option('--candidates <n>', 'candidates to seed', wholeNumber(1_000, 10_000_000), 1_000_000)
+    .option('--duration <s>', 'seconds of each measured autocannon run', wholeNumber(1, 600), 5)
+    .option('--warmup <s>', 'seconds of the warm-up run before each measured one', wholeNumber(0, 600), 2)
+    .option('--rounds <n>', 'rounds of the throughput runs, alternating the servers; the median round is reported', wholeNumber(1, 20), 3)
+    .option('--connections <n>', 'autocannon connections of the throughput scenarios', wholeNumber(1, 1024), 32)
+    .option('--sync-limit <n>', 'page size of the full sync', wholeNumber(1, 500), 500)
+    .option('--seed <n>', 'seed of the data generator', wholeNumber(0, 4_294_967_295), 1)
     .option('--reuse-db <name>', 'keep the seeded database under this name and reuse it on later runs (seeded once, for the same sizes)')
     .option('--reseed', 'with --reuse-db: seed it afresh even when it holds a complete seed', false)
     .option('--no-pooler', 'skip the second service process behind a private PgBouncer (transaction pooling; Debian\'s /usr/sbin/pgbouncer)')

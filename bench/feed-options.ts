@@ -1,4 +1,5 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
+import { wholeNumber } from './whole-number.js';
 
 export interface FeedBenchOptions {
   readonly quick: boolean;
@@ -39,14 +40,6 @@ export interface FeedBenchOptions {
   readonly dataDir: string;
 }
 
-function count(min: number, max: number) {
-  return (raw: string): number => {
-    const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-    if (!(value >= min && value <= max)) throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}`);
-    return value;
-  };
-}
-
 /** The full run's sizes, and --quick's (each used unless given on the command line). */
 const FULL = { events: 20_000, rounds: 3, companies: 40, vacancies: 20, cards: 1_000, latencySeconds: 20, latencyWarmup: 3, warmSeconds: 20 };
 const QUICK = { events: 3_000, rounds: 1, companies: 40, vacancies: 6, cards: 150, latencySeconds: 5, latencyWarmup: 1, warmSeconds: 3 };
@@ -67,25 +60,25 @@ export function parseFeedBenchOptions(argv: readonly string[]): FeedBenchOptions
         'Prints a table on stdout, progress on stderr, and writes bench/results/feed-<date>.json. bench/README.md ("Feed") explains it.',
     )
     .option('--quick', `a short run: ${QUICK.events} events, ${QUICK.rounds} round, ${QUICK.companies} small companies, ${QUICK.latencySeconds} s of latency`, false)
-    .option('--events <n>', `events per throughput run (default ${FULL.events}; --quick ${QUICK.events})`, count(100, 1_000_000))
-    .option('--rounds <n>', `rounds of service and ceiling runs; the median round's ratio is reported (default ${FULL.rounds}; --quick ${QUICK.rounds})`, count(1, 20))
-    .option('--companies <n>', `companies seeded (default ${FULL.companies})`, count(1, 1_000))
-    .option('--vacancies <n>', `vacancies per company (default ${FULL.vacancies}; --quick ${QUICK.vacancies})`, count(5, 10_000))
-    .option('--cards <n>', `cards per company (default ${FULL.cards}; --quick ${QUICK.cards})`, count(20, 1_000_000))
-    .option('--prefetch <n>', "FEED_PREFETCH of the service and the ceiling (default: the service's default, 202 within FEED_MAX_HELD_BYTES's default; more raises that budget to match)", count(1, 1_000))
-    .option('--pool <n>', "DB_POOL_MAX of the service and the ceiling (default: the service's default, 10)", count(1, 100))
-    .option('--rate <n>', 'events per second published during the latency run', count(1, 100_000), 500)
-    .option('--latency-seconds <n>', `seconds of publishing at --rate (default ${FULL.latencySeconds}; --quick ${QUICK.latencySeconds})`, count(1, 3_600))
-    .option('--latency-warmup <n>', `first seconds of the latency run whose samples are not counted (default ${FULL.latencyWarmup}; --quick ${QUICK.latencyWarmup})`, count(0, 600))
+    .option('--events <n>', `events per throughput run (default ${FULL.events}; --quick ${QUICK.events})`, wholeNumber(100, 1_000_000))
+    .option('--rounds <n>', `rounds of service and ceiling runs; the median round's ratio is reported (default ${FULL.rounds}; --quick ${QUICK.rounds})`, wholeNumber(1, 20))
+    .option('--companies <n>', `companies seeded (default ${FULL.companies})`, wholeNumber(1, 1_000))
+    .option('--vacancies <n>', `vacancies per company (default ${FULL.vacancies}; --quick ${QUICK.vacancies})`, wholeNumber(5, 10_000))
+    .option('--cards <n>', `cards per company (default ${FULL.cards}; --quick ${QUICK.cards})`, wholeNumber(20, 1_000_000))
+    .option('--prefetch <n>', "FEED_PREFETCH of the service and the ceiling (default: the service's default, 202 within FEED_MAX_HELD_BYTES's default; more raises that budget to match)", wholeNumber(1, 1_000))
+    .option('--pool <n>', "DB_POOL_MAX of the service and the ceiling (default: the service's default, 10)", wholeNumber(1, 100))
+    .option('--rate <n>', 'events per second published during the latency run', wholeNumber(1, 100_000), 500)
+    .option('--latency-seconds <n>', `seconds of publishing at --rate (default ${FULL.latencySeconds}; --quick ${QUICK.latencySeconds})`, wholeNumber(1, 3_600))
+    .option('--latency-warmup <n>', `first seconds of the latency run whose samples are not counted (default ${FULL.latencyWarmup}; --quick ${QUICK.latencyWarmup})`, wholeNumber(0, 600))
     .option(
       '--warm-seconds <n>',
       `seconds of publishing at --rate before the latency run, to the API and consumer it measures (both new processes, whose JIT ` +
         `takes a tenth to a fifth of their CPU for about 15 s), reported apart; the queue is drained before the run; 0: none ` +
         `(default ${FULL.warmSeconds}; --quick ${QUICK.warmSeconds})`,
-      count(0, 600),
+      wholeNumber(0, 600),
     )
-    .option('--poll-ms <n>', 'interval of each poller of GET /candidates?since=...', count(1, 10_000), 20)
-    .option('--pollers <n>', 'companies watched for latency samples, one poller each', count(1, 64), 4)
+    .option('--poll-ms <n>', 'interval of each poller of GET /candidates?since=...', wholeNumber(1, 10_000), 20)
+    .option('--pollers <n>', 'companies watched for latency samples, one poller each', wholeNumber(1, 64), 4)
     .option('--skip-latency', 'measure throughput only', false)
     .option('--skip-ceiling', 'run the service only (no ratio, no latency of the ceiling)', false)
     .option(
@@ -94,7 +87,7 @@ export function parseFeedBenchOptions(argv: readonly string[]): FeedBenchOptions
         'connection); the ceiling, whose statements are not prepared, is not run, so there is no ratio',
       false,
     )
-    .option('--seed <n>', 'seed of the data and event generators', count(0, 4_294_967_295), 1)
+    .option('--seed <n>', 'seed of the data and event generators', wholeNumber(0, 4_294_967_295), 1)
     .option('--amqp-url <url>', 'the broker (default: FEED_URL, else amqp://guest:guest@127.0.0.1:5672)')
     .option('--cpu-prof <dir>', "write V8 CPU profiles of the service's consumer processes into this directory (summarise with bench/profile-summary.ts)")
     .option('--out <dir>', 'where the JSON results go', 'bench/results')

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { processCpuMs } from './process-cpu.js';
 import { note } from './progress.js';
 import { PgBouncerMissingError, startPgBouncer, type RunningPgBouncer } from '../tests/pooler/support/pgbouncer.js';
 
@@ -74,10 +74,7 @@ export async function poolerFigures(pooler: BenchPooler, database: string): Prom
 /** utime + stime of /proc/<pid>/stat (fields 14 and 15, in clock ticks of 1/100 s on Linux). */
 function cpuSecondsOf(pid: number): number | null {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name, in parentheses, may hold spaces: count the fields after its closing parenthesis.
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return processCpuMs(pid) / 1_000;
   } catch {
     return null;
   }

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { processCpuMs } from './process-cpu.js';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { applicationBody, BENCH_EXTERNAL_ID_PREFIX, newApplications } from './application-bodies.js';
@@ -134,14 +135,14 @@ async function main(): Promise<void> {
       const spec = { url: `${target.origin}${API}/applications`, connections: options.connections, method: 'POST' as const, headers, ...bodies };
       if (options.warmup > 0) await measure({ ...spec, title: `${target.name} ${title} (warm-up)`, durationS: options.warmup, warmupS: 0 });
       const before = await transactions();
-      const cpuBefore = cpuMs(target.pid);
-      const mainBefore = cpuMs(target.pid, target.pid);
+      const cpuBefore = processCpuMs(target.pid);
+      const mainBefore = processCpuMs(target.pid, target.pid);
       const postgresBefore = postgresCpuMs();
       const loadBefore = process.cpuUsage();
       const machineBefore = machineTicks();
       const figures = await measure({ ...spec, title: `${target.name} ${title}`, durationS: options.duration, warmupS: 0 });
-      const cpu = cpuMs(target.pid) - cpuBefore;
-      const main = cpuMs(target.pid, target.pid) - mainBefore;
+      const cpu = processCpuMs(target.pid) - cpuBefore;
+      const main = processCpuMs(target.pid, target.pid) - mainBefore;
       const postgres = postgresCpuMs() - postgresBefore;
       const load = process.cpuUsage(loadBefore);
       const machine = machineTicks();
@@ -213,12 +214,6 @@ function machineTicks(): { readonly idle: number; readonly total: number } {
   // user nice system idle iowait irq softirq steal; guest and guest_nice are counted in user and nice already.
   const ticks = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1, 9).map(Number);
   return { idle: (ticks[3] ?? 0) + (ticks[4] ?? 0), total: ticks.reduce((sum, tick) => sum + tick, 0) };
-}
-
-/** CPU time of a process, or of one of its threads, in ms (/proc). */
-function cpuMs(pid: number, thread?: number): number {
-  const fields = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /**

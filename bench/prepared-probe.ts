@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { processCpuMs } from './process-cpu.js';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { CANDIDATES } from '../adapters/persistence/postgres/tables/candidate.table.js';
@@ -23,11 +23,6 @@ const UPDATE_CARD =
   'referral = $8::jsonb, technical = $9, origin_card_id = $10, request_fingerprint = $11, source_ref = $12, created_at = $13::timestamptz, ' +
   'card_updated_at = $14::timestamptz, resume_updated_at = $15::timestamptz, rendering = $16 where company_id = $17 and id = $18';
 const READ_CARD = `select ${CANDIDATES.selectList()} from candidates where company_id = $1 and id = $2`;
-
-function backendCpuMs(pid: number): number {
-  const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] as string).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
@@ -70,9 +65,9 @@ async function main(): Promise<void> {
   };
   for (let round = 1; round <= rounds; round++) {
     for (const [way, pair] of Object.entries(ways)) {
-      const before = backendCpuMs(pid);
+      const before = processCpuMs(pid);
       for (let n = 0; n < pairs; n++) await pair(cards[n % cards.length] as Record<string, any>, n + round);
-      process.stdout.write(`round ${round}, ${way}: ${((backendCpuMs(pid) - before) / pairs).toFixed(3)} ms of PostgreSQL's CPU a pair\n`);
+      process.stdout.write(`round ${round}, ${way}: ${((processCpuMs(pid) - before) / pairs).toFixed(3)} ms of PostgreSQL's CPU a pair\n`);
     }
   }
   await client.end();

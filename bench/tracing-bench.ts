@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
+import { processCpuMs } from './process-cpu.js';
+import { wholeNumber } from './whole-number.js';
 import pg from 'pg';
 import { newApplications } from './application-bodies.js';
 import { createBenchDatabase, dropBenchDatabase, openBenchServer } from './bench-database.js';
@@ -20,19 +21,14 @@ import { startServer, type ServerProcess } from './server-process.js';
  * the 0.85 target, with the service's CPU a request beside it (bench/README.md, docs/adr/0028).
  */
 function options() {
-  const count = (min: number, max: number) => (raw: string) => {
-    const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-    if (!(value >= min && value <= max)) throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}`);
-    return value;
-  };
   return new Command('npx tsx bench/tracing-bench.ts')
     .description('Measures the service with tracing off and on (full sampling, OTLP http/protobuf to an in-process sink), side by side; prints the on/off ratios.')
-    .option('--vacancies <n>', 'vacancies to seed', count(5, 1_000_000), 1_000)
-    .option('--candidates <n>', 'candidates to seed', count(1_000, 10_000_000), 20_000)
-    .option('--duration <s>', 'seconds of each measured run', count(1, 600), 5)
-    .option('--warmup <s>', 'seconds of the warm-up before each', count(0, 600), 2)
-    .option('--rounds <n>', 'alternating rounds; the median is reported', count(1, 20), 3)
-    .option('--connections <n>', 'autocannon connections', count(1, 1024), 32)
+    .option('--vacancies <n>', 'vacancies to seed', wholeNumber(5, 1_000_000), 1_000)
+    .option('--candidates <n>', 'candidates to seed', wholeNumber(1_000, 10_000_000), 20_000)
+    .option('--duration <s>', 'seconds of each measured run', wholeNumber(1, 600), 5)
+    .option('--warmup <s>', 'seconds of the warm-up before each', wholeNumber(0, 600), 2)
+    .option('--rounds <n>', 'alternating rounds; the median is reported', wholeNumber(1, 20), 3)
+    .option('--connections <n>', 'autocannon connections', wholeNumber(1, 1024), 32)
     .option('--only <scenario>', 'one scenario only: vacancies, candidates or post')
     .option('--ratio <r>', 'the sampled third server\'s OTEL_TRACES_SAMPLER_ARG (parentbased_traceidratio)', '0.1')
     .option('--cpu-prof <dir>', 'write V8 CPU profiles of both service processes into <dir>/off and <dir>/on (node --cpu-prof)')
@@ -93,12 +89,6 @@ function medianRound(rounds: readonly Map<string, LoadFigures>[], a: string, b: 
   return { a: rate(median, a), b: rate(median, b), ratio: ratioOf(median), ratios: rounds.map(ratioOf) };
 }
 
-/** The process's CPU time so far (user and system, every thread), in ms, from /proc (Linux; USER_HZ 100). */
-function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 /** Tracing off's CPU a request over on's in each round (the share of off's speed that on keeps, when CPU-bound), and the median round's. */
 function medianCpu(rounds: readonly Map<string, LoadFigures>[], cpuPerRequest: WeakMap<LoadFigures, number>) {
   const cpuOf = (round: Map<string, LoadFigures>, name: string) => cpuPerRequest.get(round.get(name) as LoadFigures) ?? Number.NaN;
@@ -142,9 +132,9 @@ async function main(): Promise<void> {
     const pair = (run: (t: Target, s: Settings) => Promise<LoadFigures>): NamedRun[] =>
       ([['off', off], ['on', on], ['sampled', sampled]] as const).map(([name, process]): NamedRun => [name, async () => {
         if (settings.warmupS > 0) await run(target(process), { ...settings, durationS: settings.warmupS, warmupS: 0 });
-        const before = cpuMsOf(process.pid);
+        const before = processCpuMs(process.pid);
         const figures = await run(target(process), { ...settings, warmupS: 0 });
-        cpuPerRequest.set(figures, (cpuMsOf(process.pid) - before) / Math.max(1, figures.requests));
+        cpuPerRequest.set(figures, (processCpuMs(process.pid) - before) / Math.max(1, figures.requests));
         return figures;
       }]);
     const fresh = newApplications(vacancyId);
