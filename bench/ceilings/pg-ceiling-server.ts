@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { v7 } from 'uuid';
 import { readPerson, readReferral, readResume } from '../../adapters/persistence/postgres/row-mapping/json-documents.js';
+import { epochMs } from '../../adapters/persistence/postgres/sql-values.js';
 import { renderCandidateRest } from '../../adapters/presenters/candidate.presenter.js';
 import { answerHelp } from '../../infrastructure/process-arguments.js';
 
@@ -28,7 +29,6 @@ const companyId = required('COMPANY_ID');
 const pool = new pg.Pool({ connectionString: required('DATABASE_URL'), max: Number(process.env.DB_POOL_MAX ?? 10) });
 const API = '/api/integration/v1';
 
-const epochMs = (column: string) => `round(extract(epoch from ${column}) * 1000)::float8`;
 const VACANCY_SQL = `select id, title, status, city, office_address, experience, work_format, work_formats, salary_from, salary_to,
   salary_currency, salary_gross, employment_form, work_schedule, skills, languages, professional_roles, description,
   responsibilities, positions_count, source_url, ${epochMs('published_at')} as published_at_ms,

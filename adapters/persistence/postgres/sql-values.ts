@@ -28,9 +28,26 @@ export function timestampParams(date: Date): [number, number] {
   return [hours, ms - hours * MS_PER_HOUR];
 }
 
-/** A timestamptz column as epoch milliseconds: exact, and independent of the session's time zone. */
+/**
+ * Where date_part's float8 seconds are exact enough for epochMs: PostgreSQL turns the stored microseconds since
+ * 2000 into a float8 first, exact below 2^53 (years 1715 to 2285); the seconds and their product by 1000 then
+ * err by less than a microsecond, so rounding finds the millisecond. Near the ends of timestamptz's range it
+ * misses by one (tests/postgres/epoch-milliseconds.test.ts).
+ */
+const FLOAT_EXACT_FROM = "timestamptz '1800-01-01 00:00:00+00'";
+const FLOAT_EXACT_UNTIL = "timestamptz '2200-01-01 00:00:00+00'";
+
+/**
+ * A timestamptz column as epoch milliseconds: exact, and independent of the session's time zone. Every stored
+ * instant is a whole millisecond (a JS Date's). Numeric `extract` is exact over the whole range but slow: 0.2 ms
+ * of the 0.47 ms PostgreSQL took to run an identifier page of 500 rows. The years around now take float8
+ * `date_part`, exact there; the rest `extract`. A null stays null.
+ */
 export function epochMs(column: string): string {
-  return `round(extract(epoch from ${column}) * 1000)::float8`;
+  return (
+    `case when ${column} >= ${FLOAT_EXACT_FROM} and ${column} < ${FLOAT_EXACT_UNTIL} then round(date_part('epoch', ${column}) * 1000)` +
+    ` else round(extract(epoch from ${column}) * 1000)::float8 end`
+  );
 }
 
 export function dateFromMs(ms: number): Date {

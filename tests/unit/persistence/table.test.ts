@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { epochMs } from '../../../adapters/persistence/postgres/sql-values.js';
 import { Table } from '../../../adapters/persistence/postgres/table.js';
 import { BOARDS } from '../../../adapters/persistence/postgres/tables/board.table.js';
 import { CANDIDATES } from '../../../adapters/persistence/postgres/tables/candidate.table.js';
@@ -57,7 +58,7 @@ describe('Table: one list of columns, and the statements and row mapping made fr
   });
 
   it('selects the columns of a row read whole, timestamps as epoch milliseconds, with an alias when given; not those only writes set', () => {
-    const ms = (column: string) => `round(extract(epoch from ${column}) * 1000)::float8`;
+    const ms = epochMs;
     expect(NOTES.selectList()).to.equal(`owner_id, id, tags, score, done, ${ms('created_at')} as created_at_ms, ${ms('edited_at')} as edited_at_ms`);
     expect(NOTES.selectList('n')).to.equal(`n.owner_id, n.id, n.tags, n.score, n.done, ${ms('n.created_at')} as created_at_ms, ${ms('n.edited_at')} as edited_at_ms`);
     expect(NOTES.selectList(), 'the same text again').to.equal(NOTES.selectList(''));
@@ -77,7 +78,8 @@ describe('Table: one list of columns, and the statements and row mapping made fr
       expect(questionMarks(table.insertSql)).to.equal(columns.length);
       expect(questionMarks(table.rowValues)).to.equal(columns.length);
       expect(questionMarks(table.updateSql)).to.equal(columns.length);
-      for (const selected of table.selectList().split(', ')) {
+      // Split at the commas between the columns, not at those inside a call's parentheses.
+      for (const selected of table.selectList().split(/, (?![^()]*\))/)) {
         const column = /as (\w+)_ms$/.exec(selected)?.[1] ?? selected;
         expect(columns, selected).to.include(column);
       }
