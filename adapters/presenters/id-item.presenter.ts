@@ -12,10 +12,15 @@ export function idItem(id: string, updatedAt: Date): string {
 const EPOCH = new Date(0);
 const FRAME_BYTES = Buffer.byteLength(idItem('', EPOCH), 'utf8') - '""'.length - isoTimestampLength(EPOCH);
 
+/** Printable ASCII but the quote and the backslash: characters JSON.stringify writes as they are, one byte each. */
+const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 /**
  * idItem's UTF-8 bytes, counted without writing the item: a store counts every listed item against the page's
- * budget, and the route writes only those of the page.
+ * budget, and the route writes only those of the page. An id of plain ASCII (every id the service makes) is
+ * counted by its length, without stringifying it.
  */
 export function idItemBytes(id: string, updatedAt: Date): number {
-  return FRAME_BYTES + Buffer.byteLength(JSON.stringify(id), 'utf8') + isoTimestampLength(updatedAt);
+  const idBytes = PLAIN_ASCII.test(id) ? id.length + '""'.length : Buffer.byteLength(JSON.stringify(id), 'utf8');
+  return FRAME_BYTES + idBytes + isoTimestampLength(updatedAt);
 }
