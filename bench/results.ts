@@ -3,7 +3,7 @@ import { round } from './load.js';
 import { judge, type ScenarioResult } from './report.js';
 import type { PoolerFigures, PoolerSkipped } from './pooler.js';
 import type { Comparison } from './rounds.js';
-import type { DepthResult, EncodedSize, Settings, SyncResult } from './scenarios.js';
+import type { DepthResult, EncodedSize, IdSyncResult, Settings, SyncResult } from './scenarios.js';
 import type { SyncFigures } from './http-get.js';
 
 export interface Measurements {
@@ -18,8 +18,8 @@ export interface Measurements {
     readonly gzip: LoadFigures;
     readonly gzipIdentity: LoadFigures;
     readonly sync: SyncResult;
-    /** The identifier-only pass (fields=id) over the same candidates, right after the full one. */
-    readonly idSync: SyncFigures;
+    /** The identifier-only passes (fields=id) over the same candidates, right after the full one: the median's. */
+    readonly idSync: IdSyncResult;
     readonly depth: DepthResult | null;
     readonly postNew: LoadFigures;
     readonly postDuplicate: LoadFigures;
@@ -256,7 +256,7 @@ export function collectResults(m: Measurements, settings: Settings): ScenarioRes
 }
 
 /** Issue 45: the identifier-only pass (fields=id) against the full pass over the same candidates, in bytes and in time. */
-function identifierPass(full: SyncFigures, ids: SyncFigures, settings: Settings): ScenarioResult[] {
+function identifierPass(full: SyncFigures, ids: IdSyncResult, settings: Settings): ScenarioResult[] {
   const scenario = (what: string) => `identifier pass (fields=id) / full pass, ${what}, limit=${settings.syncLimit}, ${ids.items} candidates`;
   const bytes = round(ids.bytes / full.bytes, 4);
   const time = round(ids.seconds / full.seconds, 4);

@@ -142,7 +142,7 @@ async function measureAll(url: string, seed: SeedRecord, vacancyId: string, sett
 
   // The syncs first, on fresh processes: the service's memory is then the sync's, not what 32 connections left.
   const oursSync = await fullSync(ours, settings);
-  const oursIdSync = await idSync(ours, settings);
+  const oursIdSync = await idSync(ours, settings, options.rounds);
   const pooledSync = pooled === null ? null : await fullSync(pooled, settings);
   const ceilingSync = await fullSync(ceiling, settings);
   const oursDepth = oursSync.deepCursor === null ? null : await pageDepth(ours, oursSync.deepCursor, settings);
