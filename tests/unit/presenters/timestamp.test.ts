@@ -22,7 +22,7 @@ describe('The wire form of a timestamp', () => {
     );
   });
 
-  it('has the length isoTimestampLength says, and an identifier item the bytes idItemBytes says', () => {
+  it('has the length isoTimestampLength says, and an identifier item JSON.stringify\'s text and the bytes idItemBytes says', () => {
     const id = fc.oneof(
       fc.string({ unit: fc.oneof(fc.constantFrom('"', '\\', '\u0000', '\u2028', '\ud800', 'я', '😀'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), maxLength: 40 }),
       // Plain ASCII, counted by length, with now and then a character JSON escapes or one of two bytes.
@@ -32,6 +32,7 @@ describe('The wire form of a timestamp', () => {
     fc.assert(
       fc.property(id, instant, (text, date) => {
         expect(isoTimestampLength(date)).to.equal(date.toISOString().length);
+        expect(idItem(text, date)).to.equal(JSON.stringify({ id: text, updatedAt: date.toISOString() }));
         expect(idItemBytes(text, date)).to.equal(Buffer.byteLength(idItem(text, date), 'utf8'));
       }),
       { seed: 20_261_203, numRuns: 2_000 },
