@@ -1,16 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { machineCpuTicks, processStats } from './proc.js';
 
-/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
-const HZ = 100;
-
-interface ProcessTicks {
+interface ProcessCpu {
   readonly role: string;
-  readonly ticks: number;
+  readonly cpuMs: number;
 }
 
-/** CPU ticks of every process, each given a role; and the machine's busy and total ticks. */
+/** CPU time of every process, each given a role; and the machine's busy and total ticks. */
 export interface CpuSnapshot {
-  readonly processes: ReadonlyMap<number, ProcessTicks>;
+  readonly processes: ReadonlyMap<number, ProcessCpu>;
   readonly busy: number;
   readonly total: number;
 }
@@ -33,23 +31,10 @@ export interface CpuRoles {
  */
 export function cpuSnapshot(roles: CpuRoles): CpuSnapshot | null {
   try {
-    const processes = new Map<number, ProcessTicks>();
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      const pid = Number(entry);
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        const ticks = Number(fields[11]) + Number(fields[12]);
-        processes.set(pid, { role: roleOf(pid, comm, roles), ticks });
-      } catch {
-        // Gone meanwhile.
-      }
-    }
-    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/).slice(1).map(Number) ?? [];
-    const total = cpu.reduce((a, b) => a + b, 0);
-    return { processes, busy: total - (cpu[3] ?? 0) - (cpu[4] ?? 0), total };
+    const processes = new Map<number, ProcessCpu>();
+    for (const stat of processStats()) processes.set(stat.pid, { role: roleOf(stat.pid, stat.comm, roles), cpuMs: stat.cpuMs });
+    const { idle, total } = machineCpuTicks();
+    return { processes, busy: total - idle, total };
   } catch {
     return null;
   }
@@ -84,8 +69,8 @@ export function cpuUse(before: CpuSnapshot | null, after: CpuSnapshot | null): C
   if (before === null || after === null || after.total === before.total) return null;
   const byRole: Record<string, number> = {};
   for (const [pid, now] of after.processes) {
-    const then = before.processes.get(pid)?.ticks ?? 0;
-    byRole[now.role] = (byRole[now.role] ?? 0) + (now.ticks - then) / HZ;
+    const then = before.processes.get(pid)?.cpuMs ?? 0;
+    byRole[now.role] = (byRole[now.role] ?? 0) + (now.cpuMs - then) / 1000;
   }
   for (const role of Object.keys(byRole)) byRole[role] = Math.round((byRole[role] as number) * 100) / 100;
   return { secondsByRole: byRole, machineBusyPercent: Math.round(((after.busy - before.busy) / (after.total - before.total)) * 1000) / 10 };

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Connection } from 'rabbitmq-client';
 import { EVENT_MAX_BYTES } from '../adapters/feed/feed-limits.js';
+import { processMemoryMb } from './proc.js';
 import { declareFeedTopology, deleteFeedTopology, feedTopology } from '../infrastructure/feed/feed-topology.js';
 
 const USAGE = `Usage: npx tsx bench/feed-held-memory.ts [--prefetch 8,32] [--amqp-url URL]
@@ -23,11 +23,6 @@ interface Figures {
   readonly budgetMiB: number;
   readonly rssBeforeMiB: number;
   readonly rssPeakMiB: number;
-}
-
-function statusField(pid: number, field: 'VmHWM'): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith(`${field}:`));
-  return Number(line?.split(/\s+/)[1] ?? Number.NaN) / 1024;
 }
 
 /** A body of `bytes` that is JSON, parsed whole by the consumer, and no event (refused after parsing). */
@@ -75,7 +70,7 @@ async function measure(amqpUrl: string, prefetch: number): Promise<Figures> {
   try {
     const idle = await startFeed(connection, amqpUrl, queue, prefetch);
     await new Promise((wake) => setTimeout(wake, 2_000));
-    const rssBeforeMiB = statusField(idle.pid, 'VmHWM');
+    const rssBeforeMiB = processMemoryMb(idle.pid, 'VmHWM');
     await idle.stop();
     const publisher = connection.createPublisher({ confirm: true });
     const body = largeBody(EVENT_MAX_BYTES - 1024);
@@ -85,7 +80,7 @@ async function measure(amqpUrl: string, prefetch: number): Promise<Figures> {
     const busy = await startFeed(connection, amqpUrl, queue, prefetch);
     try {
       while ((await connection.queueDeclare({ queue: topology.deadQueue, passive: true })).messageCount < total) await new Promise((wake) => setTimeout(wake, 100));
-      return { prefetch, budgetMiB: (prefetch * EVENT_MAX_BYTES) / MiB, rssBeforeMiB, rssPeakMiB: statusField(busy.pid, 'VmHWM') };
+      return { prefetch, budgetMiB: (prefetch * EVENT_MAX_BYTES) / MiB, rssBeforeMiB, rssPeakMiB: processMemoryMb(busy.pid, 'VmHWM') };
     } finally {
       await busy.stop();
     }

@@ -1,4 +1,4 @@
-import { processCpuMs } from './process-cpu.js';
+import { processCpuMs } from './proc.js';
 import { note } from './progress.js';
 import { PgBouncerMissingError, startPgBouncer, type RunningPgBouncer } from '../tests/pooler/support/pgbouncer.js';
 

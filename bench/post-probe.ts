@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { processCpuMs } from './process-cpu.js';
+import { machineCpuTicks, processCpuMs, processStats } from './proc.js';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { applicationBody, BENCH_EXTERNAL_ID_PREFIX, newApplications } from './application-bodies.js';
@@ -139,13 +138,13 @@ async function main(): Promise<void> {
       const mainBefore = processCpuMs(target.pid, target.pid);
       const postgresBefore = postgresCpuMs();
       const loadBefore = process.cpuUsage();
-      const machineBefore = machineTicks();
+      const machineBefore = machineCpuTicks();
       const figures = await measure({ ...spec, title: `${target.name} ${title}`, durationS: options.duration, warmupS: 0 });
       const cpu = processCpuMs(target.pid) - cpuBefore;
       const main = processCpuMs(target.pid, target.pid) - mainBefore;
       const postgres = postgresCpuMs() - postgresBefore;
       const load = process.cpuUsage(loadBefore);
-      const machine = machineTicks();
+      const machine = machineCpuTicks();
       // pg_stat_database is updated when a backend reports (at most every 500 ms), so wait for it.
       await new Promise((done) => setTimeout(done, 1_100));
       const perRequest = (await transactions()) - before;
@@ -209,31 +208,14 @@ function ratioOf(a: LoadFigures, b: LoadFigures): number {
   return round(a.requestsPerSecond / Math.max(b.requestsPerSecond, 0.001));
 }
 
-/** The machine's CPU time so far, in clock ticks of all its cores, and how much of it was idle (/proc/stat, idle and iowait). */
-function machineTicks(): { readonly idle: number; readonly total: number } {
-  // user nice system idle iowait irq softirq steal; guest and guest_nice are counted in user and nice already.
-  const ticks = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1, 9).map(Number);
-  return { idle: (ticks[3] ?? 0) + (ticks[4] ?? 0), total: ticks.reduce((sum, tick) => sum + tick, 0) };
-}
-
 /**
  * CPU time of every process named postgres on this machine, in ms: the server the bench runs on, its
  * backends and its background workers (the machine's other databases are idle during a probe).
  */
 function postgresCpuMs(): number {
-  let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      const fields = stat.replace(/^.*\) /, '').split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) * 10;
-    } catch {
-      // The process ended between the listing and the read.
-    }
-  }
-  return total;
+  return processStats()
+    .filter((stat) => stat.comm === 'postgres')
+    .reduce((total, stat) => total + stat.cpuMs, 0);
 }
 
 /** Transactions of the whole database per request of the run (autocommit statements count one each). */

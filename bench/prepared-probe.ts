@@ -1,4 +1,4 @@
-import { processCpuMs } from './process-cpu.js';
+import { processCpuMs } from './proc.js';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { CANDIDATES } from '../adapters/persistence/postgres/tables/candidate.table.js';

@@ -1,14 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { assertPostgresServerInstalled, startReplicaCluster, type ReplicaCluster } from '../tests/postgres/support/replica-cluster.js';
 import { bulkSeed } from './bulk-seed.js';
+import { processStats } from './proc.js';
 import { note } from './progress.js';
 import { newApplications } from './application-bodies.js';
 import { listLoad, postLoad, type Settings, type Target } from './scenarios.js';
 import { freePort, startServer, type ServerProcess } from './server-process.js';
 
-/** Clock ticks per second of /proc's CPU times (USER_HZ). */
-const HZ = 100;
 /**
  * PostgreSQL 15 flushes an idle backend's table counters (pg_stat_database) at most every 10 s
  * (PGSTAT_IDLE_INTERVAL): the counters are read that long after the load has stopped.
@@ -136,9 +134,9 @@ async function primaryWork(cluster: ReplicaCluster, target: Target, path: string
   await listLoad(target, path, { ...settings, durationS: Math.max(1, settings.warmupS), warmupS: 0 });
   await new Promise((done) => setTimeout(done, STATS_FLUSH_MS));
   const pid = await cluster.primaryPid();
-  const before = { counters: await counters(cluster), ticks: primaryTicks(pid) };
+  const before = { counters: await counters(cluster), cpuMs: primaryCpuMs(pid) };
   const load = await listLoad(target, path, { ...settings, warmupS: 0 });
-  const ticks = primaryTicks(pid) - before.ticks;
+  const cpuMs = primaryCpuMs(pid) - before.cpuMs;
   await new Promise((done) => setTimeout(done, STATS_FLUSH_MS));
   const after = await counters(cluster);
   const per = (value: number) => Math.round((value / Math.max(1, load.requests)) * 1000) / 1000;
@@ -147,7 +145,7 @@ async function primaryWork(cluster: ReplicaCluster, target: Target, path: string
     requestsPerSecond: load.requestsPerSecond,
     rowsReadPerRequest: per(after.rows - before.counters.rows),
     blocksPerRequest: per(after.blocks - before.counters.blocks),
-    cpuMsPerRequest: per(((ticks / HZ) * 1000)),
+    cpuMsPerRequest: per(cpuMs),
     statementsPerRequest: per(after.calls - before.counters.calls),
   };
 }
@@ -175,20 +173,11 @@ async function onPrimary<T>(cluster: ReplicaCluster, work: (client: pg.Client) =
   }
 }
 
-/** CPU ticks of the postmaster and its children (backends, WAL sender, background workers). */
-function primaryTicks(postmaster: number): number {
-  let ticks = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(entry) === postmaster || Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return ticks;
+/** CPU time of the postmaster and its children (backends, WAL sender, background workers), in ms. */
+function primaryCpuMs(postmaster: number): number {
+  return processStats()
+    .filter((stat) => stat.pid === postmaster || stat.ppid === postmaster)
+    .reduce((total, stat) => total + stat.cpuMs, 0);
 }
 
 /** The stage's figures as lines for stdout: the primary's work per page without and with the replica, and the ratio. */

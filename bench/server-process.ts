@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { processMemoryMb } from './proc.js';
 
 /** A server under test, in a process of its own (the load comes from the bench's process). */
 export interface ServerProcess {
@@ -112,10 +113,10 @@ function stopChild(child: ChildProcess, sampler: NodeJS.Timeout): Promise<void> 
   });
 }
 
+/** 0 once the process is gone. */
 function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match === null ? 0 : Number(match[1]) / 1024;
+    return processMemoryMb(pid, field);
   } catch {
     return 0;
   }

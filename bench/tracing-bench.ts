@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Command } from 'commander';
-import { processCpuMs } from './process-cpu.js';
+import { processCpuMs } from './proc.js';
 import { wholeNumber } from './whole-number.js';
 import pg from 'pg';
 import { newApplications } from './application-bodies.js';
