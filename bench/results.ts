@@ -260,8 +260,10 @@ function identifierPass(full: SyncFigures, ids: IdSyncResult, settings: Settings
   const scenario = (what: string) => `identifier pass (fields=id) / full pass, ${what}, limit=${settings.syncLimit}, ${ids.items} candidates`;
   const bytes = round(ids.bytes / full.bytes, 4);
   const time = round(ids.seconds / full.seconds, 4);
+  // The first pass, taken right after the full one, next to the median that is judged.
+  const firstPassRatio = round((ids.secondsByRound[0] ?? ids.seconds) / full.seconds, 4);
   return [
     { scenario: scenario('body bytes'), metric: 'bytes', ours: ids.bytes, ceiling: full.bytes, ratio: bytes, target: TARGETS.idPassBytes, met: judge(bytes, TARGETS.idPassBytes), details: { ids, full } },
-    { scenario: scenario('time'), metric: 's', ours: round(ids.seconds, 2), ceiling: round(full.seconds, 2), ratio: time, target: TARGETS.idPassTime, met: judge(time, TARGETS.idPassTime), details: { ids, full } },
+    { scenario: scenario('time'), metric: 's', ours: round(ids.seconds, 2), ceiling: round(full.seconds, 2), ratio: time, target: TARGETS.idPassTime, met: judge(time, TARGETS.idPassTime), details: { ids, full, firstPassRatio } },
   ];
 }

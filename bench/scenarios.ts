@@ -51,8 +51,9 @@ export interface IdSyncResult extends SyncFigures {
 /**
  * One client's identifier-only pass (fields=id) over every listed candidate, as a sync's deletion pass reads it:
  * its bytes and time go next to the full pass's (issue 45: at most 5 % of the bytes, a tenth of the time). A pass
- * lasts a few seconds, which the shared machine's load swings by a third, so it is taken `rounds` times and the
- * median pass kept, as the throughput runs are (rounds.ts); the full pass lasts ten times as long.
+ * lasts a few seconds, which the shared machine's load swings by a third, so it is taken `rounds` times, one after
+ * the other, and the median pass kept (the throughput runs alternate servers instead, rounds.ts); the full pass,
+ * ten times as long, is taken once. The first pass, right after the full one, is the slowest: the JSON keeps it.
  */
 export async function idSync(target: Target, settings: Settings, rounds: number): Promise<IdSyncResult> {
   const passes: SyncFigures[] = [];

@@ -29,10 +29,10 @@ export function timestampParams(date: Date): [number, number] {
 }
 
 /**
- * Where date_part's float8 seconds are exact enough for epochMs: PostgreSQL turns the stored microseconds since
- * 2000 into a float8 first, exact below 2^53 (years 1715 to 2285); the seconds and their product by 1000 then
- * err by less than a microsecond, so rounding finds the millisecond. Near the ends of timestamptz's range it
- * misses by one (tests/postgres/epoch-milliseconds.test.ts).
+ * Where date_part's float8 seconds are exact enough for epochMs: PostgreSQL subtracts 1970 from the stored
+ * microseconds in int64 and divides the difference as a float8, exact below 2^53 (years 1685 to 2255); the
+ * seconds and their product by 1000 then err by less than a microsecond, so rounding finds the millisecond.
+ * Near the ends of timestamptz's range it misses by one (tests/postgres/epoch-milliseconds.test.ts).
  */
 const FLOAT_EXACT_FROM = "timestamptz '1800-01-01 00:00:00+00'";
 const FLOAT_EXACT_UNTIL = "timestamptz '2200-01-01 00:00:00+00'";
@@ -40,8 +40,8 @@ const FLOAT_EXACT_UNTIL = "timestamptz '2200-01-01 00:00:00+00'";
 /**
  * A timestamptz column as epoch milliseconds: exact, and independent of the session's time zone. Every stored
  * instant is a whole millisecond (a JS Date's). Numeric `extract` is exact over the whole range but slow: 0.2 ms
- * of the 0.47 ms PostgreSQL took to run an identifier page of 500 rows. The years around now take float8
- * `date_part`, exact there; the rest `extract`. A null stays null.
+ * of the 0.47 ms an identifier page of 500 rows took to execute (EXPLAIN ANALYZE). The years around now take
+ * float8 `date_part`, exact there; the rest `extract`. A null stays null.
  */
 export function epochMs(column: string): string {
   return (
