@@ -28,7 +28,7 @@ describe('Stored instants read as epoch milliseconds (epochMs, PostgreSQL)', () 
     const instant = fc.oneof(
       // `|| 0`: a drawn -0 stays -0 through Math.floor, and PostgreSQL answers 0.
       fc.double({ min: EARLIEST, max: LATEST, noNaN: true }).map((t) => Math.floor(t) || 0),
-      // Now's years, which every stamp the service writes falls in.
+      // Now's years, where the service's own stamps (a card's, a vacancy's updatedAt) fall.
       fc.integer({ min: Date.parse('2000-01-01T00:00:00Z'), max: Date.parse('2100-01-01T00:00:00Z') }),
       fc.tuple(fc.constantFrom(EARLIEST, LATEST, 0, ...EDGES), fc.integer({ min: -3, max: 3 })).map(([t, d]) => Math.min(LATEST, Math.max(EARLIEST, t + d))),
     );
