@@ -24,6 +24,21 @@ export interface BenchOptions {
   readonly dataDir: string;
 }
 
+/**
+ * The options every HTTP bench takes, their ranges in one place: the seed's sizes (defaults of the bench's own),
+ * autocannon's runs, the rounds (`rounded` says what they repeat) and the embedded PostgreSQL's directory.
+ */
+export function withLoadOptions(command: Command, sizes: { readonly vacancies: number; readonly candidates: number }, rounded: string): Command {
+  return command
+    .option('--vacancies <n>', 'vacancies to seed', wholeNumber(5, 1_000_000), sizes.vacancies)
+    .option('--candidates <n>', 'candidates to seed', wholeNumber(1_000, 10_000_000), sizes.candidates)
+    .option('--duration <s>', 'seconds of each measured autocannon run', wholeNumber(1, 600), 5)
+    .option('--warmup <s>', 'seconds of the warm-up run before each measured one', wholeNumber(0, 600), 2)
+    .option('--rounds <n>', `rounds of ${rounded}; the median round is reported`, wholeNumber(1, 20), 3)
+    .option('--connections <n>', 'autocannon connections of the throughput runs', wholeNumber(1, 1024), 32)
+    .option('--data-dir <dir>', 'data directory of the embedded PostgreSQL, when no server is reachable', 'var/bench-postgres');
+}
+
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   const program = new Command('npm run bench --')
     .description(
@@ -32,13 +47,8 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
         'server answering recorded bytes, and node:http + pg running the SQL of the list queries and an unbatched insert per application (bench/README.md says where each differs from the service). Prints a table on stdout, progress on stderr, ' +
         'and writes bench/results/<date>.json. Lists, the full sync and new applications are also measured through a private PgBouncer ' +
         '(transaction pooling) by a second service process, next to the direct one (--no-pooler to skip).\n\nA quick run: npm run bench -- --candidates 20000 --vacancies 1000 --duration 3 --warmup 1',
-    )
-    .option('--vacancies <n>', 'vacancies to seed', wholeNumber(5, 1_000_000), 20_000)
-    .option('--candidates <n>', 'candidates to seed', wholeNumber(1_000, 10_000_000), 1_000_000)
-    .option('--duration <s>', 'seconds of each measured autocannon run', wholeNumber(1, 600), 5)
-    .option('--warmup <s>', 'seconds of the warm-up run before each measured one', wholeNumber(0, 600), 2)
-    .option('--rounds <n>', 'rounds of the throughput runs, alternating the servers; the median round is reported', wholeNumber(1, 20), 3)
-    .option('--connections <n>', 'autocannon connections of the throughput scenarios', wholeNumber(1, 1024), 32)
+    );
+  withLoadOptions(program, { vacancies: 20_000, candidates: 1_000_000 }, 'the throughput runs, alternating the servers, and the identifier passes')
     .option('--sync-limit <n>', 'page size of the full sync', wholeNumber(1, 500), 500)
     .option('--seed <n>', 'seed of the data generator', wholeNumber(0, 4_294_967_295), 1)
     .option('--reuse-db <name>', 'keep the seeded database under this name and reuse it on later runs (seeded once, for the same sizes)')
@@ -47,7 +57,6 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     .option('--no-replica', 'skip the replica stage (a private primary and streaming replica of Debian\'s PostgreSQL 15: the primary\'s work per list page with and without DATABASE_REPLICA_URLS)')
     .option('--cpu-prof <dir>', 'write a V8 CPU profile of the service process into this directory (node --cpu-prof)')
     .option('--out <dir>', 'where the JSON results go', 'bench/results')
-    .option('--data-dir <dir>', 'data directory of the embedded PostgreSQL, when no server is reachable', 'var/bench-postgres')
     .showHelpAfterError();
   program.parse([...argv], { from: 'user' });
   const o = program.opts<BenchOptions & { reuseDb?: string; cpuProf?: string }>();

@@ -2,10 +2,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Command } from 'commander';
 import { processCpuMs } from './proc.js';
-import { wholeNumber } from './whole-number.js';
 import pg from 'pg';
 import { newApplications } from './application-bodies.js';
 import { createBenchDatabase, dropBenchDatabase, openBenchServer } from './bench-database.js';
+import { withLoadOptions } from './bench-options.js';
 import { bulkSeed } from './bulk-seed.js';
 import { note } from './progress.js';
 import type { LoadFigures } from './load.js';
@@ -21,18 +21,12 @@ import { startServer, type ServerProcess } from './server-process.js';
  * the 0.85 target, with the service's CPU a request beside it (bench/README.md, docs/adr/0028).
  */
 function options() {
-  return new Command('npx tsx bench/tracing-bench.ts')
-    .description('Measures the service with tracing off and on (full sampling, OTLP http/protobuf to an in-process sink), side by side; prints the on/off ratios.')
-    .option('--vacancies <n>', 'vacancies to seed', wholeNumber(5, 1_000_000), 1_000)
-    .option('--candidates <n>', 'candidates to seed', wholeNumber(1_000, 10_000_000), 20_000)
-    .option('--duration <s>', 'seconds of each measured run', wholeNumber(1, 600), 5)
-    .option('--warmup <s>', 'seconds of the warm-up before each', wholeNumber(0, 600), 2)
-    .option('--rounds <n>', 'alternating rounds; the median is reported', wholeNumber(1, 20), 3)
-    .option('--connections <n>', 'autocannon connections', wholeNumber(1, 1024), 32)
+  const command = new Command('npx tsx bench/tracing-bench.ts')
+    .description('Measures the service with tracing off and on (full sampling, OTLP http/protobuf to an in-process sink), side by side; prints the on/off ratios.');
+  return withLoadOptions(command, { vacancies: 1_000, candidates: 20_000 }, 'the runs of tracing off and on, alternating')
     .option('--only <scenario>', 'one scenario only: vacancies, candidates or post')
     .option('--ratio <r>', 'the sampled third server\'s OTEL_TRACES_SAMPLER_ARG (parentbased_traceidratio)', '0.1')
     .option('--cpu-prof <dir>', 'write V8 CPU profiles of both service processes into <dir>/off and <dir>/on (node --cpu-prof)')
-    .option('--data-dir <dir>', 'data directory of the embedded PostgreSQL, when no server is reachable', 'var/bench-postgres')
     .parse(process.argv.slice(2), { from: 'user' })
     .opts<{ vacancies: number; candidates: number; duration: number; warmup: number; rounds: number; connections: number; dataDir: string; cpuProf?: string; ratio: string; only?: string }>();
 }
